@@ -1,0 +1,12 @@
+/* armprof: Arm sample-based profiling (SPE, PC sampling, PMU snapshots).
+ * Umbrella header: includes every public module header. */
+#ifndef ARMPROF_ARMPROF_H
+#define ARMPROF_ARMPROF_H
+
+#include "armprof/error.h"
+#include "armprof/codec.h"
+#include "armprof/record.h"
+#include "armprof/decode.h"
+#include "armprof/model.h"
+
+#endif

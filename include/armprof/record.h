@@ -1,0 +1,124 @@
+/* A sample record (spec/002 5.1.2): the packets of one sampled operation,
+ * as fields. Used by the decoder (output) and by the model and tests (input
+ * to ap_record_encode). */
+#ifndef ARMPROF_RECORD_H
+#define ARMPROF_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "armprof/codec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Which fields of struct ap_record are present (absent fields stay zero). */
+enum ap_record_has {
+	AP_HAS_PC = 1u << 0,
+	AP_HAS_TARGET = 1u << 1,
+	AP_HAS_VADDR = 1u << 2,
+	AP_HAS_PADDR = 1u << 3,
+	AP_HAS_OP = 1u << 4,
+	AP_HAS_EVENTS = 1u << 5,
+	AP_HAS_LAT_TOTAL = 1u << 6,
+	AP_HAS_LAT_ISSUE = 1u << 7,
+	AP_HAS_LAT_XLAT = 1u << 8,
+	AP_HAS_TS = 1u << 9,
+	AP_HAS_CTX_EL1 = 1u << 10,
+	AP_HAS_CTX_EL2 = 1u << 11,
+	AP_HAS_DATA_SOURCE = 1u << 12,
+};
+
+/* How a record ended (5.1.2). */
+enum ap_record_end {
+	AP_END_NONE = 0,  /* truncated: the stream ended first */
+	AP_END_END = 1,   /* End packet */
+	AP_END_TIMESTAMP = 2, /* Timestamp packet */
+	AP_END_FORCED = 3, /* the decoder cut a runaway record (see decode.h) */
+};
+
+/* Errors found inside a record or between records, with the stream offset
+ * of the first byte concerned. */
+enum ap_decode_error_kind {
+	AP_DERR_UNKNOWN_PACKET = 1, /* undefined header, skipped by size */
+	AP_DERR_RESERVED_VALUE,     /* defined packet, reserved field value */
+	AP_DERR_TRUNCATED,          /* stream ends inside a packet/record */
+	AP_DERR_DUPLICATE,          /* a field given twice; the last one wins */
+	AP_DERR_TOO_LONG,           /* record cut at the configured maximum */
+};
+struct ap_decode_error {
+	uint64_t offset;
+	uint8_t kind; /* enum ap_decode_error_kind */
+	uint8_t hdr0, hdr1; /* header bytes of the packet concerned */
+};
+const char *ap_decode_error_name(enum ap_decode_error_kind k);
+
+#define AP_RECORD_MAX_ERRORS 4
+#define AP_RECORD_MAX_IMPDEF 4
+
+/* IMPLEMENTATION DEFINED address or counter (SPE-5.3.1-12/13, 5.3.4-7/8). */
+struct ap_impdef_value {
+	uint8_t is_counter; /* 0 address, 1 counter */
+	uint8_t index;
+	uint64_t value;
+};
+
+struct ap_record {
+	uint64_t offset; /* stream offset of the record's first byte */
+	uint32_t size;   /* bytes from the first to the last byte of the record */
+	uint32_t has;    /* enum ap_record_has bits */
+
+	uint64_t pc;     /* ADDR[55:0] sign-extended from bit 55 */
+	uint8_t el, ns;
+	uint64_t target;
+	uint8_t target_el, target_ns;
+	uint64_t vaddr;  /* bits [55:0] with the TAG byte in [63:56] */
+	uint64_t paddr;
+	uint8_t pa_ns;
+
+	uint8_t op_class;    /* enum ap_op_class */
+	uint8_t op_subclass; /* raw Operation Type payload */
+
+	uint64_t events;
+	uint8_t events_size; /* payload bytes the Events packet used */
+
+	uint16_t lat_total, lat_issue, lat_xlat;
+	uint64_t ts;
+	uint32_t ctx_el1, ctx_el2;
+	uint16_t data_source;
+	uint8_t data_source_size; /* 1 or 2 */
+
+	uint8_t end;       /* enum ap_record_end */
+	uint8_t n_errors;  /* errors beyond AP_RECORD_MAX_ERRORS are counted ... */
+	uint16_t n_errors_total; /* ... here */
+	struct ap_decode_error errors[AP_RECORD_MAX_ERRORS];
+	uint8_t n_impdef;
+	struct ap_impdef_value impdef[AP_RECORD_MAX_IMPDEF];
+};
+
+/* Options for ap_record_encode. */
+struct ap_record_encode_opts {
+	uint8_t events_size;   /* 0: smallest that fits (SPE-5.3.7-4), else 1/2/4/8 */
+	uint8_t counter_ext;   /* 1: extended Counter headers */
+	uint8_t address_ext;   /* 1: extended Address headers */
+};
+
+/* Encode rec as one record in the packet order real implementations use:
+ * PC, Context EL1/EL2, Operation Type, Events, issue and total latency,
+ * branch target or data VA, translation latency, PA, Data Source, IMP DEF
+ * values, then Timestamp (if AP_HAS_TS) or End. Returns bytes written, or
+ * -AP_ERR_NOSPACE (nothing written). opts may be NULL. */
+int ap_record_encode(uint8_t *buf, size_t cap, const struct ap_record *rec,
+                     const struct ap_record_encode_opts *opts);
+
+/* Worst-case size of an encoded record. */
+#define AP_RECORD_MAX_BYTES 160
+
+/* Op type helpers for reports: "LD", "ST", "B", "OTHER" or "RESERVED". */
+const char *ap_record_op_name(const struct ap_record *rec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

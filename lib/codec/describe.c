@@ -1,0 +1,161 @@
+/* Names and one-line descriptions of packets, in the spirit of the
+ * `perf report -D` dump that SPE users know. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "armprof/codec.h"
+
+/* Event names (5.3.7), as the jsonl schema uses them. */
+static const char *const event_names[AP_EV_NAMED_COUNT] = {
+	"exception-gen", "retired", "l1d-access", "l1d-refill", "tlb-access",
+	"tlb-walk", "not-taken", "mispredicted", "llc-access", "llc-miss",
+	"remote-access",
+};
+
+const char *ap_event_name(unsigned bit)
+{
+	return bit < AP_EV_NAMED_COUNT ? event_names[bit] : NULL;
+}
+
+const char *ap_pkt_type_name(enum ap_pkt_type t)
+{
+	static const char *const names[AP_PKT_TYPE_COUNT] = {
+		[AP_PKT_PAD] = "PAD", [AP_PKT_END] = "END", [AP_PKT_TIMESTAMP] = "TS",
+		[AP_PKT_EVENTS] = "EV", [AP_PKT_DATA_SOURCE] = "DATA-SOURCE",
+		[AP_PKT_CONTEXT] = "CONTEXT", [AP_PKT_OP_TYPE] = "OP",
+		[AP_PKT_ADDRESS] = "ADDR", [AP_PKT_COUNTER] = "LAT",
+		[AP_PKT_ALIGN] = "ALIGN", [AP_PKT_UNKNOWN] = "UNKNOWN",
+	};
+	return (unsigned)t < AP_PKT_TYPE_COUNT ? names[t] : "UNKNOWN";
+}
+
+/* snprintf into a cursor that never runs past the end. */
+struct out {
+	char *buf;
+	size_t cap, len;
+};
+
+static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	size_t room = o->len < o->cap ? o->cap - o->len : 0;
+	int n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n;
+}
+
+static void describe_address(struct out *o, const struct ap_packet *p)
+{
+	uint64_t v = p->payload;
+	uint64_t addr = v & AP_ADDR_MASK;
+	unsigned el = (unsigned)(v >> AP_ADDR_EL_SHIFT) & 3u;
+	unsigned ns = (unsigned)(v >> AP_ADDR_NS_BIT) & 1u;
+	switch (p->index) {
+	case AP_ADDR_PC:
+	case AP_ADDR_TARGET:
+		put(o, "%s 0x%" PRIx64 " el%u ns=%u", p->index == AP_ADDR_PC ? "PC" : "TGT",
+		    addr, el, ns);
+		break;
+	case AP_ADDR_DATA_VA:
+		put(o, "VA 0x%" PRIx64, v);
+		break;
+	case AP_ADDR_DATA_PA:
+		put(o, "PA 0x%" PRIx64 " ns=%u", addr, ns);
+		break;
+	default:
+		put(o, "ADDR%s %u 0x%" PRIx64, p->reserved ? " RESERVED" : " IMPDEF",
+		    p->index, v);
+	}
+}
+
+static void describe_op(struct out *o, const struct ap_packet *p)
+{
+	unsigned sub = (unsigned)p->payload;
+	switch (p->index) {
+	case AP_OP_CLASS_OTHER:
+		put(o, "OTHER%s", sub == AP_OP_OTHER_COND ? " COND-SELECT" : "");
+		break;
+	case AP_OP_CLASS_BRANCH:
+		put(o, "B%s%s", sub & AP_OP_BR_COND ? " COND" : "",
+		    sub & AP_OP_BR_INDIRECT ? " IND" : "");
+		break;
+	case AP_OP_CLASS_LDST:
+		put(o, "%s", sub & AP_OP_ST ? "ST" : "LD");
+		if ((sub & 0xFEu) == AP_OP_LDST_SIMD) {
+			put(o, " SIMD-FP");
+		} else if ((sub & 0xE2u) == AP_OP_LDST_EXT) {
+			if (sub & AP_OP_LDST_AT)
+				put(o, " AT");
+			if (sub & AP_OP_LDST_EXCL)
+				put(o, " EXCL");
+			if (sub & AP_OP_LDST_AR)
+				put(o, " AR");
+		}
+		break;
+	default:
+		break;
+	}
+	if (p->reserved)
+		put(o, " RESERVED 0x%02x", sub);
+}
+
+static void describe_counter(struct out *o, const struct ap_packet *p)
+{
+	static const char *const names[3] = { "TOT", "ISSUE", "XLAT" };
+	unsigned count = (unsigned)p->payload & AP_COUNTER_MAX;
+	if (p->index < 3)
+		put(o, "LAT %u %s", count, names[p->index]);
+	else
+		put(o, "LAT %u %s %u", (unsigned)p->payload, p->reserved ? "RESERVED" : "IMPDEF",
+		    p->index);
+}
+
+int ap_pkt_describe(char *buf, size_t cap, const struct ap_packet *p)
+{
+	struct out o = { buf, cap, 0 };
+	if (cap)
+		buf[0] = '\0';
+	switch (p->type) {
+	case AP_PKT_PAD: put(&o, "PAD"); break;
+	case AP_PKT_END: put(&o, "END"); break;
+	case AP_PKT_TIMESTAMP: put(&o, "TS %" PRIu64, p->payload); break;
+	case AP_PKT_EVENTS:
+		put(&o, "EV");
+		for (unsigned b = 0; b < 64; b++) {
+			if (!(p->payload >> b & 1u))
+				continue;
+			const char *n = ap_event_name(b);
+			if (n)
+				put(&o, " %s", n);
+			else
+				put(&o, " E%u", b);
+		}
+		break;
+	case AP_PKT_DATA_SOURCE:
+		put(&o, "DATA-SOURCE %" PRIu64 "%s", p->payload, p->reserved ? " RESERVED" : "");
+		break;
+	case AP_PKT_CONTEXT:
+		put(&o, "CONTEXT 0x%" PRIx32 " %s", (uint32_t)p->payload,
+		    p->index == AP_CTX_EL1 ? "el1" : p->index == AP_CTX_EL2 ? "el2" : "RESERVED");
+		break;
+	case AP_PKT_OP_TYPE: describe_op(&o, p); break;
+	case AP_PKT_ADDRESS: describe_address(&o, p); break;
+	case AP_PKT_COUNTER: describe_counter(&o, p); break;
+	case AP_PKT_ALIGN:
+		if (p->reserved)
+			put(&o, "ALIGN RESERVED %u", p->index);
+		else
+			put(&o, "ALIGN %" PRIu32, ap_align_bytes(p->index));
+		break;
+	default:
+		put(&o, "UNKNOWN 0x%02x", p->hdr0);
+		if (p->ext)
+			put(&o, " 0x%02x", p->hdr1);
+		break;
+	}
+	return (int)(o.len < cap ? o.len : (cap ? cap - 1 : 0));
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages armprof builds, tests and runs with.
+# Skips apt-get when everything is already there; needs root otherwise.
+set -euo pipefail
+pkgs=(build-essential python3 cmake ninja-build pkg-config clang libclang-rt-14-dev
+      libelf-dev libdw-dev libcapstone-dev libzstd-dev zstd
+      qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross linux-perf)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "installing: ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,70 @@
+/* The SPE text format assembler: statements -> the encoder's bytes, and
+ * errors that name the line. */
+#include <stdlib.h>
+
+#include "armprof/asm.h"
+#include "harness.h"
+
+static void check_asm(const char *text, const uint8_t *want, size_t want_len)
+{
+	uint8_t *out = NULL;
+	size_t n = 0;
+	struct ap_asm_error err;
+	int rc = ap_asm_assemble(text, strlen(text), 0, &out, &n, &err);
+	CHECK_EQ_U64(rc, 0);
+	if (rc)
+		fprintf(stderr, "  line %u: %s\n", err.line, err.msg);
+	CHECK_EQ_U64(n, want_len);
+	if (rc == 0 && n == want_len)
+		CHECK(memcmp(out, want, n) == 0);
+	free(out);
+}
+
+static void check_error(const char *text, unsigned line, const char *msg_part)
+{
+	uint8_t *out = NULL;
+	size_t n = 0;
+	struct ap_asm_error err;
+	CHECK_EQ_U64(ap_asm_assemble(text, strlen(text), 0, &out, &n, &err), (uint64_t)-AP_ERR_FORMAT);
+	CHECK_EQ_U64(err.line, line);
+	CHECK(strstr(err.msg, msg_part) != NULL);
+	if (!strstr(err.msg, msg_part))
+		fprintf(stderr, "  message: %s\n", err.msg);
+}
+
+TEST(statements)
+{
+	check_asm("pc 0x1000 el=1 ns=0; end\n",
+	          (const uint8_t[]){ 0xb0, 0x00, 0x10, 0, 0, 0, 0, 0, 0x20, 0x01 }, 10);
+	check_asm("op st simd\nop ld at excl ar\nop b cond ind\nop other cond\n",
+	          (const uint8_t[]){ 0x49, 0x05, 0x49, 0x1e, 0x4a, 0x03, 0x48, 0x01 }, 8);
+	check_asm("ev retired llc-miss # comment\n", (const uint8_t[]){ 0x52, 0x02, 0x02 }, 3);
+	check_asm("ev retired size=8", (const uint8_t[]){ 0x72, 2, 0, 0, 0, 0, 0, 0, 0 }, 9);
+	check_asm("lat total 7; lat 16 1; ctx el2 0x5",
+	          (const uint8_t[]){ 0x98, 7, 0, 0x22, 0x98, 1, 0, 0x65, 5, 0, 0, 0 }, 12);
+	check_asm("ds 3; ds 0x100; ts 1",
+	          (const uint8_t[]){ 0x43, 3, 0x53, 0x00, 0x01, 0x71, 1, 0, 0, 0, 0, 0, 0, 0 }, 14);
+	/* align fills to the stream offset (5.3.2) */
+	check_asm("end; align 8; end",
+	          (const uint8_t[]){ 0x01, 0x22, 0x00, 0, 0, 0, 0, 0, 0x01 }, 9);
+	check_asm("pad 2; bytes 0x05 7; align-raw 0",
+	          (const uint8_t[]){ 0x00, 0x00, 0x05, 0x07, 0x20, 0x00 }, 6);
+	check_asm("", NULL, 0);
+}
+
+TEST(errors_name_the_line)
+{
+	check_error("end\npc\n", 2, "usage");
+	check_error("end\nend\nfrob 1\n", 3, "unknown statement 'frob'");
+	check_error("pc 0x10 el=4", 1, "el=4");
+	check_error("lat total zz", 1, "'zz' is not a number");
+	check_error("ev retired bogus", 1, "unknown event 'bogus'");
+	check_error("ev 0x100 size=1", 1, "do not fit");
+	check_error("align 12", 1, "power of two");
+	check_error("op ld simd at", 1, "simd cannot combine");
+	check_error("bytes 0x100", 1, "not a byte");
+	check_error("op raw 4 0", 1, "CLASS 0-3");
+	check_error("addr 40 1", 1, "0-31");
+}
+
+TEST_MAIN(CASE(statements), CASE(errors_name_the_line))

@@ -1,0 +1,165 @@
+/* armprof decode FILE|- : decode an SPE stream into records or packets. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "armprof/decode.h"
+#include "cli_io.h"
+#include "commands.h"
+#include "record_format.h"
+
+const char cmd_decode_summary[] = "decode an SPE stream into records (text, jsonl, csv) or packets";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: armprof decode [--format text|jsonl|csv] [--packets] [--stats]\n"
+	        "                      [--chunk-size N] FILE|-\n"
+	        "  --format F      record output format (default text; jsonl schema: docs/jsonl-schema.md)\n"
+	        "  --packets       one line per packet: offset, raw bytes, description\n"
+	        "  --stats         print stream totals to stderr\n"
+	        "  --chunk-size N  feed the decoder N bytes at a time (default 1 MiB)\n"
+	        "exit status: 0 decoded, 1 the input held errors, 2 usage or I/O error\n");
+}
+
+struct decode_run {
+	FILE *out;
+	enum record_format fmt;
+	int packets;
+	int write_failed;
+};
+
+static int on_record(void *ctx, const struct ap_record *rec)
+{
+	struct decode_run *run = ctx;
+	if (!run->packets)
+		record_format_write(run->out, run->fmt, rec);
+	return 0;
+}
+
+static int on_packet(void *ctx, uint64_t offset, const uint8_t *bytes,
+                     const struct ap_packet *pkt, int in_record)
+{
+	struct decode_run *run = ctx;
+	packet_format_write(run->out, offset, bytes, pkt, in_record);
+	return 0;
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end || v == 0 || v > (1ull << 30))
+		return -1;
+	*out = (size_t)v;
+	return 0;
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	struct decode_run run = { .out = stdout, .fmt = FMT_TEXT };
+	const char *path = NULL;
+	int stats = 0;
+	size_t chunk = 1u << 20;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(a, "--format") && i + 1 < argc) {
+			if (record_format_parse(argv[++i], &run.fmt) != 0) {
+				fprintf(stderr, "armprof decode: unknown format '%s' (text, jsonl, csv)\n", argv[i]);
+				return EXIT_USAGE;
+			}
+		} else if (!strncmp(a, "--format=", 9)) {
+			if (record_format_parse(a + 9, &run.fmt) != 0) {
+				fprintf(stderr, "armprof decode: unknown format '%s' (text, jsonl, csv)\n", a + 9);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--packets")) {
+			run.packets = 1;
+		} else if (!strcmp(a, "--stats")) {
+			stats = 1;
+		} else if (!strcmp(a, "--chunk-size") && i + 1 < argc) {
+			if (parse_size(argv[++i], &chunk) != 0) {
+				fprintf(stderr, "armprof decode: bad --chunk-size '%s'\n", argv[i]);
+				return EXIT_USAGE;
+			}
+		} else if (a[0] == '-' && a[1] != '\0') {
+			fprintf(stderr, "armprof decode: unknown option '%s'\n", a);
+			usage(stderr);
+			return EXIT_USAGE;
+		} else if (!path) {
+			path = a;
+		} else {
+			fprintf(stderr, "armprof decode: more than one input ('%s', '%s')\n", path, a);
+			return EXIT_USAGE;
+		}
+	}
+	if (!path) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+
+	FILE *in = cli_open_input("decode", path);
+	if (!in)
+		return EXIT_USAGE;
+	uint8_t *buf = malloc(chunk);
+	if (!buf) {
+		fprintf(stderr, "armprof decode: out of memory\n");
+		if (in != stdin)
+			fclose(in);
+		return EXIT_USAGE;
+	}
+	static char outbuf[1 << 16];
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
+	struct ap_decoder_config cfg;
+	ap_decoder_config_init(&cfg);
+	cfg.on_record = on_record;
+	cfg.on_packet = run.packets ? on_packet : NULL;
+	cfg.ctx = &run;
+	struct ap_decoder dec;
+	ap_decoder_init(&dec, &cfg);
+
+	if (run.fmt == FMT_CSV && !run.packets)
+		record_format_header(stdout, run.fmt);
+	int io_error = 0;
+	size_t n;
+	while ((n = fread(buf, 1, chunk, in)) > 0)
+		ap_decoder_feed(&dec, buf, n);
+	if (ferror(in)) {
+		fprintf(stderr, "armprof decode: %s: read error at byte %llu\n", path,
+		        (unsigned long long)dec.offset);
+		io_error = 1;
+	}
+	ap_decoder_finish(&dec);
+	free(buf);
+	if (in != stdin)
+		fclose(in);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "armprof decode: write error on standard output\n");
+		io_error = 1;
+	}
+
+	const struct ap_decoder_stats *st = ap_decoder_stats(&dec);
+	if (stats)
+		fprintf(stderr,
+		        "%s: %llu bytes, %llu packets, %llu records (%llu with errors, %llu truncated), "
+		        "%llu unknown and %llu reserved packets, %llu padding and %llu alignment bytes\n",
+		        path, (unsigned long long)st->bytes, (unsigned long long)st->packets,
+		        (unsigned long long)st->records, (unsigned long long)st->records_with_errors,
+		        (unsigned long long)st->truncated_records,
+		        (unsigned long long)st->unknown_packets, (unsigned long long)st->reserved_packets,
+		        (unsigned long long)st->pad_bytes, (unsigned long long)st->align_bytes);
+	if (io_error)
+		return EXIT_USAGE;
+	if (st->records_with_errors) {
+		fprintf(stderr, "armprof decode: %s: %llu of %llu records held errors\n", path,
+		        (unsigned long long)st->records_with_errors, (unsigned long long)st->records);
+		return EXIT_DATA_ERROR;
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,445 @@
+#include "record_format.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* A line is built in a fixed buffer with small appenders (no printf in the
+ * per-record path: decode --format jsonl is benchmarked against perf). */
+struct line {
+	char buf[2048];
+	size_t len;
+};
+
+static void put_str(struct line *l, const char *s)
+{
+	size_t n = strlen(s);
+	if (l->len + n < sizeof(l->buf)) {
+		memcpy(l->buf + l->len, s, n);
+		l->len += n;
+	}
+}
+
+static void put_char(struct line *l, char c)
+{
+	if (l->len + 1 < sizeof(l->buf))
+		l->buf[l->len++] = c;
+}
+
+static void put_u64(struct line *l, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (l->len + (size_t)n < sizeof(l->buf))
+		while (n)
+			l->buf[l->len++] = tmp[--n];
+}
+
+static void put_hex(struct line *l, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	if (l->len + (size_t)n + 2 < sizeof(l->buf)) {
+		l->buf[l->len++] = '0';
+		l->buf[l->len++] = 'x';
+		while (n)
+			l->buf[l->len++] = tmp[--n];
+	}
+}
+
+int record_format_parse(const char *name, enum record_format *fmt)
+{
+	if (!strcmp(name, "text"))
+		*fmt = FMT_TEXT;
+	else if (!strcmp(name, "jsonl") || !strcmp(name, "json"))
+		*fmt = FMT_JSONL;
+	else if (!strcmp(name, "csv"))
+		*fmt = FMT_CSV;
+	else
+		return -1;
+	return 0;
+}
+
+/* Flags the Operation Type payload carries (5.3.8). */
+struct op_flags {
+	int cond, indirect, simd, atomic, excl, ar;
+	int has_branch, has_other, has_ldst;
+};
+
+static struct op_flags op_flags_of(const struct ap_record *r)
+{
+	struct op_flags f;
+	memset(&f, 0, sizeof(f));
+	unsigned sub = r->op_subclass;
+	switch (r->op_class) {
+	case AP_OP_CLASS_BRANCH:
+		f.has_branch = 1;
+		f.cond = !!(sub & AP_OP_BR_COND);
+		f.indirect = !!(sub & AP_OP_BR_INDIRECT);
+		break;
+	case AP_OP_CLASS_OTHER:
+		f.has_other = 1;
+		f.cond = sub == AP_OP_OTHER_COND;
+		break;
+	case AP_OP_CLASS_LDST:
+		f.has_ldst = 1;
+		f.simd = (sub & 0xFEu) == AP_OP_LDST_SIMD;
+		if ((sub & 0xE2u) == AP_OP_LDST_EXT) {
+			f.atomic = !!(sub & AP_OP_LDST_AT);
+			f.excl = !!(sub & AP_OP_LDST_EXCL);
+			f.ar = !!(sub & AP_OP_LDST_AR);
+		}
+		break;
+	}
+	return f;
+}
+
+static const char *end_name(const struct ap_record *r)
+{
+	switch (r->end) {
+	case AP_END_END: return "end";
+	case AP_END_TIMESTAMP: return "timestamp";
+	case AP_END_FORCED: return "forced";
+	default: return "truncated";
+	}
+}
+
+/* ---- jsonl --------------------------------------------------------- */
+static void json_key(struct line *l, const char *k)
+{
+	put_str(l, ",\"");
+	put_str(l, k);
+	put_str(l, "\":");
+}
+
+static void json_hex(struct line *l, const char *k, uint64_t v)
+{
+	json_key(l, k);
+	put_char(l, '"');
+	put_hex(l, v);
+	put_char(l, '"');
+}
+
+static void json_u64(struct line *l, const char *k, uint64_t v)
+{
+	json_key(l, k);
+	put_u64(l, v);
+}
+
+static void json_bool(struct line *l, const char *k, int v)
+{
+	json_key(l, k);
+	put_str(l, v ? "true" : "false");
+}
+
+static void write_jsonl(struct line *l, const struct ap_record *r)
+{
+	uint32_t h = r->has;
+	put_str(l, "{\"offset\":");
+	put_u64(l, r->offset);
+	if (h & AP_HAS_PC) {
+		json_hex(l, "pc", r->pc);
+		json_u64(l, "el", r->el);
+		json_u64(l, "ns", r->ns);
+	}
+	if (h & AP_HAS_OP) {
+		struct op_flags f = op_flags_of(r);
+		json_key(l, "op");
+		put_char(l, '"');
+		put_str(l, ap_record_op_name(r));
+		put_char(l, '"');
+		if (f.has_branch || f.has_other)
+			json_bool(l, "cond", f.cond);
+		if (f.has_branch)
+			json_bool(l, "indirect", f.indirect);
+		if (f.has_ldst) {
+			json_bool(l, "simd", f.simd);
+			json_bool(l, "atomic", f.atomic);
+			json_bool(l, "excl", f.excl);
+			json_bool(l, "ar", f.ar);
+		}
+	}
+	if (h & AP_HAS_TARGET) {
+		json_hex(l, "target", r->target);
+		json_u64(l, "target_el", r->target_el);
+		json_u64(l, "target_ns", r->target_ns);
+	}
+	if (h & AP_HAS_VADDR)
+		json_hex(l, "vaddr", r->vaddr);
+	if (h & AP_HAS_PADDR) {
+		json_hex(l, "paddr", r->paddr);
+		json_u64(l, "pa_ns", r->pa_ns);
+	}
+	if (h & AP_HAS_EVENTS) {
+		json_u64(l, "events", r->events);
+		json_key(l, "event_names");
+		put_char(l, '[');
+		int first = 1;
+		for (unsigned b = 0; b < 64; b++) {
+			if (!(r->events >> b & 1u))
+				continue;
+			if (!first)
+				put_char(l, ',');
+			first = 0;
+			const char *n = ap_event_name(b);
+			put_char(l, '"');
+			if (n) {
+				put_str(l, n);
+			} else {
+				put_char(l, 'e');
+				put_u64(l, b);
+			}
+			put_char(l, '"');
+		}
+		put_char(l, ']');
+	}
+	if (h & AP_HAS_LAT_TOTAL)
+		json_u64(l, "lat_total", r->lat_total);
+	if (h & AP_HAS_LAT_ISSUE)
+		json_u64(l, "lat_issue", r->lat_issue);
+	if (h & AP_HAS_LAT_XLAT)
+		json_u64(l, "lat_xlat", r->lat_xlat);
+	if (h & AP_HAS_TS)
+		json_u64(l, "ts", r->ts);
+	if (h & AP_HAS_CTX_EL1)
+		json_u64(l, "ctx_el1", r->ctx_el1);
+	if (h & AP_HAS_CTX_EL2)
+		json_u64(l, "ctx_el2", r->ctx_el2);
+	if (h & AP_HAS_DATA_SOURCE)
+		json_u64(l, "data_source", r->data_source);
+	for (unsigned i = 0; i < r->n_impdef; i++) {
+		json_key(l, r->impdef[i].is_counter ? "impdef_counter" : "impdef_address");
+		put_str(l, "{\"index\":");
+		put_u64(l, r->impdef[i].index);
+		put_str(l, ",\"value\":\"");
+		put_hex(l, r->impdef[i].value);
+		put_str(l, "\"}");
+	}
+	if (r->end == AP_END_END || r->end == AP_END_TIMESTAMP) {
+		json_key(l, "end");
+		put_char(l, '"');
+		put_str(l, end_name(r));
+		put_char(l, '"');
+	} else {
+		json_bool(l, r->end == AP_END_FORCED ? "forced" : "truncated", 1);
+	}
+	if (r->n_errors_total) {
+		json_key(l, "errors");
+		put_char(l, '[');
+		for (unsigned i = 0; i < r->n_errors; i++) {
+			if (i)
+				put_char(l, ',');
+			put_str(l, "{\"kind\":\"");
+			put_str(l, ap_decode_error_name((enum ap_decode_error_kind)r->errors[i].kind));
+			put_str(l, "\",\"offset\":");
+			put_u64(l, r->errors[i].offset);
+			put_char(l, '}');
+		}
+		put_char(l, ']');
+		if (r->n_errors_total > r->n_errors)
+			json_u64(l, "errors_total", r->n_errors_total);
+	}
+	put_str(l, "}\n");
+}
+
+/* ---- text ---------------------------------------------------------- */
+static void write_text(struct line *l, const struct ap_record *r)
+{
+	uint32_t h = r->has;
+	put_char(l, '@');
+	put_hex(l, r->offset);
+	if (h & AP_HAS_PC) {
+		put_str(l, " pc=");
+		put_hex(l, r->pc);
+		put_str(l, " el");
+		put_u64(l, r->el);
+		put_str(l, r->ns ? " ns" : " s");
+	}
+	if (h & AP_HAS_OP) {
+		struct op_flags f = op_flags_of(r);
+		put_char(l, ' ');
+		put_str(l, ap_record_op_name(r));
+		if (f.cond)
+			put_str(l, "-cond");
+		if (f.indirect)
+			put_str(l, "-ind");
+		if (f.simd)
+			put_str(l, "-simd");
+		if (f.atomic)
+			put_str(l, "-atomic");
+		if (f.excl)
+			put_str(l, "-excl");
+		if (f.ar)
+			put_str(l, "-ar");
+	}
+	if (h & AP_HAS_TARGET) {
+		put_str(l, " tgt=");
+		put_hex(l, r->target);
+	}
+	if (h & AP_HAS_VADDR) {
+		put_str(l, " va=");
+		put_hex(l, r->vaddr);
+	}
+	if (h & AP_HAS_PADDR) {
+		put_str(l, " pa=");
+		put_hex(l, r->paddr);
+		put_str(l, r->pa_ns ? " pa-ns" : " pa-s");
+	}
+	if (h & AP_HAS_EVENTS) {
+		put_str(l, " ev=");
+		int first = 1;
+		for (unsigned b = 0; b < 64; b++) {
+			if (!(r->events >> b & 1u))
+				continue;
+			if (!first)
+				put_char(l, ',');
+			first = 0;
+			const char *n = ap_event_name(b);
+			if (n) {
+				put_str(l, n);
+			} else {
+				put_char(l, 'e');
+				put_u64(l, b);
+			}
+		}
+		if (first)
+			put_char(l, '-');
+	}
+	if (h & (AP_HAS_LAT_TOTAL | AP_HAS_LAT_ISSUE | AP_HAS_LAT_XLAT)) {
+		put_str(l, " lat=");
+		if (h & AP_HAS_LAT_TOTAL)
+			put_u64(l, r->lat_total);
+		put_char(l, '/');
+		if (h & AP_HAS_LAT_ISSUE)
+			put_u64(l, r->lat_issue);
+		put_char(l, '/');
+		if (h & AP_HAS_LAT_XLAT)
+			put_u64(l, r->lat_xlat);
+	}
+	if (h & AP_HAS_DATA_SOURCE) {
+		put_str(l, " ds=");
+		put_u64(l, r->data_source);
+	}
+	if (h & AP_HAS_CTX_EL1) {
+		put_str(l, " ctx1=");
+		put_hex(l, r->ctx_el1);
+	}
+	if (h & AP_HAS_CTX_EL2) {
+		put_str(l, " ctx2=");
+		put_hex(l, r->ctx_el2);
+	}
+	if (h & AP_HAS_TS) {
+		put_str(l, " ts=");
+		put_u64(l, r->ts);
+	}
+	if (r->end != AP_END_END && r->end != AP_END_TIMESTAMP) {
+		put_char(l, ' ');
+		put_str(l, end_name(r));
+	}
+	for (unsigned i = 0; i < r->n_errors; i++) {
+		put_str(l, " error:");
+		put_str(l, ap_decode_error_name((enum ap_decode_error_kind)r->errors[i].kind));
+		put_char(l, '@');
+		put_hex(l, r->errors[i].offset);
+	}
+	put_char(l, '\n');
+}
+
+/* ---- csv ----------------------------------------------------------- */
+static const char csv_header[] =
+	"offset,pc,el,ns,op,cond,indirect,simd,atomic,excl,ar,target,target_el,target_ns,"
+	"vaddr,paddr,pa_ns,events,lat_total,lat_issue,lat_xlat,ts,ctx_el1,ctx_el2,"
+	"data_source,end,errors\n";
+
+static void csv_hex(struct line *l, int present, uint64_t v)
+{
+	put_char(l, ',');
+	if (present)
+		put_hex(l, v);
+}
+
+static void csv_u64(struct line *l, int present, uint64_t v)
+{
+	put_char(l, ',');
+	if (present)
+		put_u64(l, v);
+}
+
+static void write_csv(struct line *l, const struct ap_record *r)
+{
+	uint32_t h = r->has;
+	struct op_flags f = op_flags_of(r);
+	int op = !!(h & AP_HAS_OP);
+	put_u64(l, r->offset);
+	csv_hex(l, h & AP_HAS_PC, r->pc);
+	csv_u64(l, h & AP_HAS_PC, r->el);
+	csv_u64(l, h & AP_HAS_PC, r->ns);
+	put_char(l, ',');
+	if (op)
+		put_str(l, ap_record_op_name(r));
+	csv_u64(l, op && (f.has_branch || f.has_other), (uint64_t)f.cond);
+	csv_u64(l, op && f.has_branch, (uint64_t)f.indirect);
+	csv_u64(l, op && f.has_ldst, (uint64_t)f.simd);
+	csv_u64(l, op && f.has_ldst, (uint64_t)f.atomic);
+	csv_u64(l, op && f.has_ldst, (uint64_t)f.excl);
+	csv_u64(l, op && f.has_ldst, (uint64_t)f.ar);
+	csv_hex(l, h & AP_HAS_TARGET, r->target);
+	csv_u64(l, h & AP_HAS_TARGET, r->target_el);
+	csv_u64(l, h & AP_HAS_TARGET, r->target_ns);
+	csv_hex(l, h & AP_HAS_VADDR, r->vaddr);
+	csv_hex(l, h & AP_HAS_PADDR, r->paddr);
+	csv_u64(l, h & AP_HAS_PADDR, r->pa_ns);
+	csv_u64(l, h & AP_HAS_EVENTS, r->events);
+	csv_u64(l, h & AP_HAS_LAT_TOTAL, r->lat_total);
+	csv_u64(l, h & AP_HAS_LAT_ISSUE, r->lat_issue);
+	csv_u64(l, h & AP_HAS_LAT_XLAT, r->lat_xlat);
+	csv_u64(l, h & AP_HAS_TS, r->ts);
+	csv_u64(l, h & AP_HAS_CTX_EL1, r->ctx_el1);
+	csv_u64(l, h & AP_HAS_CTX_EL2, r->ctx_el2);
+	csv_u64(l, h & AP_HAS_DATA_SOURCE, r->data_source);
+	put_char(l, ',');
+	put_str(l, end_name(r));
+	csv_u64(l, 1, r->n_errors_total);
+	put_char(l, '\n');
+}
+
+void record_format_header(FILE *out, enum record_format fmt)
+{
+	if (fmt == FMT_CSV)
+		fputs(csv_header, out);
+}
+
+size_t record_format_write(FILE *out, enum record_format fmt, const struct ap_record *rec)
+{
+	struct line l;
+	l.len = 0;
+	switch (fmt) {
+	case FMT_JSONL: write_jsonl(&l, rec); break;
+	case FMT_CSV: write_csv(&l, rec); break;
+	default: write_text(&l, rec); break;
+	}
+	return fwrite(l.buf, 1, l.len, out);
+}
+
+void packet_format_write(FILE *out, uint64_t offset, const uint8_t *bytes,
+                         const struct ap_packet *pkt, int in_record)
+{
+	char desc[256];
+	char hex[3 * 16 + 1];
+	size_t n = 0;
+	for (unsigned i = 0; i < pkt->size && i < 16; i++)
+		n += (size_t)snprintf(hex + n, sizeof(hex) - n, "%02x ", bytes[i]);
+	if (pkt->truncated)
+		snprintf(desc, sizeof(desc), "TRUNCATED packet (%u of its bytes present)", pkt->size);
+	else
+		ap_pkt_describe(desc, sizeof(desc), pkt);
+	fprintf(out, "%08" PRIx64 ":  %-33s%s%s\n", offset, hex, in_record ? "" : "  ", desc);
+}

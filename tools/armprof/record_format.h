@@ -1,0 +1,24 @@
+/* Record and packet output formats of `armprof decode`:
+ *   text   one line per record, for people
+ *   jsonl  one JSON object per record (docs/jsonl-schema.md is the contract)
+ *   csv    one row per record with a fixed header
+ *   packets one line per packet: offset, raw bytes, description */
+#ifndef ARMPROF_TOOL_RECORD_FORMAT_H
+#define ARMPROF_TOOL_RECORD_FORMAT_H
+
+#include <stdio.h>
+
+#include "armprof/decode.h"
+
+enum record_format { FMT_TEXT, FMT_JSONL, FMT_CSV };
+
+int record_format_parse(const char *name, enum record_format *fmt);
+/* Header line for formats that have one (csv), else nothing. */
+void record_format_header(FILE *out, enum record_format fmt);
+/* Write one record. Returns the bytes written. */
+size_t record_format_write(FILE *out, enum record_format fmt, const struct ap_record *rec);
+/* Write one packet line of the --packets listing. */
+void packet_format_write(FILE *out, uint64_t offset, const uint8_t *bytes,
+                         const struct ap_packet *pkt, int in_record);
+
+#endif
