@@ -1,0 +1,266 @@
+/* The timing model (lib/uarch): caches, TLBs, predictor, latencies, events
+ * and Data Source values the QEMU plugin gives the SPE model.
+ *
+ * Events bits are those of spec/002 5.3.7 (SPE-5.3.7-12 LLC access,
+ * SPE-5.3.7-11 LLC miss, SPE-5.3.7-14 mispredicted, SPE-5.3.7-15 not taken,
+ * SPE-5.3.7-16 TLB walk, SPE-5.3.7-17 TLB access, SPE-5.3.7-18 L1D refill,
+ * SPE-5.3.7-19 L1D access); latencies are the Counter packets of 5.3.4
+ * (SPE-5.3.4-4 total, SPE-5.3.4-5 issue, SPE-5.3.4-6 translation); Data
+ * Source values (SPE-5.3.5-1, SPE-5.3.5-6: IMPLEMENTATION DEFINED meaning)
+ * use the Neoverse encoding Linux perf decodes. */
+#include "armprof/codec.h"
+#include "armprof/error.h"
+#include "armprof/uarch.h"
+#include "harness.h"
+
+struct rig {
+	struct ap_uarch_config cfg;
+	struct ap_uarch_system *sys;
+	struct ap_uarch_core *core[4];
+};
+
+static void rig_open(struct rig *r, const struct ap_uarch_config *cfg, unsigned ncores)
+{
+	memset(r, 0, sizeof(*r));
+	if (cfg)
+		r->cfg = *cfg;
+	else
+		ap_uarch_config_init(&r->cfg);
+	CHECK_EQ_U64(ap_uarch_system_new(&r->sys, &r->cfg), 0);
+	for (unsigned i = 0; i < ncores; i++)
+		CHECK_EQ_U64(ap_uarch_core_new(&r->core[i], r->sys, i), 0);
+}
+
+static void rig_close(struct rig *r)
+{
+	for (unsigned i = 0; i < 4; i++)
+		ap_uarch_core_free(r->core[i]);
+	ap_uarch_system_free(r->sys);
+}
+
+static struct ap_uarch_result load(struct ap_uarch_core *c, uint64_t va)
+{
+	struct ap_uarch_result res;
+	ap_uarch_access(c, va, 8, AP_UARCH_LOAD, &res);
+	return res;
+}
+
+TEST(first_touch_goes_to_dram_then_hits_l1)
+{
+	struct rig r;
+	rig_open(&r, NULL, 1);
+	struct ap_uarch_result a = load(r.core[0], 0x400000);
+	CHECK_EQ_U64(a.data_source, AP_DS_DRAM);
+	CHECK(a.has_data_source);
+	uint64_t want = AP_EV_L1D_ACCESS | AP_EV_L1D_REFILL | AP_EV_TLB_ACCESS | AP_EV_TLB_WALK |
+	                AP_EV_LLC_ACCESS | AP_EV_LLC_MISS;
+	CHECK_EQ_U64(a.events, want);
+	CHECK_EQ_U64(a.lat_xlat, r.cfg.walk_latency);
+	CHECK_EQ_U64(a.lat_issue, r.cfg.issue_latency);
+	CHECK_EQ_U64(a.lat_total, r.cfg.issue_latency + r.cfg.walk_latency + r.cfg.dram_latency);
+
+	struct ap_uarch_result b = load(r.core[0], 0x400008); /* same line */
+	CHECK_EQ_U64(b.data_source, AP_DS_L1D);
+	CHECK_EQ_U64(b.events, AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS);
+	CHECK_EQ_U64(b.lat_total, r.cfg.issue_latency + r.cfg.l1tlb_latency + r.cfg.l1d.latency);
+	rig_close(&r);
+}
+
+/* A working set between L1D and L2 size is served by L2 on the second pass;
+ * one between L2 and LLC size by the system cache; beyond the LLC by DRAM. */
+static unsigned second_pass_source_count(uint32_t bytes, uint16_t source)
+{
+	struct rig r;
+	rig_open(&r, NULL, 1);
+	for (uint64_t a = 0; a < bytes; a += 64)
+		load(r.core[0], 0x10000000 + a);
+	unsigned n = 0;
+	for (uint64_t a = 0; a < bytes; a += 64)
+		n += load(r.core[0], 0x10000000 + a).data_source == source;
+	rig_close(&r);
+	return n;
+}
+
+TEST(working_set_sizes_pick_the_level)
+{
+	CHECK_EQ_U64(second_pass_source_count(32 * 1024, AP_DS_L1D), 32 * 1024 / 64);
+	CHECK_EQ_U64(second_pass_source_count(512 * 1024, AP_DS_L2), 512 * 1024 / 64);
+	CHECK_EQ_U64(second_pass_source_count(4 * 1024 * 1024, AP_DS_SYS_CACHE), 4 * 1024 * 1024 / 64);
+	CHECK_EQ_U64(second_pass_source_count(16 * 1024 * 1024, AP_DS_DRAM), 16 * 1024 * 1024 / 64);
+}
+
+/* LRU within one set: 4 ways of L1D; touching A again before E evicts B. */
+TEST(l1d_lru_replacement)
+{
+	struct rig r;
+	rig_open(&r, NULL, 1);
+	uint64_t set_stride = 64 * 1024 / 4; /* same set every 16 KiB */
+	uint64_t A = 0x800000;
+	for (int i = 0; i < 4; i++)
+		load(r.core[0], A + (uint64_t)i * set_stride);
+	load(r.core[0], A);                 /* A most recent: B is now LRU */
+	load(r.core[0], A + 4 * set_stride); /* E evicts B */
+	CHECK_EQ_U64(load(r.core[0], A).data_source, AP_DS_L1D);
+	CHECK_EQ_U64(load(r.core[0], A + set_stride).data_source, AP_DS_L2);
+	rig_close(&r);
+}
+
+TEST(tlb_levels)
+{
+	struct rig r;
+	rig_open(&r, NULL, 1);
+	struct ap_uarch_result res;
+	/* 100 pages: more than the 48-entry L1 DTLB, fewer than the L2 TLB. */
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned walks = 0, l2hits = 0;
+		for (uint64_t p = 0; p < 100; p++) {
+			res = load(r.core[0], 0x20000000 + p * 4096);
+			walks += (res.events & AP_EV_TLB_WALK) != 0;
+			l2hits += res.lat_xlat == r.cfg.l2tlb_latency;
+		}
+		CHECK_EQ_U64(walks, pass == 0 ? 100 : 0);
+		CHECK_EQ_U64(l2hits, pass == 0 ? 0 : 100);
+	}
+	rig_close(&r);
+}
+
+TEST(stores_have_no_data_source_and_short_latency)
+{
+	struct rig r;
+	rig_open(&r, NULL, 1);
+	struct ap_uarch_result s;
+	ap_uarch_access(r.core[0], 0x1000, 8, AP_UARCH_STORE, &s);
+	CHECK(!s.has_data_source);
+	CHECK(s.events & AP_EV_L1D_REFILL);
+	CHECK_EQ_U64(s.lat_total, r.cfg.issue_latency + r.cfg.walk_latency + r.cfg.store_latency);
+	rig_close(&r);
+}
+
+/* A line written by core 0 and read by core 1 comes from the peer core;
+ * from a core in another cluster it comes from the peer cluster; a write
+ * by the reader invalidates the writer's copy (false sharing ping-pong). */
+TEST(coherence_peer_core_and_cluster)
+{
+	struct ap_uarch_config cfg;
+	ap_uarch_config_init(&cfg);
+	cfg.cores_per_cluster = 2;
+	struct rig r;
+	rig_open(&r, &cfg, 3);
+	struct ap_uarch_result s, a;
+	load(r.core[1], 0x5000);
+	ap_uarch_access(r.core[0], 0x5000, 8, AP_UARCH_STORE, &s);
+	a = load(r.core[1], 0x5008);
+	CHECK_EQ_U64(a.data_source, AP_DS_PEER_CORE);
+	CHECK(a.events & AP_EV_LLC_ACCESS);
+	CHECK(!(a.events & AP_EV_LLC_MISS));
+	CHECK_EQ_U64(a.lat_total, r.cfg.issue_latency + r.cfg.l1tlb_latency + r.cfg.peer_core_latency);
+	CHECK_EQ_U64(load(r.core[1], 0x5000).data_source, AP_DS_L1D);
+
+	ap_uarch_access(r.core[1], 0x5010, 8, AP_UARCH_STORE, &s);
+	CHECK_EQ_U64(load(r.core[0], 0x5000).data_source, AP_DS_PEER_CORE);
+	ap_uarch_access(r.core[0], 0x5000, 8, AP_UARCH_STORE, &s);
+	CHECK_EQ_U64(load(r.core[2], 0x5000).data_source, AP_DS_PEER_CLUSTER);
+	/* Once read, the line is clean: a third reader finds it in the LLC. */
+	CHECK_EQ_U64(load(r.core[1], 0x5000).data_source, AP_DS_SYS_CACHE);
+	CHECK(ap_uarch_core_stats(r.core[0])->peer_hits == 1);
+	rig_close(&r);
+}
+
+static unsigned mispredicts(struct ap_uarch_core *c, uint64_t pc, const int *pattern, int n, int reps)
+{
+	unsigned miss = 0;
+	struct ap_uarch_result res;
+	for (int k = 0; k < reps; k++)
+		for (int i = 0; i < n; i++) {
+			ap_uarch_branch(c, pc, pc - 64, AP_UARCH_BR_COND, pattern[i], &res);
+			miss += res.mispredicted;
+			CHECK_EQ_U64((res.events & AP_EV_MISPREDICTED) != 0, res.mispredicted);
+			CHECK_EQ_U64((res.events & AP_EV_NOT_TAKEN) != 0, !pattern[i]);
+		}
+	return miss;
+}
+
+TEST(branch_predictor_learns_patterns)
+{
+	struct rig r;
+	rig_open(&r, NULL, 1);
+	int loop[8] = { 1, 1, 1, 1, 1, 1, 1, 0 };
+	mispredicts(r.core[0], 0x4000, loop, 8, 50); /* warm up */
+	CHECK_EQ_U64(mispredicts(r.core[0], 0x4000, loop, 8, 100), 0);
+
+	/* A pseudo-random pattern: near half mispredicted. */
+	int rnd[4096];
+	uint32_t x = 12345;
+	for (int i = 0; i < 4096; i++) {
+		x = x * 1103515245u + 12345u;
+		rnd[i] = (x >> 16) & 1;
+	}
+	unsigned m = mispredicts(r.core[0], 0x8000, rnd, 4096, 1);
+	CHECK(m > 4096 * 35 / 100 && m < 4096 * 65 / 100);
+
+	struct ap_uarch_result res;
+	ap_uarch_branch(r.core[0], 0x9000, 0xA000, AP_UARCH_BR_CALL, 1, &res);
+	CHECK(!res.mispredicted); /* direct call: target known at decode */
+	CHECK_EQ_U64(res.lat_total, r.cfg.issue_latency + r.cfg.exec_latency);
+	ap_uarch_branch(r.core[0], 0xA010, 0x9004, AP_UARCH_BR_INDIRECT | AP_UARCH_BR_RETURN, 1, &res);
+	CHECK(!res.mispredicted); /* the return stack knows */
+	ap_uarch_branch(r.core[0], 0xA020, 0x9999, AP_UARCH_BR_INDIRECT | AP_UARCH_BR_RETURN, 1, &res);
+	CHECK(res.mispredicted); /* empty stack */
+	CHECK_EQ_U64(res.lat_total, r.cfg.issue_latency + r.cfg.exec_latency + r.cfg.mispredict_penalty);
+	ap_uarch_branch(r.core[0], 0xB000, 0xC000, AP_UARCH_BR_INDIRECT, 1, &res);
+	CHECK(res.mispredicted); /* cold BTB */
+	ap_uarch_branch(r.core[0], 0xB000, 0xC000, AP_UARCH_BR_INDIRECT, 1, &res);
+	CHECK(!res.mispredicted);
+	rig_close(&r);
+}
+
+TEST(invalid_configurations)
+{
+	struct ap_uarch_config cfg;
+	struct ap_uarch_system *sys;
+	ap_uarch_config_init(&cfg);
+	cfg.l1d.ways = 3; /* 1024 lines / 3 ways */
+	CHECK_EQ_U64(ap_uarch_system_new(&sys, &cfg), 0); /* L1D is per core */
+	struct ap_uarch_core *core;
+	CHECK_EQ_U64(ap_uarch_core_new(&core, sys, 0), (uint64_t)-AP_ERR_INVALID);
+	CHECK(core == NULL);
+	ap_uarch_system_free(sys);
+	ap_uarch_config_init(&cfg);
+	cfg.llc.line_bytes = 128;
+	CHECK_EQ_U64(ap_uarch_system_new(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
+	ap_uarch_config_init(&cfg);
+	cfg.page_bytes = 5000;
+	CHECK_EQ_U64(ap_uarch_system_new(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
+	ap_uarch_config_init(&cfg);
+	cfg.size = 8;
+	CHECK_EQ_U64(ap_uarch_system_new(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
+}
+
+TEST(config_keys_by_name)
+{
+	struct ap_uarch_config cfg;
+	uint64_t v;
+	ap_uarch_config_init(&cfg);
+	CHECK_EQ_U64(ap_uarch_config_set(&cfg, "l1d.size", "32K"), 0);
+	CHECK_EQ_U64(cfg.l1d.size_bytes, 32 * 1024);
+	CHECK_EQ_U64(ap_uarch_config_set(&cfg, "dram.latency", "0x100"), 0);
+	CHECK_EQ_U64(cfg.dram_latency, 256);
+	CHECK_EQ_U64(ap_uarch_config_get(&cfg, "dram.latency", &v), 0);
+	CHECK_EQ_U64(v, 256);
+	CHECK_EQ_U64(ap_uarch_config_set(&cfg, "dram.latency", "70000"), (uint64_t)-AP_ERR_INVALID);
+	CHECK_EQ_U64(ap_uarch_config_set(&cfg, "l1d.size", "12Q"), (uint64_t)-AP_ERR_INVALID);
+	CHECK_EQ_U64(ap_uarch_config_set(&cfg, "l1d.size", "-1"), (uint64_t)-AP_ERR_INVALID);
+	CHECK_EQ_U64(ap_uarch_config_set(&cfg, "no.such.key", "1"), (uint64_t)-AP_ERR_INVALID);
+	size_t n = 0;
+	const char *doc;
+	while (ap_uarch_config_key(n, &doc)) {
+		CHECK(doc && *doc);
+		n++;
+	}
+	CHECK(n >= 30);
+}
+
+TEST_MAIN(CASE(config_keys_by_name), CASE(first_touch_goes_to_dram_then_hits_l1), CASE(working_set_sizes_pick_the_level),
+          CASE(l1d_lru_replacement), CASE(tlb_levels), CASE(stores_have_no_data_source_and_short_latency),
+          CASE(coherence_peer_core_and_cluster), CASE(branch_predictor_learns_patterns),
+          CASE(invalid_configurations))
