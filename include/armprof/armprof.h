@@ -8,5 +8,6 @@
 #include "armprof/record.h"
 #include "armprof/decode.h"
 #include "armprof/model.h"
+#include "armprof/perfdata.h"
 
 #endif

@@ -1,0 +1,339 @@
+/* perf.data files (Linux perf): read the SPE AUX data and side-band of a
+ * capture, and write SPE buffers as a perf.data that `perf report -D`,
+ * `perf script` and `perf report` (Debian linux-perf 6.1) decode as Arm SPE.
+ *
+ * The layout follows tools/perf/Documentation/perf.data-file-format.txt and
+ * include/uapi/linux/perf_event.h; see docs/perfdata.md for what is read,
+ * what is written, and why. Files are native (little) endian; a byte-swapped
+ * file is reported as unsupported.
+ *
+ * Reading parses the whole file at open (headers, features, event stream,
+ * decompressing PERF_RECORD_COMPRESSED); the AUX buffers are then views into
+ * the mapped file (zero copy) or into the decompressed data. Every size taken
+ * from the file is checked against what is left before it is used. */
+#ifndef ARMPROF_PERFDATA_H
+#define ARMPROF_PERFDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "armprof/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* perf_event.h / perf's user record types used here. */
+enum ap_perf_record_type {
+	AP_PERF_RECORD_MMAP = 1,
+	AP_PERF_RECORD_LOST = 2,
+	AP_PERF_RECORD_COMM = 3,
+	AP_PERF_RECORD_EXIT = 4,
+	AP_PERF_RECORD_FORK = 7,
+	AP_PERF_RECORD_SAMPLE = 9,
+	AP_PERF_RECORD_MMAP2 = 10,
+	AP_PERF_RECORD_AUX = 11,
+	AP_PERF_RECORD_ITRACE_START = 12,
+	AP_PERF_RECORD_LOST_SAMPLES = 13,
+	AP_PERF_RECORD_SWITCH = 14,
+	AP_PERF_RECORD_SWITCH_CPU_WIDE = 15,
+	AP_PERF_RECORD_HEADER_ATTR = 64,
+	AP_PERF_RECORD_HEADER_EVENT_TYPE = 65,
+	AP_PERF_RECORD_HEADER_TRACING_DATA = 66,
+	AP_PERF_RECORD_HEADER_BUILD_ID = 67,
+	AP_PERF_RECORD_FINISHED_ROUND = 68,
+	AP_PERF_RECORD_ID_INDEX = 69,
+	AP_PERF_RECORD_AUXTRACE_INFO = 70,
+	AP_PERF_RECORD_AUXTRACE = 71,
+	AP_PERF_RECORD_AUXTRACE_ERROR = 72,
+	AP_PERF_RECORD_TIME_CONV = 79,
+	AP_PERF_RECORD_HEADER_FEATURE = 80,
+	AP_PERF_RECORD_COMPRESSED = 81,
+	AP_PERF_RECORD_FINISHED_INIT = 82,
+	AP_PERF_RECORD_TYPE_LIMIT = 128 /* counters below cover types < this */
+};
+
+/* Header feature bits (perf's HEADER_*). */
+enum ap_perf_feature {
+	AP_PERF_FEAT_BUILD_ID = 2,
+	AP_PERF_FEAT_HOSTNAME = 3,
+	AP_PERF_FEAT_OSRELEASE = 4,
+	AP_PERF_FEAT_VERSION = 5,
+	AP_PERF_FEAT_ARCH = 6,
+	AP_PERF_FEAT_NRCPUS = 7,
+	AP_PERF_FEAT_CPUDESC = 8,
+	AP_PERF_FEAT_CPUID = 9,
+	AP_PERF_FEAT_EVENT_DESC = 12,
+	AP_PERF_FEAT_AUXTRACE = 18,
+	AP_PERF_FEAT_COMPRESSED = 27,
+};
+
+/* AUXTRACE_INFO type of Arm SPE (perf's PERF_AUXTRACE_ARM_SPE). */
+#define AP_PERF_AUXTRACE_ARM_SPE 4u
+/* Its priv[] words as perf 6.1 defines them. */
+#define AP_PERF_SPE_PRIV_PMU_TYPE 0u
+#define AP_PERF_SPE_PRIV_PER_CPU_MMAPS 1u
+#define AP_PERF_SPE_PRIV_COUNT 2u
+
+/* PERF_RECORD_AUX flags. The kernel's SPE driver sets TRUNCATED when the
+ * profiling buffer filled (PMBSR_EL1 buffer-full) and COLLISION when
+ * PMBSR_EL1.COLL was set (records lost to a collision). */
+#define AP_PERF_AUX_FLAG_TRUNCATED 0x01u
+#define AP_PERF_AUX_FLAG_OVERWRITE 0x02u
+#define AP_PERF_AUX_FLAG_PARTIAL 0x04u
+#define AP_PERF_AUX_FLAG_COLLISION 0x08u
+
+/* attr.sample_type bits used for sample_id parsing and by the writer. */
+#define AP_PERF_SAMPLE_IP (1u << 0)
+#define AP_PERF_SAMPLE_TID (1u << 1)
+#define AP_PERF_SAMPLE_TIME (1u << 2)
+#define AP_PERF_SAMPLE_ADDR (1u << 3)
+#define AP_PERF_SAMPLE_ID (1u << 6)
+#define AP_PERF_SAMPLE_CPU (1u << 7)
+#define AP_PERF_SAMPLE_PERIOD (1u << 8)
+#define AP_PERF_SAMPLE_STREAM_ID (1u << 9)
+#define AP_PERF_SAMPLE_DATA_SRC (1u << 15)
+#define AP_PERF_SAMPLE_IDENTIFIER (1u << 16)
+#define AP_PERF_SAMPLE_PHYS_ADDR (1u << 19)
+/* attr flag bits (the bitfield word at offset 40). */
+#define AP_PERF_ATTR_DISABLED (1ull << 0)
+#define AP_PERF_ATTR_EXCLUDE_KERNEL (1ull << 5)
+#define AP_PERF_ATTR_EXCLUDE_HV (1ull << 6)
+#define AP_PERF_ATTR_SAMPLE_ID_ALL (1ull << 18)
+
+/* Where reading failed: the byte offset in the file (for data inside a
+ * PERF_RECORD_COMPRESSED payload: the offset of that COMPRESSED record, with
+ * the offset inside its decompressed stream in inner_offset), the record
+ * type concerned (0 outside the event stream), and a message. */
+struct ap_perf_error {
+	uint64_t offset;
+	uint64_t inner_offset; /* valid when in_compressed */
+	uint32_t record_type;  /* enum ap_perf_record_type, 0 if none */
+	uint8_t in_compressed;
+	char where[32];        /* "file header", "attrs", "feature CPUID", "PERF_RECORD_AUXTRACE", ... */
+	char msg[160];
+};
+
+/* Name of a record type ("PERF_RECORD_AUXTRACE"), or "PERF_RECORD_<n>". The
+ * pointer is to static storage for known types; buf (>= 24 bytes) is used
+ * for the others. */
+const char *ap_perf_record_name(uint32_t type, char *buf, size_t cap);
+
+/* ---- Reader ----------------------------------------------------------- */
+
+struct ap_perf_attr {
+	uint32_t type, size;
+	uint64_t config, sample_period, sample_type, read_format, flags;
+	uint64_t config1, config2;
+	uint32_t n_ids;
+	const uint64_t *ids;
+	const char *name; /* from EVENT_DESC, or NULL */
+};
+
+struct ap_perf_time_conv {
+	uint64_t time_shift, time_mult, time_zero;
+	uint64_t time_cycles, time_mask;
+	uint8_t cap_user_time_zero, cap_user_time_short;
+	uint8_t has_cycles; /* the record carried time_cycles.. (newer layout) */
+};
+
+/* The sample_id trailer of a non-sample record (attr.sample_id_all).
+ * Fields the attr does not carry are -1 / 0 with the has_* bit clear. */
+struct ap_perf_sample_id {
+	int32_t pid, tid, cpu;
+	uint64_t time, id;
+	uint8_t has_tid, has_time, has_cpu, has_id;
+};
+
+struct ap_perf_comm {
+	int32_t pid, tid;
+	char comm[32];
+	uint8_t exec; /* misc COMM_EXEC */
+	struct ap_perf_sample_id sid;
+};
+
+struct ap_perf_mmap {
+	int32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	uint32_t prot, flags; /* MMAP2 only, else 0 */
+	uint8_t is_mmap2;
+	uint16_t misc;
+	const char *filename; /* NUL-terminated copy owned by the reader */
+	struct ap_perf_sample_id sid;
+};
+
+struct ap_perf_aux_record {
+	uint64_t file_offset;
+	uint64_t aux_offset, aux_size, flags;
+	struct ap_perf_sample_id sid;
+};
+
+struct ap_perf_itrace_start {
+	int32_t pid, tid;
+	struct ap_perf_sample_id sid;
+};
+
+/* One AUXTRACE record and its payload. */
+struct ap_perf_aux_buffer {
+	const uint8_t *data;   /* the payload, size bytes */
+	uint64_t size;
+	uint64_t record_offset; /* file offset of the AUXTRACE record */
+	uint64_t data_offset;   /* file offset of the payload (0 if it came
+	                           from a COMPRESSED record) */
+	uint64_t aux_offset;    /* auxtrace.offset: position in the AUX area */
+	uint64_t reference;
+	uint32_t idx;           /* mmap index: perf queues buffers by it */
+	int32_t tid, cpu;
+	uint32_t seq;           /* position among all AUXTRACE records */
+	uint32_t seq_in_queue;  /* position within its idx queue */
+	uint64_t aux_flags;     /* OR of the flags of the PERF_RECORD_AUX
+	                           records whose range overlaps this buffer */
+	uint32_t n_aux_records; /* how many such AUX records */
+};
+
+struct ap_perf_info {
+	uint8_t pipe_mode;
+	uint64_t file_size;
+	uint64_t data_offset, data_size;
+	uint64_t features[4]; /* bitmap of header features present */
+
+	const char *cpuid;    /* CPUID feature string, or NULL */
+	uint64_t midr;        /* parsed from cpuid when it is an arm64 MIDR */
+	uint8_t has_midr;
+	const char *arch, *hostname, *osrelease, *version; /* or NULL */
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	uint8_t has_nrcpus;
+
+	size_t n_attrs;
+	const struct ap_perf_attr *attrs;
+
+	uint8_t has_auxtrace_info;
+	uint32_t auxtrace_type;
+	size_t n_auxtrace_priv;
+	const uint64_t *auxtrace_priv;
+	uint8_t has_time_conv;
+	struct ap_perf_time_conv time_conv;
+	size_t n_auxtrace_index; /* entries of the AUXTRACE feature (index) */
+
+	uint64_t n_records[AP_PERF_RECORD_TYPE_LIMIT]; /* by type (incl. decompressed) */
+	uint64_t n_unknown_records; /* types perf.data does not define here: skipped by size */
+	uint64_t n_compressed, decompressed_bytes;
+
+	size_t n_comms, n_mmaps, n_aux_records, n_itrace_starts;
+	const struct ap_perf_comm *comms;
+	const struct ap_perf_mmap *mmaps;
+	const struct ap_perf_aux_record *aux_records;
+	const struct ap_perf_itrace_start *itrace_starts;
+
+	size_t n_aux_buffers; /* AUXTRACE records, in file order */
+	const struct ap_perf_aux_buffer *aux_buffers;
+	uint64_t aux_bytes;   /* sum of their sizes */
+	uint32_t n_queues;    /* 1 + the highest idx */
+};
+
+struct ap_perf_read_config {
+	size_t size;               /* sizeof(struct ap_perf_read_config) */
+	uint64_t max_decompressed; /* bound on decompressed bytes; 0: 4 GiB */
+};
+void ap_perf_read_config_init(struct ap_perf_read_config *cfg);
+
+struct ap_perf_reader; /* opaque */
+
+/* Open a perf.data file (mapped, zero copy; a pipe or FIFO is read whole).
+ * cfg may be NULL. Returns 0, or a negative enum ap_error with *err filled:
+ * -AP_ERR_IO (cannot open/read), -AP_ERR_FORMAT (malformed: err names the
+ * offset and record type), -AP_ERR_UNSUPPORTED (byte-swapped file),
+ * -AP_ERR_NOMEM. */
+int ap_perf_open_file(struct ap_perf_reader **out, const char *path,
+                      const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
+/* The same from an open descriptor read to its end (e.g. stdin). */
+int ap_perf_open_fd(struct ap_perf_reader **out, int fd,
+                    const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
+/* The same from memory the caller keeps alive until ap_perf_close. */
+int ap_perf_open_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
+                     const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
+void ap_perf_close(struct ap_perf_reader *r);
+
+const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r);
+
+/* 1 if the bytes start like a perf.data file ("PERFILE2", either endian). */
+int ap_perf_is_perfdata(const uint8_t *buf, size_t len);
+
+/* Iterate over AUX buffers, optionally selected by cpu and/or tid.
+ * Order AP_PERF_ORDER_FILE is the AUXTRACE records' file order;
+ * AP_PERF_ORDER_QUEUE gives queue 0's buffers, then queue 1's, ... (the
+ * per-idx order perf's decoder consumes them in). */
+enum ap_perf_order { AP_PERF_ORDER_FILE = 0, AP_PERF_ORDER_QUEUE = 1 };
+#define AP_PERF_ANY (-2) /* cpu/tid filter value that matches everything */
+struct ap_perf_aux_iter {
+	size_t size;      /* sizeof(struct ap_perf_aux_iter) */
+	int32_t cpu, tid; /* AP_PERF_ANY, or the value to select */
+	uint8_t order;    /* enum ap_perf_order */
+	size_t pos_;      /* private */
+	uint32_t queue_;  /* private */
+};
+void ap_perf_aux_iter_init(struct ap_perf_aux_iter *it);
+/* Next selected buffer: returns 1 and sets *out, or 0 at the end. */
+int ap_perf_next_aux_buffer(const struct ap_perf_reader *r, struct ap_perf_aux_iter *it,
+                            const struct ap_perf_aux_buffer **out);
+
+/* ---- Writer ----------------------------------------------------------- */
+
+struct ap_perf_write_config {
+	size_t size;            /* sizeof(struct ap_perf_write_config) */
+	uint32_t pmu_type;      /* attr.type of the SPE PMU (dynamic type) */
+	uint64_t spe_config;    /* attr.config (PMSCR-like bits, as perf passes) */
+	uint64_t midr;          /* written as the CPUID feature "0x%016llx" */
+	const char *event_name; /* EVENT_DESC name, default "arm_spe_0//" */
+	const char *arch;       /* ARCH feature, default "aarch64" */
+	uint32_t nr_cpus;       /* NRCPUS online and available */
+	uint8_t sample_time;    /* 1: attr carries PERF_SAMPLE_TIME (perf
+	                           orders SPE records by their timestamps) */
+	uint64_t time_mult, time_shift, time_zero; /* TIME_CONV */
+	uint64_t attr_id;       /* the attr's sample id */
+	uint8_t exclude_kernel; /* attr.exclude_kernel */
+};
+void ap_perf_write_config_init(struct ap_perf_write_config *cfg);
+
+struct ap_perf_writer; /* opaque */
+
+/* Create PATH through a temporary file in the same directory; nothing
+ * appears at PATH until ap_perf_writer_finish succeeds. Writes the attr,
+ * AUXTRACE_INFO (type 4) and TIME_CONV. cfg may be NULL. */
+int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
+                        const struct ap_perf_write_config *cfg, struct ap_perf_error *err);
+/* Side-band for the profiled program (perf needs a thread to attribute
+ * samples and a map to find symbols). time is the record's sample time. */
+int ap_perf_write_comm(struct ap_perf_writer *w, int32_t pid, int32_t tid,
+                       const char *comm, uint64_t time);
+int ap_perf_write_mmap2(struct ap_perf_writer *w, int32_t pid, int32_t tid,
+                        uint64_t addr, uint64_t len, uint64_t pgoff,
+                        uint32_t prot, const char *filename, uint64_t time);
+/* One AUX buffer: a PERF_RECORD_AUXTRACE with its payload (padded with zero
+ * bytes, i.e. SPE Padding, to a multiple of 8 as perf record does), then a
+ * PERF_RECORD_AUX with aux_flags. cpu -1 with a tid is per-thread mode. */
+int ap_perf_write_aux(struct ap_perf_writer *w, int32_t cpu, int32_t pid, int32_t tid,
+                      const uint8_t *data, size_t size, uint64_t aux_flags, uint64_t time);
+/* Write the feature sections and header, then rename into place. The writer
+ * is freed whatever the result; on failure the temporary file is removed. */
+int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err);
+/* Abandon: remove the temporary file and free. */
+void ap_perf_writer_abort(struct ap_perf_writer *w);
+
+/* ---- ELF helper for attributing samples to a binary ------------------- */
+
+/* An executable PT_LOAD segment of an ELF64 file, as a page-aligned map. */
+struct ap_perf_elf_map {
+	uint64_t addr, len, pgoff;
+	uint32_t prot; /* PROT_READ/WRITE/EXEC bits from p_flags */
+};
+/* Read the executable PT_LOAD segments of an ELF64 little-endian file.
+ * Returns the number found (<= cap are stored), or a negative enum ap_error
+ * with *err filled. */
+int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
+                          struct ap_perf_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,72 @@
+/* The executable PT_LOAD segments of an ELF64 file, as the page-aligned
+ * mappings a loader would make: what a PERF_RECORD_MMAP2 for the profiled
+ * binary must say so that perf finds its symbols (ip - addr + pgoff is a
+ * file offset). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "perfdata/perf_internal.h"
+
+#define ELF_PT_LOAD 1u
+#define ELF_PF_X 1u
+#define ELF_PF_W 2u
+#define ELF_PF_R 4u
+#define PAGE 4096ull
+
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+	ssize_t got = pread(fd, buf, n, (off_t)off);
+	return got == (ssize_t)n ? 0 : -1;
+}
+
+int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
+                          struct ap_perf_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof(*err));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pd_fail(err, AP_ERR_IO, 0, 0, "ELF", "cannot open: %s", strerror(errno));
+	uint8_t eh[64];
+	int rc = 0, n = 0;
+	if (read_at(fd, eh, sizeof(eh), 0) || memcmp(eh, "\177ELF", 4)) {
+		rc = pd_fail(err, AP_ERR_FORMAT, 0, 0, "ELF", "not an ELF file");
+		goto out;
+	}
+	if (eh[4] != 2 || eh[5] != 1) {
+		rc = pd_fail(err, AP_ERR_UNSUPPORTED, 4, 0, "ELF", "not a 64-bit little-endian ELF file");
+		goto out;
+	}
+	uint64_t phoff = pd_u64(eh + 32);
+	uint16_t phentsize = pd_u16(eh + 54), phnum = pd_u16(eh + 56);
+	if (phentsize < 56) {
+		rc = pd_fail(err, AP_ERR_FORMAT, 54, 0, "ELF", "program header size %u < 56", phentsize);
+		goto out;
+	}
+	for (uint16_t i = 0; i < phnum; i++) {
+		uint8_t ph[56];
+		uint64_t off = phoff + (uint64_t)i * phentsize;
+		if (read_at(fd, ph, sizeof(ph), off)) {
+			rc = pd_fail(err, AP_ERR_FORMAT, off, 0, "ELF", "program header %u cut short", i);
+			goto out;
+		}
+		uint32_t type = pd_u32(ph), flags = pd_u32(ph + 4);
+		if (type != ELF_PT_LOAD || !(flags & ELF_PF_X))
+			continue;
+		uint64_t p_offset = pd_u64(ph + 8), vaddr = pd_u64(ph + 16), memsz = pd_u64(ph + 40);
+		if ((size_t)n < cap) {
+			struct ap_perf_elf_map *m = &maps[n];
+			m->addr = vaddr & ~(PAGE - 1);
+			m->pgoff = p_offset & ~(PAGE - 1);
+			m->len = ((vaddr + memsz + PAGE - 1) & ~(PAGE - 1)) - m->addr;
+			m->prot = ((flags & ELF_PF_R) ? 1u : 0u) | ((flags & ELF_PF_W) ? 2u : 0u) | 4u;
+		}
+		n++;
+	}
+	rc = n;
+out:
+	close(fd);
+	return rc;
+}

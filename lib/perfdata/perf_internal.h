@@ -1,0 +1,140 @@
+/* Private to lib/perfdata: the reader's state, a growable array, bounded
+ * little-endian field access, and the error helper. */
+#ifndef ARMPROF_PERF_INTERNAL_H
+#define ARMPROF_PERF_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "armprof/perfdata.h"
+
+/* On-disk sizes (perf_event.h, perf.data-file-format.txt). */
+#define PD_FILE_HEADER_SIZE 104u  /* magic, size, attr_size, 3 sections, 256-bit flags */
+#define PD_PIPE_HEADER_SIZE 16u   /* magic, size */
+#define PD_EVENT_HEADER_SIZE 8u   /* u32 type, u16 misc, u16 size */
+#define PD_ATTR_SIZE_VER0 64u     /* smallest perf_event_attr */
+#define PD_ATTR_SIZE_VER7 128u    /* perf 6.1's sizeof(struct perf_event_attr) */
+#define PD_ATTR_SIZE_MAX 4096u    /* refuse anything larger as malformed */
+#define PD_AUXTRACE_SIZE 48u      /* struct perf_record_auxtrace */
+#define PD_AUXTRACE_INFO_SIZE 16u /* header + u32 type + u32 reserved */
+#define PD_AUX_SIZE 32u           /* header + aux_offset, aux_size, flags */
+#define PD_TIME_CONV_V1_SIZE 32u  /* header + shift, mult, zero */
+#define PD_TIME_CONV_V2_SIZE 56u  /* + cycles, mask, 2 caps, 6 reserved */
+#define PD_NAME_ALIGN 64u         /* perf pads header strings to this */
+#define PD_MAGIC "PERFILE2"
+#define PD_MAGIC_SWAPPED "2ELIFREP"
+
+#define PD_MISC_COMM_EXEC (1u << 13)
+
+static inline uint16_t pd_u16(const uint8_t *p)
+{
+	uint16_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+static inline uint32_t pd_u32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+static inline uint64_t pd_u64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* A growable array of fixed-size elements. */
+struct pd_vec {
+	void *data;
+	size_t n, cap, elem;
+};
+void pd_vec_init(struct pd_vec *v, size_t elem);
+/* Append one zeroed element; returns it, or NULL if out of memory. */
+void *pd_vec_push(struct pd_vec *v);
+void pd_vec_free(struct pd_vec *v);
+
+/* An owned copy of a string (strings are kept in one list and freed at close). */
+struct pd_strings {
+	char **items;
+	size_t n, cap;
+};
+const char *pd_strdup_n(struct pd_strings *s, const char *src, size_t max);
+void pd_strings_free(struct pd_strings *s);
+
+/* Fill err (if not NULL); returns -code for "return pd_fail(...)". */
+int pd_fail(struct ap_perf_error *err, int code, uint64_t offset, uint32_t record_type,
+            const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Where an AUXTRACE payload lives: in the file, or in the decompressed arena
+ * (which can move while it grows, so offsets, not pointers, until the end). */
+struct pd_aux_slot {
+	struct ap_perf_aux_buffer buf;
+	uint8_t in_arena;
+	uint64_t arena_offset;
+};
+
+/* An EVENT_DESC entry: matched to attrs by id once all attrs are known (in
+ * pipe mode the feature may come before the HEADER_ATTR records). */
+struct pd_event_desc {
+	const char *name;
+	uint64_t first_id;
+	uint8_t has_id;
+};
+
+struct ap_perf_reader {
+	const uint8_t *file;
+	size_t file_len;
+	void *map;          /* munmap at close */
+	size_t map_len;
+	uint8_t *owned;     /* free at close (fd read whole) */
+	struct ap_perf_read_config cfg;
+
+	struct ap_perf_info info;
+	struct pd_vec attrs;       /* struct ap_perf_attr */
+	struct pd_vec ids;         /* uint64_t storage, per attr, see attr_ids_off */
+	struct pd_vec attr_ids_off; /* size_t: start of each attr's ids in ids */
+	struct pd_vec comms, mmaps, aux_records, itrace_starts;
+	struct pd_vec aux_slots;   /* struct pd_aux_slot */
+	struct pd_vec aux_buffers; /* struct ap_perf_aux_buffer, resolved at the end */
+	struct pd_vec queue_counts; /* uint32_t per idx */
+	struct pd_vec auxtrace_priv; /* uint64_t */
+	struct pd_vec event_descs;  /* struct pd_event_desc */
+	struct pd_strings strings;
+
+	/* Decompressed PERF_RECORD_COMPRESSED data. */
+	uint8_t *arena;
+	size_t arena_len, arena_cap;
+	size_t arena_parsed; /* arena bytes already parsed as events */
+	void *zstd;          /* ZSTD_DStream, created on first use */
+	uint8_t zstd_in_frame; /* the last COMPRESSED record ended inside a frame */
+	uint64_t compressed_offset; /* file offset of the COMPRESSED record being parsed */
+};
+
+/* lib/perfdata/read_header.c: file header, attrs, feature sections. */
+int pd_read_file_header(struct ap_perf_reader *r, struct ap_perf_error *err);
+/* Parse one feature's bytes (file section or pipe HEADER_FEATURE payload). */
+int pd_read_feature(struct ap_perf_reader *r, unsigned feat, const uint8_t *p, size_t len,
+                    uint64_t offset, struct ap_perf_error *err);
+/* Record an attr (with ids copied) from bytes p[0..attr_len). */
+int pd_add_attr(struct ap_perf_reader *r, const uint8_t *p, size_t attr_len,
+                const uint8_t *ids, size_t n_ids, uint64_t offset, uint32_t rtype,
+                struct ap_perf_error *err);
+
+/* Give attrs their ids pointers and EVENT_DESC names (after all are read). */
+void pd_name_attrs(struct ap_perf_reader *r);
+
+/* lib/perfdata/read_events.c: the event stream. */
+int pd_read_events(struct ap_perf_reader *r, const uint8_t *p, size_t len,
+                   uint64_t base_offset, struct ap_perf_error *err);
+
+/* lib/perfdata/read_zstd.c: append the decompression of src to r->arena. */
+int pd_decompress(struct ap_perf_reader *r, const uint8_t *src, size_t len,
+                  uint64_t offset, struct ap_perf_error *err);
+void pd_zstd_free(struct ap_perf_reader *r);
+
+#endif

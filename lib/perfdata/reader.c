@@ -1,0 +1,297 @@
+/* ap_perf reader: open (map or read the file), parse everything, resolve the
+ * AUX buffers and their AUX-record flags, iterate. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfdata/perf_internal.h"
+
+void ap_perf_read_config_init(struct ap_perf_read_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->size = sizeof(*cfg);
+	cfg->max_decompressed = 4ull << 30;
+}
+
+int ap_perf_is_perfdata(const uint8_t *buf, size_t len)
+{
+	return len >= 8 && (!memcmp(buf, PD_MAGIC, 8) || !memcmp(buf, PD_MAGIC_SWAPPED, 8));
+}
+
+static struct ap_perf_reader *reader_new(const struct ap_perf_read_config *cfg)
+{
+	struct ap_perf_reader *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	ap_perf_read_config_init(&r->cfg);
+	if (cfg) {
+		/* accept older, smaller config structs */
+		size_t n = cfg->size < sizeof(r->cfg) ? cfg->size : sizeof(r->cfg);
+		memcpy(&r->cfg, cfg, n);
+		r->cfg.size = sizeof(r->cfg);
+		if (!r->cfg.max_decompressed)
+			r->cfg.max_decompressed = 4ull << 30;
+	}
+	pd_vec_init(&r->attrs, sizeof(struct ap_perf_attr));
+	pd_vec_init(&r->ids, sizeof(uint64_t));
+	pd_vec_init(&r->attr_ids_off, sizeof(size_t));
+	pd_vec_init(&r->comms, sizeof(struct ap_perf_comm));
+	pd_vec_init(&r->mmaps, sizeof(struct ap_perf_mmap));
+	pd_vec_init(&r->aux_records, sizeof(struct ap_perf_aux_record));
+	pd_vec_init(&r->itrace_starts, sizeof(struct ap_perf_itrace_start));
+	pd_vec_init(&r->aux_slots, sizeof(struct pd_aux_slot));
+	pd_vec_init(&r->aux_buffers, sizeof(struct ap_perf_aux_buffer));
+	pd_vec_init(&r->queue_counts, sizeof(uint32_t));
+	pd_vec_init(&r->auxtrace_priv, sizeof(uint64_t));
+	pd_vec_init(&r->event_descs, sizeof(struct pd_event_desc));
+	return r;
+}
+
+void ap_perf_close(struct ap_perf_reader *r)
+{
+	if (!r)
+		return;
+	if (r->map)
+		munmap(r->map, r->map_len);
+	free(r->owned);
+	pd_vec_free(&r->attrs);
+	pd_vec_free(&r->ids);
+	pd_vec_free(&r->attr_ids_off);
+	pd_vec_free(&r->comms);
+	pd_vec_free(&r->mmaps);
+	pd_vec_free(&r->aux_records);
+	pd_vec_free(&r->itrace_starts);
+	pd_vec_free(&r->aux_slots);
+	pd_vec_free(&r->aux_buffers);
+	pd_vec_free(&r->queue_counts);
+	pd_vec_free(&r->auxtrace_priv);
+	pd_vec_free(&r->event_descs);
+	pd_strings_free(&r->strings);
+	free(r->arena);
+	pd_zstd_free(r);
+	free(r);
+}
+
+/* Does AUX record a describe (part of) buffer b? Same CPU when both know
+ * it, else the same thread when both know it, and overlapping AUX-area
+ * ranges (a zero-sized AUX record matches the buffer containing its offset). */
+static int aux_matches(const struct ap_perf_aux_record *a, const struct ap_perf_aux_buffer *b)
+{
+	if (a->sid.has_cpu && b->cpu >= 0) {
+		if (a->sid.cpu != b->cpu)
+			return 0;
+	} else if (a->sid.has_tid && b->tid >= 0 && a->sid.tid != b->tid) {
+		return 0;
+	}
+	uint64_t a_end = a->aux_offset + (a->aux_size ? a->aux_size : 1);
+	uint64_t b_end = b->aux_offset + (b->size ? b->size : 1);
+	return a->aux_offset < b_end && b->aux_offset < a_end;
+}
+
+static int finalize(struct ap_perf_reader *r, struct ap_perf_error *err)
+{
+	struct ap_perf_info *in = &r->info;
+	pd_name_attrs(r);
+	in->n_attrs = r->attrs.n;
+	in->attrs = r->attrs.data;
+	in->n_auxtrace_priv = r->auxtrace_priv.n;
+	in->auxtrace_priv = r->auxtrace_priv.data;
+	in->n_comms = r->comms.n;
+	in->comms = r->comms.data;
+	in->n_mmaps = r->mmaps.n;
+	in->mmaps = r->mmaps.data;
+	in->n_aux_records = r->aux_records.n;
+	in->aux_records = r->aux_records.data;
+	in->n_itrace_starts = r->itrace_starts.n;
+	in->itrace_starts = r->itrace_starts.data;
+	in->n_queues = (uint32_t)r->queue_counts.n;
+
+	const struct pd_aux_slot *slots = r->aux_slots.data;
+	const struct ap_perf_aux_record *aux = r->aux_records.data;
+	for (size_t i = 0; i < r->aux_slots.n; i++) {
+		struct ap_perf_aux_buffer *b = pd_vec_push(&r->aux_buffers);
+		if (!b)
+			return pd_fail(err, AP_ERR_NOMEM, 0, 0, "data", "out of memory");
+		*b = slots[i].buf;
+		b->data = slots[i].in_arena ? r->arena + slots[i].arena_offset : r->file + b->data_offset;
+		for (size_t k = 0; k < r->aux_records.n; k++) {
+			if (aux_matches(&aux[k], b)) {
+				b->aux_flags |= aux[k].flags;
+				b->n_aux_records++;
+			}
+		}
+		in->aux_bytes += b->size;
+	}
+	in->n_aux_buffers = r->aux_buffers.n;
+	in->aux_buffers = r->aux_buffers.data;
+	return 0;
+}
+
+static int parse(struct ap_perf_reader *r, struct ap_perf_error *err)
+{
+	int rc = pd_read_file_header(r, err);
+	if (rc)
+		return rc;
+	rc = pd_read_events(r, r->file + r->info.data_offset, (size_t)r->info.data_size,
+	                    r->info.data_offset, err);
+	if (rc)
+		return rc;
+	return finalize(r, err);
+}
+
+int ap_perf_open_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
+                     const struct ap_perf_read_config *cfg, struct ap_perf_error *err)
+{
+	*out = NULL;
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (!data && len)
+		return pd_fail(err, AP_ERR_INVALID, 0, 0, "", "no data");
+	struct ap_perf_reader *r = reader_new(cfg);
+	if (!r)
+		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "", "out of memory");
+	r->file = data;
+	r->file_len = len;
+	int rc = parse(r, err);
+	if (rc) {
+		ap_perf_close(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+/* Read fd to its end into a malloc'ed buffer. */
+static int read_all(int fd, uint8_t **buf, size_t *len, struct ap_perf_error *err)
+{
+	size_t cap = 1u << 20, n = 0;
+	uint8_t *p = malloc(cap);
+	if (!p)
+		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "", "out of memory");
+	for (;;) {
+		if (n == cap) {
+			uint8_t *q = realloc(p, cap * 2);
+			if (!q) {
+				free(p);
+				return pd_fail(err, AP_ERR_NOMEM, n, 0, "", "out of memory");
+			}
+			p = q;
+			cap *= 2;
+		}
+		ssize_t got = read(fd, p + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+			free(p);
+			return pd_fail(err, AP_ERR_IO, n, 0, "", "read failed: %s", strerror(e));
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+int ap_perf_open_fd(struct ap_perf_reader **out, int fd, const struct ap_perf_read_config *cfg,
+                    struct ap_perf_error *err)
+{
+	*out = NULL;
+	if (err)
+		memset(err, 0, sizeof(*err));
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc = read_all(fd, &buf, &len, err);
+	if (rc)
+		return rc;
+	rc = ap_perf_open_mem(out, buf, len, cfg, err);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	(*out)->owned = buf;
+	return 0;
+}
+
+int ap_perf_open_file(struct ap_perf_reader **out, const char *path,
+                      const struct ap_perf_read_config *cfg, struct ap_perf_error *err)
+{
+	*out = NULL;
+	if (err)
+		memset(err, 0, sizeof(*err));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot open: %s", strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot stat: %s", strerror(e));
+	}
+	int rc;
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		size_t len = (size_t)st.st_size;
+		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (map == MAP_FAILED)
+			return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot map: %s", strerror(errno));
+		rc = ap_perf_open_mem(out, map, len, cfg, err);
+		if (rc) {
+			munmap(map, len);
+			return rc;
+		}
+		(*out)->map = map;
+		(*out)->map_len = len;
+		return 0;
+	}
+	rc = ap_perf_open_fd(out, fd, cfg, err);
+	close(fd);
+	return rc;
+}
+
+const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r)
+{
+	return &r->info;
+}
+
+void ap_perf_aux_iter_init(struct ap_perf_aux_iter *it)
+{
+	memset(it, 0, sizeof(*it));
+	it->size = sizeof(*it);
+	it->cpu = AP_PERF_ANY;
+	it->tid = AP_PERF_ANY;
+	it->order = AP_PERF_ORDER_FILE;
+}
+
+static int selected(const struct ap_perf_aux_iter *it, const struct ap_perf_aux_buffer *b)
+{
+	return (it->cpu == AP_PERF_ANY || b->cpu == it->cpu) &&
+	       (it->tid == AP_PERF_ANY || b->tid == it->tid);
+}
+
+int ap_perf_next_aux_buffer(const struct ap_perf_reader *r, struct ap_perf_aux_iter *it,
+                            const struct ap_perf_aux_buffer **out)
+{
+	const struct ap_perf_info *in = &r->info;
+	while (it->queue_ < (it->order == AP_PERF_ORDER_QUEUE ? in->n_queues : 1)) {
+		while (it->pos_ < in->n_aux_buffers) {
+			const struct ap_perf_aux_buffer *b = &in->aux_buffers[it->pos_++];
+			if (it->order == AP_PERF_ORDER_QUEUE && b->idx != it->queue_)
+				continue;
+			if (selected(it, b)) {
+				*out = b;
+				return 1;
+			}
+		}
+		it->queue_++;
+		it->pos_ = 0;
+	}
+	*out = NULL;
+	return 0;
+}

@@ -1,0 +1,379 @@
+/* perf.data round trip: what ap_perf_writer writes, ap_perf_reader reads back
+ * with the same metadata, the same AUX bytes and flags, and the SPE decoder
+ * finds the same records in it (spec/002 5.1.2 record framing: the padding
+ * the writer appends is framing between records, SPE-5.1.4-1). The same
+ * events re-wrapped as a pipe-mode file, and with side-band inside
+ * PERF_RECORD_COMPRESSED (zstd, frames split across records as perf does),
+ * read back the same. */
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "armprof/decode.h"
+#include "armprof/perfdata.h"
+#include "harness.h"
+#include "spe_stream.h"
+
+#define N_BUF 3
+static const int32_t buf_cpu[N_BUF] = { 0, 1, 0 };
+static const uint64_t buf_flags[N_BUF] = { 0, AP_PERF_AUX_FLAG_TRUNCATED,
+	                                       AP_PERF_AUX_FLAG_COLLISION | AP_PERF_AUX_FLAG_PARTIAL };
+static const size_t buf_records[N_BUF] = { 40, 7, 100 };
+
+static uint8_t *streams[N_BUF];
+static size_t stream_len[N_BUF];
+static char path[256];
+
+struct rec_list {
+	struct ap_record r[128];
+	size_t n;
+};
+static int collect(void *ctx, const struct ap_record *rec)
+{
+	struct rec_list *l = ctx;
+	if (l->n < 128)
+		l->r[l->n] = *rec;
+	l->n++;
+	return 0;
+}
+static void decode(const uint8_t *p, size_t len, struct rec_list *out)
+{
+	struct ap_decoder_config cfg;
+	ap_decoder_config_init(&cfg);
+	cfg.on_record = collect;
+	cfg.ctx = out;
+	struct ap_decoder dec;
+	out->n = 0;
+	ap_decoder_init(&dec, &cfg);
+	ap_decoder_feed(&dec, p, len);
+	ap_decoder_finish(&dec);
+}
+static void check_same_records(const struct rec_list *a, const struct rec_list *b)
+{
+	CHECK_EQ_U64(a->n, b->n);
+	for (size_t i = 0; i < a->n && i < b->n && i < 128; i++) {
+		CHECK_EQ_U64(a->r[i].offset, b->r[i].offset);
+		CHECK_EQ_U64(a->r[i].has, b->r[i].has);
+		CHECK_EQ_U64(a->r[i].pc, b->r[i].pc);
+		CHECK_EQ_U64(a->r[i].vaddr, b->r[i].vaddr);
+		CHECK_EQ_U64(a->r[i].paddr, b->r[i].paddr);
+		CHECK_EQ_U64(a->r[i].target, b->r[i].target);
+		CHECK_EQ_U64(a->r[i].events, b->r[i].events);
+		CHECK_EQ_U64(a->r[i].ts, b->r[i].ts);
+		CHECK_EQ_U64(a->r[i].lat_total, b->r[i].lat_total);
+		CHECK_EQ_U64(a->r[i].op_subclass, b->r[i].op_subclass);
+		CHECK_EQ_U64(a->r[i].end, b->r[i].end);
+	}
+}
+
+static void write_file(void)
+{
+	snprintf(path, sizeof(path), "perfdata_roundtrip_%d.data", (int)getpid());
+	for (int i = 0; i < N_BUF; i++) {
+		streams[i] = spe_stream(42 + (uint64_t)i, buf_records[i], NULL, 0, &stream_len[i]);
+		CHECK(streams[i] != NULL);
+	}
+	struct ap_perf_write_config cfg;
+	ap_perf_write_config_init(&cfg);
+	cfg.pmu_type = 12;
+	cfg.nr_cpus = 2;
+	cfg.midr = 0x00000000410fd0c0ull;
+	struct ap_perf_writer *w;
+	struct ap_perf_error err;
+	CHECK(ap_perf_writer_open(&w, path, &cfg, &err) == 0);
+	CHECK(access(path, F_OK) != 0); /* nothing at PATH before finish */
+	CHECK(ap_perf_write_comm(w, 77, 78, "workload", 0) == 0);
+	CHECK(ap_perf_write_mmap2(w, 77, 78, 0x400000, 0x2000, 0, 5, "/bin/workload", 0) == 0);
+	for (int i = 0; i < N_BUF; i++)
+		CHECK(ap_perf_write_aux(w, buf_cpu[i], 77, 78, streams[i], stream_len[i], buf_flags[i], 0) == 0);
+	CHECK(ap_perf_writer_finish(w, &err) == 0);
+}
+
+static void check_reader(const struct ap_perf_reader *r, int pipe)
+{
+	const struct ap_perf_info *in = ap_perf_info(r);
+	CHECK_EQ_U64(in->pipe_mode, pipe);
+	CHECK_EQ_U64(in->n_attrs, 1);
+	if (in->n_attrs) {
+		CHECK_EQ_U64(in->attrs[0].type, 12);
+		CHECK(in->attrs[0].flags & AP_PERF_ATTR_SAMPLE_ID_ALL);
+		CHECK_EQ_U64(in->attrs[0].n_ids, 1);
+		CHECK(in->attrs[0].name && !strcmp(in->attrs[0].name, "arm_spe_0//"));
+	}
+	CHECK(in->has_midr);
+	CHECK_EQ_U64(in->midr, 0x410fd0c0);
+	CHECK(in->arch && !strcmp(in->arch, "aarch64"));
+	CHECK(in->has_nrcpus);
+	CHECK_EQ_U64(in->nr_cpus_online, 2);
+	CHECK(in->has_auxtrace_info);
+	CHECK_EQ_U64(in->auxtrace_type, AP_PERF_AUXTRACE_ARM_SPE);
+	CHECK_EQ_U64(in->n_auxtrace_priv, 2);
+	if (in->n_auxtrace_priv >= 1)
+		CHECK_EQ_U64(in->auxtrace_priv[AP_PERF_SPE_PRIV_PMU_TYPE], 12);
+	CHECK(in->has_time_conv);
+	CHECK_EQ_U64(in->time_conv.time_mult, 1);
+	CHECK_EQ_U64(in->n_comms, 1);
+	if (in->n_comms) {
+		CHECK_EQ_STR(in->comms[0].comm, "workload");
+		CHECK_EQ_U64(in->comms[0].tid, 78);
+	}
+	CHECK_EQ_U64(in->n_mmaps, 1);
+	if (in->n_mmaps) {
+		CHECK_EQ_STR(in->mmaps[0].filename, "/bin/workload");
+		CHECK_EQ_U64(in->mmaps[0].addr, 0x400000);
+		CHECK_EQ_U64(in->mmaps[0].prot, 5);
+	}
+	CHECK_EQ_U64(in->n_aux_records, N_BUF);
+	CHECK_EQ_U64(in->n_aux_buffers, N_BUF);
+	CHECK_EQ_U64(in->n_queues, 2);
+	for (size_t i = 0; i < in->n_aux_buffers && i < N_BUF; i++) {
+		const struct ap_perf_aux_buffer *b = &in->aux_buffers[i];
+		CHECK_EQ_U64(b->cpu, buf_cpu[i]);
+		CHECK_EQ_U64(b->idx, buf_cpu[i]);
+		CHECK_EQ_U64(b->tid, 78);
+		CHECK_EQ_U64(b->size, (stream_len[i] + 7) & ~(size_t)7);
+		CHECK(b->size >= stream_len[i] && !memcmp(b->data, streams[i], stream_len[i]));
+		for (size_t k = stream_len[i]; k < b->size; k++)
+			CHECK(b->data[k] == 0);
+		CHECK_EQ_U64(b->aux_flags, buf_flags[i]);
+		CHECK_EQ_U64(b->n_aux_records, 1);
+		struct rec_list want, got;
+		decode(streams[i], stream_len[i], &want);
+		decode(b->data, (size_t)b->size, &got);
+		CHECK_EQ_U64(want.n, buf_records[i]);
+		check_same_records(&want, &got);
+	}
+	if (in->n_aux_buffers == N_BUF) {
+		CHECK_EQ_U64(in->aux_buffers[2].seq_in_queue, 1);
+		CHECK_EQ_U64(in->aux_buffers[2].aux_offset, in->aux_buffers[0].size);
+	}
+	/* --cpu selection and queue order */
+	struct ap_perf_aux_iter it;
+	const struct ap_perf_aux_buffer *b;
+	ap_perf_aux_iter_init(&it);
+	it.cpu = 0;
+	size_t n = 0;
+	while (ap_perf_next_aux_buffer(r, &it, &b)) {
+		CHECK(b->cpu == 0);
+		n++;
+	}
+	CHECK_EQ_U64(n, 2);
+	ap_perf_aux_iter_init(&it);
+	it.order = AP_PERF_ORDER_QUEUE;
+	uint32_t seqs[4] = { 0 };
+	n = 0;
+	while (ap_perf_next_aux_buffer(r, &it, &b) && n < 4)
+		seqs[n++] = b->seq;
+	CHECK_EQ_U64(n, 3);
+	CHECK_EQ_U64(seqs[0], 0);
+	CHECK_EQ_U64(seqs[1], 2);
+	CHECK_EQ_U64(seqs[2], 1);
+	ap_perf_aux_iter_init(&it);
+	it.tid = 5;
+	CHECK(ap_perf_next_aux_buffer(r, &it, &b) == 0);
+}
+
+static uint8_t *slurp(const char *p, size_t *len)
+{
+	FILE *f = fopen(p, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = malloc((size_t)n);
+	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+struct out {
+	uint8_t *p;
+	size_t n, cap;
+};
+static void put(struct out *o, const void *p, size_t n)
+{
+	if (o->n + n > o->cap) {
+		o->cap = (o->n + n) * 2;
+		o->p = realloc(o->p, o->cap);
+	}
+	memcpy(o->p + o->n, p, n);
+	o->n += n;
+}
+static void put_hdr(struct out *o, uint32_t type, size_t size)
+{
+	uint32_t t = type;
+	uint16_t misc = 0, sz = (uint16_t)size;
+	put(o, &t, 4);
+	put(o, &misc, 2);
+	put(o, &sz, 2);
+}
+/* Side-band events as perf record -z writes them: one zstd frame, split
+ * over COMPRESSED records of at most `chunk` payload bytes. */
+static void put_compressed(struct out *o, const uint8_t *ev, size_t n, size_t chunk)
+{
+	size_t cap = ZSTD_compressBound(n);
+	uint8_t *z = malloc(cap);
+	size_t zn = ZSTD_compress(z, cap, ev, n, 3);
+	CHECK(!ZSTD_isError(zn));
+	for (size_t off = 0; off < zn; off += chunk) {
+		size_t k = zn - off < chunk ? zn - off : chunk;
+		put_hdr(o, AP_PERF_RECORD_COMPRESSED, 8 + k);
+		put(o, z + off, k);
+	}
+	free(z);
+}
+
+/* Re-wrap the file's events: pipe mode (HEADER_ATTR and HEADER_FEATURE
+ * records instead of header sections), compressing side-band if asked. */
+static uint8_t *rewrap(const uint8_t *f, size_t flen, int compress, size_t *out_len)
+{
+	(void)flen;
+	struct out o = { 0 }, pend = { 0 };
+	put(&o, "PERFILE2", 8);
+	uint64_t sixteen = 16;
+	put(&o, &sixteen, 8);
+	/* HEADER_ATTR: the attr followed by its ids */
+	uint64_t attrs_off, data_off, data_size;
+	memcpy(&attrs_off, f + 24, 8);
+	memcpy(&data_off, f + 40, 8);
+	memcpy(&data_size, f + 48, 8);
+	uint64_t ids_off;
+	memcpy(&ids_off, f + attrs_off + 128, 8);
+	put_hdr(&o, AP_PERF_RECORD_HEADER_ATTR, 8 + 128 + 8);
+	put(&o, f + attrs_off, 128);
+	put(&o, f + ids_off, 8);
+	/* features as HEADER_FEATURE records, in the file's table order */
+	uint64_t table = data_off + data_size;
+	static const unsigned feats[] = { AP_PERF_FEAT_ARCH, AP_PERF_FEAT_NRCPUS, AP_PERF_FEAT_CPUID,
+		                              AP_PERF_FEAT_EVENT_DESC };
+	for (unsigned i = 0; i < 4; i++) {
+		uint64_t off, size, id = feats[i];
+		memcpy(&off, f + table + 16 * i, 8);
+		memcpy(&size, f + table + 16 * i + 8, 8);
+		put_hdr(&o, AP_PERF_RECORD_HEADER_FEATURE, 16 + size);
+		put(&o, &id, 8);
+		put(&o, f + off, size);
+	}
+	for (uint64_t pos = data_off; pos < data_off + data_size;) {
+		uint32_t type;
+		uint16_t size;
+		memcpy(&type, f + pos, 4);
+		memcpy(&size, f + pos + 6, 2);
+		uint64_t total = size;
+		if (type == AP_PERF_RECORD_AUXTRACE) {
+			uint64_t ps;
+			memcpy(&ps, f + pos + 8, 8);
+			total += ps;
+		}
+		if (compress && type != AP_PERF_RECORD_AUXTRACE) {
+			put(&pend, f + pos, total);
+		} else {
+			if (pend.n)
+				put_compressed(&o, pend.p, pend.n, 40);
+			pend.n = 0;
+			put(&o, f + pos, total);
+		}
+		pos += total;
+	}
+	if (pend.n)
+		put_compressed(&o, pend.p, pend.n, 40);
+	free(pend.p);
+	*out_len = o.n;
+	return o.p;
+}
+
+TEST(file_mode_round_trip)
+{
+	struct ap_perf_reader *r;
+	struct ap_perf_error err;
+	int rc = ap_perf_open_file(&r, path, NULL, &err);
+	CHECK(rc == 0);
+	if (rc) {
+		fprintf(stderr, "open: %s: %s\n", err.where, err.msg);
+		return;
+	}
+	check_reader(r, 0);
+	CHECK_EQ_U64(ap_perf_info(r)->n_auxtrace_index, N_BUF);
+	CHECK_EQ_U64(ap_perf_info(r)->n_compressed, 0);
+	CHECK_EQ_U64(ap_perf_info(r)->n_unknown_records, 0);
+	ap_perf_close(r);
+}
+
+static void check_rewrapped(int compress)
+{
+	size_t flen, plen;
+	uint8_t *f = slurp(path, &flen);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	uint8_t *p = rewrap(f, flen, compress, &plen);
+	struct ap_perf_reader *r;
+	struct ap_perf_error err;
+	int rc = ap_perf_open_mem(&r, p, plen, NULL, &err);
+	CHECK(rc == 0);
+	if (rc == 0) {
+		check_reader(r, 1);
+		if (compress) {
+			CHECK(ap_perf_info(r)->n_compressed > 2); /* the frame was split */
+			CHECK(ap_perf_info(r)->decompressed_bytes > 0);
+		}
+		ap_perf_close(r);
+	} else {
+		fprintf(stderr, "open: %s @%llu: %s\n", err.where, (unsigned long long)err.offset, err.msg);
+	}
+	free(p);
+	free(f);
+}
+
+TEST(pipe_mode_round_trip) { check_rewrapped(0); }
+TEST(compressed_pipe_round_trip) { check_rewrapped(1); }
+
+TEST(stdin_like_fd)
+{
+	/* a FIFO-like descriptor is read to its end */
+	int fds[2];
+	size_t flen;
+	uint8_t *f = slurp(path, &flen);
+	CHECK(f && pipe(fds) == 0);
+	if (!f)
+		return;
+	if (fork() == 0) {
+		close(fds[0]);
+		size_t off = 0;
+		while (off < flen) {
+			ssize_t k = write(fds[1], f + off, flen - off);
+			if (k <= 0)
+				_exit(1);
+			off += (size_t)k;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	struct ap_perf_reader *r;
+	struct ap_perf_error err;
+	CHECK(ap_perf_open_fd(&r, fds[0], NULL, &err) == 0);
+	close(fds[0]);
+	wait(NULL);
+	check_reader(r, 0);
+	ap_perf_close(r);
+	free(f);
+}
+
+TEST(cleanup)
+{
+	CHECK(unlink(path) == 0);
+	for (int i = 0; i < N_BUF; i++)
+		free(streams[i]);
+}
+
+static void setup(void) { write_file(); }
+TEST(setup_writes) { setup(); }
+
+TEST_MAIN(CASE(setup_writes), CASE(file_mode_round_trip), CASE(pipe_mode_round_trip),
+          CASE(compressed_pipe_round_trip), CASE(stdin_like_fd), CASE(cleanup))
