@@ -1,0 +1,384 @@
+/* External register frames: offset -> register, access size rules, error
+ * responses (see include/armprof/extregs.h for the sources of each map). */
+#include <stdio.h>
+#include <string.h>
+
+#include "armprof/error.h"
+#include "armprof/extregs.h"
+
+enum reg_id {
+	R_NONE,
+	R_EVCNTR, R_CCNTR, R_ICNTR, R_EVTYPER,
+	R_PMPCSR, R_PMCID1SR, R_PMVIDSR, R_PMCID2SR, R_PMVCIDSR, R_PMCCIDSR,
+	R_EVCNTSVR, R_CCNTSVR, R_ICNTSVR,
+	R_CNTENSET, R_CNTENCLR, R_OVSCLR, R_OVSSET, R_PMCR, R_PMSSCR, R_PMPCSCTL,
+	R_LAR, R_LSR, R_DEVARCH, R_DEVID, R_DEVTYPE, R_CIDR,
+	R_EDPCSR, R_EDCIDSR, R_EDVIDSR, R_EDDEVID1,
+};
+
+/* Which error-response rule a register follows. */
+enum domain {
+	D_CORE,     /* Core power domain; OS Lock and Double Lock give an error */
+	D_SNAPSHOT, /* Core power domain; AllowExternalPMSSAccess(); no OS Lock (SS-IKGJMV) */
+	D_MGMT,     /* CoreSight management/ID registers: always accessible (no FEAT_DoPD) */
+};
+
+struct loc {
+	enum reg_id id;
+	unsigned index;  /* counter number, CIDR number */
+	unsigned part;   /* 0: the register or its [31:0]; 1: its [63:32] */
+	bool is64;
+	bool alias;
+	enum domain domain;
+};
+
+static struct loc mk(enum reg_id id, unsigned index, unsigned part, bool is64, enum domain d)
+{
+	struct loc l = { id, index, part, is64, false, d };
+	return l;
+}
+
+static bool ext64(const struct ap_ext_frame *f)
+{
+	return f->pcsr->cfg.pmu_ext == AP_PCSR_EXT64;
+}
+
+/* The PC sample registers at 0x200-0x22C: Table H7-1 (and EXT32, spec/003),
+ * or Table I5-1 with EXT64 (PMVCIDSR 0x208, PMCCIDSR 0x228). */
+static struct loc decode_pcsample(const struct ap_ext_frame *f, uint32_t off)
+{
+	struct loc l = mk(R_NONE, 0, 0, false, D_CORE);
+	if (!f->pcsr->cfg.feat_pcsrv8p2)
+		return l;
+	bool alias = off >= 0x220;
+	uint32_t o = off & ~0x20u;
+	if (ext64(f)) {
+		if (o == 0x200 || o == 0x204)
+			l = mk(R_PMPCSR, 0, (o - 0x200) / 4, true, D_CORE);
+		else if (off == 0x208 || off == 0x20C)
+			l = mk(R_PMVCIDSR, 0, (off - 0x208) / 4, true, D_CORE);
+		else if (off == 0x228 || off == 0x22C)
+			l = mk(R_PMCCIDSR, 0, (off - 0x228) / 4, true, D_CORE);
+		else
+			return l;
+		l.alias = alias && l.id == R_PMPCSR;
+		return l;
+	}
+	switch (off) {
+	case 0x200: case 0x220: l = mk(R_PMPCSR, 0, 0, true, D_CORE); break;   /* rows 1, 5 */
+	case 0x204: case 0x224: l = mk(R_PMPCSR, 0, 1, true, D_CORE); break;   /* rows 2, 6 */
+	case 0x208: case 0x228: l = mk(R_PMCID1SR, 0, 0, false, D_CORE); break; /* rows 3, 7 */
+	case 0x20C:
+		/* PMVIDSR is present only when EL2 is implemented (DDI 0487 I5.3.56). */
+		if (f->pcsr->cfg.have_el2)
+			l = mk(R_PMVIDSR, 0, 0, false, D_CORE);                         /* row 4 */
+		break;
+	case 0x22C: l = mk(R_PMCID2SR, 0, 0, false, D_CORE); break;            /* row 8 */
+	default: break;
+	}
+	l.alias = alias;
+	return l;
+}
+
+/* Management registers common to every PMU frame (CoreSight, Table K5-4). */
+static struct loc decode_mgmt(const struct ap_ext_frame *f, uint32_t off)
+{
+	switch (off) {
+	case 0xFB0: return mk(R_LAR, 0, 0, false, D_MGMT);
+	case 0xFB4: return mk(R_LSR, 0, 0, false, D_MGMT);
+	case 0xFBC: return mk(R_DEVARCH, 0, 0, false, D_MGMT);
+	case 0xFC8: return mk(R_DEVID, 0, 0, false, D_MGMT);
+	case 0xFCC: return mk(R_DEVTYPE, 0, 0, false, D_MGMT);
+	case 0xFF0: case 0xFF4: case 0xFF8: case 0xFFC:
+		return mk(R_CIDR, (off - 0xFF0) / 4, 0, false, D_MGMT);
+	default:
+		(void)f;
+		return mk(R_NONE, 0, 0, false, D_MGMT);
+	}
+}
+
+static struct loc decode_pmu(const struct ap_ext_frame *f, uint32_t off)
+{
+	struct loc l = mk(R_NONE, 0, 0, false, D_CORE);
+	const struct ap_pcsr_config *pc = &f->pcsr->cfg;
+	if (off >= 0x200 && off < 0x230)
+		return decode_pcsample(f, off);
+	if (off >= 0xF00)
+		return decode_mgmt(f, off);
+	/* Table H7-1 rows 9/10 (0x600-0x6FC, 0xE80-0xEFC IMPLEMENTATION DEFINED):
+	 * the model implements nothing there, so they read as RES0. */
+	if (pc->pmu_ext == AP_PCSR_EXT_NONE || !f->pmu)
+		return l;
+	const struct ap_pmu *pmu = f->pmu;
+	unsigned n = pmu->cfg.num_counters;
+	bool ss = f->ss && f->ss->cfg.feat_pmuv3_ss;
+	bool e64 = ext64(f);
+	unsigned part = (off & 4) ? 1 : 0;
+	if (off < 0x0F8 && off / 8 < n)
+		return mk(R_EVCNTR, off / 8, part, true, D_CORE);
+	if (off == 0x0F8 || off == 0x0FC)
+		return mk(R_CCNTR, 0, part, true, D_CORE);
+	if ((off == 0x100 || off == 0x104) && pmu->cfg.icntr)
+		return mk(R_ICNTR, 0, part, true, D_CORE);
+	if (off >= 0x400 && off < 0x4F8) { /* PMEVTYPER<n>: EXT64 0x400+8n, EXT32 0x400+4n [31:0] */
+		unsigned idx = e64 ? (off - 0x400) / 8 : (off - 0x400) / 4;
+		if (idx < n && (!e64 || !part))
+			return mk(R_EVTYPER, idx, 0, false, D_CORE);
+		return l;
+	}
+	if (ss && off >= 0x600 && off < 0x6F8 && (off - 0x600) / 8 < n)
+		return mk(R_EVCNTSVR, (off - 0x600) / 8, part, true, D_SNAPSHOT);
+	if (ss && (off == 0x6F8 || off == 0x6FC))
+		return mk(R_CCNTSVR, 0, part, true, D_SNAPSHOT);
+	if (ss && (off == 0x700 || off == 0x704) && pmu->cfg.icntr)
+		return mk(R_ICNTSVR, 0, part, true, D_SNAPSHOT);
+	switch (off & ~4u) {
+	case 0xC00: return mk(R_CNTENSET, 0, part, true, D_CORE);
+	case 0xC20: return mk(R_CNTENCLR, 0, part, true, D_CORE);
+	case 0xC80: return mk(R_OVSCLR, 0, part, true, D_CORE);
+	case 0xCC0: return mk(R_OVSSET, 0, part, true, D_CORE);
+	case 0xE30:
+		if (ss)
+			return mk(R_PMSSCR, 0, part, true, D_SNAPSHOT);
+		return l;
+	case 0xE50:
+		if (pc->feat_pcsrv8p9)
+			return mk(R_PMPCSCTL, 0, part, true, D_CORE);
+		return l;
+	default: break;
+	}
+	if ((e64 && (off == 0xE10 || off == 0xE14)) || (!e64 && off == 0xE04))
+		return mk(R_PMCR, 0, e64 ? part : 0, e64, D_CORE);
+	return l;
+}
+
+static struct loc decode_debug(const struct ap_ext_frame *f, uint32_t off)
+{
+	struct loc l = mk(R_NONE, 0, 0, false, D_CORE);
+	if (!f->pcsr->cfg.feat_pcsrv8)
+		return l;
+	switch (off) {
+	case 0x0A0: return mk(R_EDPCSR, 0, 0, true, D_CORE);
+	case 0x0AC: return mk(R_EDPCSR, 0, 1, true, D_CORE);
+	case 0x0A4: return mk(R_EDCIDSR, 0, 0, false, D_CORE);
+	case 0x0A8: return mk(R_EDVIDSR, 0, 0, false, D_CORE);
+	case 0xFB0: return mk(R_LAR, 0, 0, false, D_MGMT);
+	case 0xFB4: return mk(R_LSR, 0, 0, false, D_MGMT);
+	case 0xFC4: return mk(R_EDDEVID1, 0, 0, false, D_MGMT);
+	default: return l;
+	}
+}
+
+static struct loc decode(const struct ap_ext_frame *f, enum ap_ext_space space, uint32_t off)
+{
+	return space == AP_EXT_DEBUG ? decode_debug(f, off) : decode_pmu(f, off);
+}
+
+/* Is this access size allowed on this register? EXT64 frames take 64-bit
+ * accesses to 64-bit registers and 32-bit accesses to either half; other
+ * frames are 32-bit, except the IMPLEMENTATION DEFINED 64-bit atomic read of
+ * PMPCSR (PMPCSR-6/7). The debug frame is 32-bit only. */
+static bool size_ok(const struct ap_ext_frame *f, enum ap_ext_space space, const struct loc *l,
+                    unsigned size)
+{
+	if (size == 4)
+		return true;
+	if (!l->is64 || l->part != 0 || space == AP_EXT_DEBUG)
+		return false;
+	if (ext64(f))
+		return true;
+	return l->id == R_PMPCSR && f->pcsr->cfg.atomic64;
+}
+
+static int error_response(const struct ap_ext_frame *f, const struct loc *l)
+{
+	const struct ap_pcsr_pe *pe = &f->pcsr->pe;
+	if (l->domain == D_MGMT)
+		return 0;
+	if (pe->double_lock || !pe->powered)
+		return 1;
+	if (l->domain == D_SNAPSHOT)
+		return !f->pmss_access; /* SS-IKGJMV: the OS Lock does not apply */
+	return pe->oslk;
+}
+
+static uint64_t devid(const struct ap_ext_frame *f)
+{
+	const struct ap_pcsr_config *pc = &f->pcsr->cfg;
+	uint64_t pcsample = pc->feat_pcsrv8p9 ? 2 : pc->feat_pcsrv8p2 ? 1 : 0;
+	uint64_t pmss = f->ss && f->ss->cfg.feat_pmuv3_ss ? 1 : 0;
+	return pcsample | pmss << 4; /* PMDEVID.PCSample [3:0], PMSS [7:4] */
+}
+
+/* The value of a register (part 0: all 64 bits), without side-effects. */
+static uint64_t peek(const struct ap_ext_frame *f, const struct loc *l)
+{
+	const struct ap_pcsr *p = f->pcsr;
+	const struct ap_pmu *pmu = f->pmu;
+	const struct ap_snapshot *ss = f->ss;
+	static const uint8_t cidr[4] = { 0x0D, 0x90, 0x05, 0xB1 }; /* CoreSight debug component */
+	switch (l->id) {
+	case R_EVCNTR: return ap_pmu_read_evcntr(pmu, l->index);
+	case R_CCNTR: return ap_pmu_read_ccntr(pmu);
+	case R_ICNTR: return ap_pmu_read_icntr(pmu);
+	case R_EVTYPER: return ap_pmu_read_evtyper(pmu, l->index);
+	case R_PMPCSR: return ap_pcsr_pmpcsr(p);
+	case R_PMCID1SR: return p->pmcid1sr;
+	case R_PMCID2SR: return p->pmcid2sr;
+	case R_PMVIDSR: return p->pmvidsr;
+	case R_PMVCIDSR: return ap_pcsr_pmvcidsr(p);
+	case R_PMCCIDSR: return ap_pcsr_pmccidsr(p);
+	case R_EVCNTSVR: return ap_snapshot_read_evcntsvr(ss, l->index);
+	case R_CCNTSVR: return ap_snapshot_read_ccntsvr(ss);
+	case R_ICNTSVR: return ap_snapshot_read_icntsvr(ss);
+	case R_CNTENSET: case R_CNTENCLR: return ap_pmu_read_cnten(pmu);
+	case R_OVSSET: case R_OVSCLR: return ap_pmu_read_ovs(pmu);
+	case R_PMCR: return ap_pmu_read_pmcr(pmu);
+	case R_PMSSCR: return ap_snapshot_read_pmsscr(ss);
+	case R_PMPCSCTL: return ap_pcsr_read_pmpcsctl(p);
+	case R_DEVARCH:
+		/* ARCHITECT 0x23B (Arm) [31:21], PRESENT [20]; ARCHID [15:0]: the
+		 * PMU architecture 0x2A16 with a PMU, else PCS-H7.1.2-13. */
+		return 0x23Bull << 21 | 1ull << 20 |
+		       (p->cfg.pmu_ext == AP_PCSR_EXT_NONE ? p->cfg.pmdevarch_archid : 0x2A16);
+	case R_DEVID: return devid(f);
+	case R_DEVTYPE:
+		/* MAJOR [3:0]: 0x6 a performance monitor; 0x0 without a PMU (PCS-H7.1.2-12). */
+		return p->cfg.pmu_ext == AP_PCSR_EXT_NONE ? 0x0 : 0x6 | 0x1 << 4;
+	case R_CIDR: return cidr[l->index & 3];
+	case R_EDPCSR: return (uint64_t)p->edpcsr_hi << 32; /* [31:0] only by a sampling read */
+	case R_EDCIDSR: return p->edcidsr;
+	case R_EDVIDSR: return p->edvidsr;
+	case R_EDDEVID1: return 0x2; /* PCSROffset 0b0010: no offset applied (PCS-H7.1-12) */
+	default: return 0;
+	}
+}
+
+int ap_ext_read(const struct ap_ext_frame *f, const struct ap_ext_access *a, uint64_t *value)
+{
+	*value = 0;
+	if (!f || !f->pcsr || (a->size != 4 && a->size != 8) || a->offset >= 0x1000 ||
+	    a->offset % a->size)
+		return -AP_ERR_INVALID;
+	struct loc l = decode(f, a->space, a->offset);
+	if (l.id == R_NONE)
+		return AP_EXT_RES0;
+	if (!size_ok(f, a->space, &l, a->size) || error_response(f, &l))
+		return AP_EXT_ERROR;
+	struct ap_pcsr *p = f->pcsr;
+	uint64_t v;
+	switch (l.id) {
+	case R_PMPCSR:
+		if (l.part == 1) {
+			v = ap_pcsr_pmpcsr(p) >> 32; /* PMPCSR-39: never samples */
+			break;
+		}
+		v = a->size == 8 ? ap_pcsr_read_pmpcsr64(p, a->memory_mapped)
+		                 : ap_pcsr_read_pmpcsr_lo(p, a->memory_mapped);
+		*value = v;
+		return AP_EXT_OK;
+	case R_EDPCSR:
+		v = l.part ? p->edpcsr_hi : ap_pcsr_read_edpcsr_lo(p, a->memory_mapped);
+		*value = v;
+		return AP_EXT_OK;
+	case R_LAR:
+		return AP_EXT_OK; /* write-only: reads as 0 */
+	case R_LSR:
+		*value = ap_pcsr_read_lsr(p, a->memory_mapped);
+		return AP_EXT_OK;
+	default:
+		v = peek(f, &l);
+		if (l.is64 && a->size == 4)
+			v = l.part ? v >> 32 : v & 0xffffffffull;
+		break;
+	}
+	*value = v;
+	return AP_EXT_OK;
+}
+
+/* A write of `value` to `part` of a 64-bit register: the other half keeps
+ * its current value. */
+static uint64_t merge(uint64_t old, unsigned size, unsigned part, uint64_t value)
+{
+	if (size == 8)
+		return value;
+	uint64_t v32 = value & 0xffffffffull;
+	return part ? (old & 0xffffffffull) | v32 << 32 : (old & ~0xffffffffull) | v32;
+}
+
+int ap_ext_write(const struct ap_ext_frame *f, const struct ap_ext_access *a, uint64_t value)
+{
+	if (!f || !f->pcsr || (a->size != 4 && a->size != 8) || a->offset >= 0x1000 ||
+	    a->offset % a->size)
+		return -AP_ERR_INVALID;
+	struct loc l = decode(f, a->space, a->offset);
+	if (l.id == R_NONE)
+		return AP_EXT_RES0;
+	if (!size_ok(f, a->space, &l, a->size) || error_response(f, &l))
+		return AP_EXT_ERROR;
+	struct ap_pcsr *p = f->pcsr;
+	if (l.id == R_LAR) {
+		ap_pcsr_write_lar(p, (uint32_t)value);
+		return AP_EXT_OK;
+	}
+	/* The Software Lock: memory-mapped writes other than to the LAR are
+	 * ignored while it is locked (PMLSR.SLK, DDI 0487 I5.3.41). */
+	if (a->memory_mapped && p->cfg.software_lock && p->slk)
+		return AP_EXT_OK;
+	uint64_t v = merge(peek(f, &l), a->size, l.part, value);
+	uint64_t bits32 = a->size == 8 ? value : (value & 0xffffffffull) << (32 * l.part);
+	struct ap_pmu *pmu = f->pmu;
+	switch (l.id) {
+	case R_EVCNTR: ap_pmu_write_evcntr(pmu, l.index, v); break;
+	case R_CCNTR: ap_pmu_write_ccntr(pmu, v); break;
+	case R_ICNTR: ap_pmu_write_icntr(pmu, v); break;
+	case R_EVTYPER: ap_pmu_write_evtyper(pmu, l.index, value); break;
+	case R_CNTENSET: ap_pmu_cnten_set(pmu, bits32); break;
+	case R_CNTENCLR: ap_pmu_cnten_clr(pmu, bits32); break;
+	case R_OVSSET: ap_pmu_ovs_set(pmu, bits32); break;
+	case R_OVSCLR: ap_pmu_ovs_clr(pmu, bits32); break;
+	case R_PMCR: ap_pmu_write_pmcr(pmu, v); break;
+	case R_PMPCSCTL: ap_pcsr_write_pmpcsctl(p, v); break;
+	default: break; /* read-only registers ignore writes (PMPCSR-46, DDI 0487) */
+	}
+	return AP_EXT_OK;
+}
+
+static const char *const reg_names[] = {
+	[R_NONE] = NULL, [R_EVCNTR] = "PMEVCNTR%u_EL0", [R_CCNTR] = "PMCCNTR_EL0",
+	[R_ICNTR] = "PMICNTR_EL0", [R_EVTYPER] = "PMEVTYPER%u_EL0", [R_PMPCSR] = "PMPCSR",
+	[R_PMCID1SR] = "PMCID1SR", [R_PMVIDSR] = "PMVIDSR", [R_PMCID2SR] = "PMCID2SR",
+	[R_PMVCIDSR] = "PMVCIDSR", [R_PMCCIDSR] = "PMCCIDSR", [R_EVCNTSVR] = "PMEVCNTSVR%u_EL1",
+	[R_CCNTSVR] = "PMCCNTSVR_EL1", [R_ICNTSVR] = "PMICNTSVR_EL1",
+	[R_CNTENSET] = "PMCNTENSET_EL0", [R_CNTENCLR] = "PMCNTENCLR_EL0",
+	[R_OVSCLR] = "PMOVSCLR_EL0", [R_OVSSET] = "PMOVSSET_EL0", [R_PMCR] = "PMCR_EL0",
+	[R_PMSSCR] = "PMSSCR_EL1", [R_PMPCSCTL] = "PMPCSCTL", [R_LAR] = "PMLAR",
+	[R_LSR] = "PMLSR", [R_DEVARCH] = "PMDEVARCH", [R_DEVID] = "PMDEVID",
+	[R_DEVTYPE] = "PMDEVTYPE", [R_CIDR] = "PMCIDR%u", [R_EDPCSR] = "EDPCSR",
+	[R_EDCIDSR] = "EDCIDSR", [R_EDVIDSR] = "EDVIDSR", [R_EDDEVID1] = "EDDEVID1",
+};
+
+const char *ap_ext_name(const struct ap_ext_frame *f, enum ap_ext_space space, uint32_t offset)
+{
+	/* One static buffer: for messages only, not thread-safe by design. */
+	static char buf[48];
+	if (!f || !f->pcsr || offset >= 0x1000)
+		return NULL;
+	struct loc l = decode(f, space, offset & ~3u);
+	if (l.id == R_NONE)
+		return NULL;
+	const char *fmt = reg_names[l.id];
+	if (l.id == R_LAR && space == AP_EXT_DEBUG)
+		fmt = "EDLAR";
+	else if (l.id == R_LSR && space == AP_EXT_DEBUG)
+		fmt = "EDLSR";
+	char base[32];
+	snprintf(base, sizeof(base), fmt, l.index);
+	bool split = l.is64 && (l.part == 1 || !(ext64(f) && space == AP_EXT_PMU));
+	if (split)
+		snprintf(buf, sizeof(buf), "%s[%s]%s", base, l.part ? "63:32" : "31:0",
+		         l.alias ? " (alias)" : "");
+	else
+		snprintf(buf, sizeof(buf), "%s%s", base, l.alias ? " (alias)" : "");
+	return buf;
+}

@@ -1,0 +1,93 @@
+/* struct ap_pe: creation, reset, the host-set PE state and PMBIRQ. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/pe.h"
+#include "model/sysreg.h"
+
+int ap_pe_create(const struct ap_config *cfg, const struct ap_host *host,
+                 struct ap_pe **out, struct ap_config_error *err)
+{
+	if (!cfg || !out)
+		return -AP_ERR_INVALID;
+	*out = NULL;
+	/* Accept an older, smaller struct: missing fields take the defaults. */
+	struct ap_config full;
+	ap_config_init(&full);
+	size_t n = cfg->size < sizeof(full) ? cfg->size : sizeof(full);
+	if (n < sizeof(size_t))
+		return -AP_ERR_INVALID;
+	memcpy(&full, cfg, n);
+	full.size = sizeof(full);
+	int rc = ap_config_validate(&full, err);
+	if (rc < 0)
+		return rc;
+	struct ap_pe *pe = calloc(1, sizeof(*pe));
+	if (!pe)
+		return -AP_ERR_NOMEM;
+	pe->cfg = full;
+	if (host)
+		pe->host = *host;
+	ap_pe_state_init(&pe->st);
+	if (!full.have_el3 && !full.have_el2)
+		pe->st.mdcr_el2 = 0;
+	pe->pmbirq_level = -1;
+	ap_pe_reset(pe);
+	*out = pe;
+	return 0;
+}
+
+void ap_pe_destroy(struct ap_pe *pe)
+{
+	free(pe);
+}
+
+const struct ap_config *ap_pe_config(const struct ap_pe *pe)
+{
+	return &pe->cfg;
+}
+
+void ap_pe_reset(struct ap_pe *pe)
+{
+	for (size_t t = 0; t < ap_sysreg_table_count; t++)
+		if (ap_sysreg_tables[t]->reset)
+			ap_sysreg_tables[t]->reset(pe);
+	ap_pe_update_pmbirq(pe);
+}
+
+int ap_pe_set_state(struct ap_pe *pe, const struct ap_pe_state *st)
+{
+	if (!st || st->size < sizeof(size_t))
+		return -AP_ERR_INVALID;
+	struct ap_pe_state next = pe->st;
+	size_t n = st->size < sizeof(next) ? st->size : sizeof(next);
+	memcpy(&next, st, n);
+	next.size = sizeof(next);
+	int rc = ap_pe_state_check(&pe->cfg, &next);
+	if (rc < 0)
+		return rc;
+	struct ap_pe_state old = pe->st;
+	pe->st = next;
+	for (size_t t = 0; t < ap_sysreg_table_count; t++)
+		if (ap_sysreg_tables[t]->state_changed)
+			ap_sysreg_tables[t]->state_changed(pe, &old);
+	return 0;
+}
+
+void ap_pe_get_state(const struct ap_pe *pe, struct ap_pe_state *st)
+{
+	size_t n = st->size && st->size < sizeof(pe->st) ? st->size : sizeof(pe->st);
+	memcpy(st, &pe->st, n);
+	st->size = n;
+}
+
+void ap_pe_update_pmbirq(struct ap_pe *pe)
+{
+	/* PMBIRQ is a level output driven by PMBSR_EL1.S (SPE-4.3.4-17). */
+	int level = ap_bit(pe->spe_regs.pmbsr_el1, 17);
+	if (level == pe->pmbirq_level)
+		return;
+	pe->pmbirq_level = level;
+	if (pe->host.pmbirq)
+		pe->host.pmbirq(pe->host.ctx, level);
+}

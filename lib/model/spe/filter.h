@@ -1,0 +1,53 @@
+/* Filtering sample records: CollectRecord() (spec/002 3.2.2 Table 4, 3.2.3,
+ * 4.3.8 PMSEVFR_EL1, 4.3.9 PMSFCR_EL1, 4.3.13 PMSLATFR_EL1).
+ *
+ * Pure functions on register values. The CONSTRAINED UNPREDICTABLE cases
+ * (ConstrainedUnpredictableBool() in the pseudocode) are configuration:
+ * true = discard the record, false = behave as if that filter were disabled
+ * (the reading 4.3.9 gives; for FT it is the only way to reach "as if
+ * FT == 0", gap SPE-3.2.3-27). */
+#ifndef ARMPROF_MODEL_SPE_FILTER_H
+#define ARMPROF_MODEL_SPE_FILTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* PMSFCR_EL1 fields (4.3.9). */
+#define AP_PMSFCR_FE (1ull << 0)
+#define AP_PMSFCR_FT (1ull << 1)
+#define AP_PMSFCR_FL (1ull << 2)
+#define AP_PMSFCR_B  (1ull << 16)
+#define AP_PMSFCR_LD (1ull << 17)
+#define AP_PMSFCR_ST (1ull << 18)
+/* PMSLATFR_EL1.MINLAT [11:0] (4.3.13). */
+#define AP_PMSLATFR_MINLAT_MASK 0xFFFull
+/* The event bits CollectRecord() compares: events<63:48,31:24,15:12,7,5,3,1>
+ * (3.2.3, SPE-3.2.3-18); the rest of PMSEVFR_EL1 is RES0 (SPE-4.3.8-13). */
+#define AP_SPE_FILTERABLE_EVENTS 0xFFFF0000FF00F0AAull
+
+/* Which type-filter bits select an operation (Table 4). An operation can
+ * answer to more than one: an atomic that returns a value is collected by
+ * LD or ST (3.2.2, gap SPE-3.2.2-6); OTHER answers to none. */
+enum ap_spe_type_bits {
+	AP_SPE_TYPE_OTHER = 0,
+	AP_SPE_TYPE_BRANCH = 1u << 0, /* PMSFCR_EL1.B */
+	AP_SPE_TYPE_LOAD = 1u << 1,   /* PMSFCR_EL1.LD */
+	AP_SPE_TYPE_STORE = 1u << 2,  /* PMSFCR_EL1.ST */
+};
+
+struct ap_spe_filter_regs {
+	uint64_t pmsfcr, pmsevfr, pmslatfr;
+};
+
+struct ap_spe_filter_policy {
+	bool fe_zero_discards; /* SPE-3.2.3-17, SPE-4.3.9-17 */
+	bool ft_none_discards; /* SPE-3.2.3-19, SPE-4.3.9-15, Table 4 row 2 */
+	bool fl_zero_discards; /* SPE-3.2.3-24, SPE-4.3.9-13 */
+};
+
+/* CollectRecord(events, total_latency, optype): true if the record passes
+ * every enabled filter. type_bits is an enum ap_spe_type_bits mask. */
+bool ap_spe_collect_record(const struct ap_spe_filter_regs *r, const struct ap_spe_filter_policy *p,
+                           uint64_t events, uint32_t total_latency, unsigned type_bits);
+
+#endif
