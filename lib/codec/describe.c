@@ -97,6 +97,7 @@ static void describe_op(struct out *o, const struct ap_packet *p)
 		}
 		break;
 	default:
+		put(o, "OP CLASS %u", p->index);
 		break;
 	}
 	if (p->reserved)

@@ -215,13 +215,19 @@ static void write_jsonl(struct line *l, const struct ap_record *r)
 		json_u64(l, "ctx_el2", r->ctx_el2);
 	if (h & AP_HAS_DATA_SOURCE)
 		json_u64(l, "data_source", r->data_source);
-	for (unsigned i = 0; i < r->n_impdef; i++) {
-		json_key(l, r->impdef[i].is_counter ? "impdef_counter" : "impdef_address");
-		put_str(l, "{\"index\":");
-		put_u64(l, r->impdef[i].index);
-		put_str(l, ",\"value\":\"");
-		put_hex(l, r->impdef[i].value);
-		put_str(l, "\"}");
+	if (r->n_impdef) {
+		json_key(l, "impdef");
+		put_char(l, '[');
+		for (unsigned i = 0; i < r->n_impdef; i++) {
+			put_str(l, i ? ",{\"kind\":\"" : "{\"kind\":\"");
+			put_str(l, r->impdef[i].is_counter ? "counter" : "address");
+			put_str(l, "\",\"index\":");
+			put_u64(l, r->impdef[i].index);
+			put_str(l, ",\"value\":\"");
+			put_hex(l, r->impdef[i].value);
+			put_str(l, "\"}");
+		}
+		put_char(l, ']');
 	}
 	if (r->end == AP_END_END || r->end == AP_END_TIMESTAMP) {
 		json_key(l, "end");

@@ -1,0 +1,65 @@
+/* Fuzz target: the streaming decoder on arbitrary bytes, fed at once and in
+ * chunks whose sizes come from the input, with every output formatter's
+ * inputs exercised (packet description, record fields). The two feeds must
+ * agree on the number of records. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "armprof/decode.h"
+#include "fuzz.h"
+
+struct count {
+	uint64_t records, packets, checksum;
+};
+
+static int on_record(void *ctx, const struct ap_record *r)
+{
+	struct count *c = ctx;
+	c->records++;
+	c->checksum += r->offset + r->size + r->pc + r->n_errors_total;
+	if (r->n_errors > AP_RECORD_MAX_ERRORS || r->n_impdef > AP_RECORD_MAX_IMPDEF)
+		abort();
+	return 0;
+}
+
+static int on_packet(void *ctx, uint64_t off, const uint8_t *bytes, const struct ap_packet *p,
+                     int in_record)
+{
+	struct count *c = ctx;
+	char desc[128];
+	ap_pkt_describe(desc, sizeof(desc), p);
+	c->packets++;
+	if (p->size == 0 || p->size > 10)
+		abort();
+	c->checksum += bytes[p->size - 1];
+	return 0;
+}
+
+static struct count run(const uint8_t *data, size_t size, size_t chunk)
+{
+	struct count c = { 0, 0, 0 };
+	struct ap_decoder_config cfg;
+	ap_decoder_config_init(&cfg);
+	cfg.on_record = on_record;
+	cfg.on_packet = on_packet;
+	cfg.ctx = &c;
+	cfg.max_record_bytes = 256;
+	struct ap_decoder dec;
+	ap_decoder_init(&dec, &cfg);
+	for (size_t off = 0; off < size; off += chunk)
+		ap_decoder_feed(&dec, data + off, off + chunk > size ? size - off : chunk);
+	ap_decoder_finish(&dec);
+	return c;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct count whole = run(data, size, size ? size : 1);
+	size_t chunk = size ? (size_t)data[0] % 13 + 1 : 1;
+	struct count pieces = run(data, size, chunk);
+	if (whole.records != pieces.records || whole.packets != pieces.packets ||
+	    whole.checksum != pieces.checksum)
+		abort();
+	return 0;
+}
