@@ -75,6 +75,12 @@ struct ap_uarch_config {
 	uint32_t ras_entries;        /* return address stack depth */
 
 	uint32_t directory_bits;     /* log2 entries of the coherence directory */
+
+	/* L1D stream prefetcher: after two accesses to consecutive lines, keep
+	 * the next prefetch_degree lines in L1D/L2 ahead of the stream (filled
+	 * at once: prefetch timeliness is not modelled). 0 disables it. */
+	uint16_t prefetch_degree;
+	uint16_t prefetch_streams; /* streams tracked at once, 1..16 */
 };
 void ap_uarch_config_init(struct ap_uarch_config *cfg);
 /* Set one field by key ("l1d.size", "dram.latency", ...; see

@@ -50,6 +50,8 @@ static const struct key keys[] = {
 	K32("bp.history_bits", bp_history_bits, "gshare history bits / log2 table size (14)"),
 	K32("btb.entries", btb_entries, "indirect branch target buffer entries (4096)"),
 	K32("ras.entries", ras_entries, "return address stack depth (16)"),
+	K16("prefetch.degree", prefetch_degree, "lines the L1D stream prefetcher keeps ahead, 0 = off (4)"),
+	K16("prefetch.streams", prefetch_streams, "streams the prefetcher tracks, 1..16 (4)"),
 	K32("directory_bits", directory_bits, "log2 entries of the coherence directory (20)"),
 };
 

@@ -22,10 +22,12 @@ struct rig {
 static void rig_open(struct rig *r, const struct ap_uarch_config *cfg, unsigned ncores)
 {
 	memset(r, 0, sizeof(*r));
-	if (cfg)
+	if (cfg) {
 		r->cfg = *cfg;
-	else
+	} else {
 		ap_uarch_config_init(&r->cfg);
+		r->cfg.prefetch_degree = 0; /* cache tests see demand accesses only */
+	}
 	CHECK_EQ_U64(ap_uarch_system_new(&r->sys, &r->cfg), 0);
 	for (unsigned i = 0; i < ncores; i++)
 		CHECK_EQ_U64(ap_uarch_core_new(&r->core[i], r->sys, i), 0);
@@ -144,6 +146,7 @@ TEST(coherence_peer_core_and_cluster)
 	struct ap_uarch_config cfg;
 	ap_uarch_config_init(&cfg);
 	cfg.cores_per_cluster = 2;
+	cfg.prefetch_degree = 0;
 	struct rig r;
 	rig_open(&r, &cfg, 3);
 	struct ap_uarch_result s, a;
@@ -214,6 +217,32 @@ TEST(branch_predictor_learns_patterns)
 	rig_close(&r);
 }
 
+/* The stream prefetcher: a sequential walk over 4 MiB (beyond L2) misses
+ * L1D only while the stream is being detected; a random walk gets no help. */
+TEST(stream_prefetcher)
+{
+	struct ap_uarch_config cfg;
+	ap_uarch_config_init(&cfg);
+	CHECK_EQ_U64(cfg.prefetch_degree, 4);
+	struct rig r;
+	rig_open(&r, &cfg, 1);
+	unsigned misses = 0, n = 0;
+	for (uint64_t a = 0; a < (4u << 20); a += 8, n++)
+		misses += (load(r.core[0], 0x40000000 + a).events & AP_EV_L1D_REFILL) != 0;
+	CHECK(misses <= 2);
+	uint64_t x = 7;
+	misses = 0;
+	for (int i = 0; i < 10000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		misses += (load(r.core[0], 0x80000000 + ((x >> 20) & ((64u << 20) - 1))).events & AP_EV_L1D_REFILL) != 0;
+	}
+	CHECK(misses > 9000);
+	rig_close(&r);
+	cfg.prefetch_streams = 0;
+	struct ap_uarch_system *sys;
+	CHECK_EQ_U64(ap_uarch_system_new(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
+}
+
 TEST(invalid_configurations)
 {
 	struct ap_uarch_config cfg;
@@ -263,4 +292,4 @@ TEST(config_keys_by_name)
 TEST_MAIN(CASE(config_keys_by_name), CASE(first_touch_goes_to_dram_then_hits_l1), CASE(working_set_sizes_pick_the_level),
           CASE(l1d_lru_replacement), CASE(tlb_levels), CASE(stores_have_no_data_source_and_short_latency),
           CASE(coherence_peer_core_and_cluster), CASE(branch_predictor_learns_patterns),
-          CASE(invalid_configurations))
+          CASE(stream_prefetcher), CASE(invalid_configurations))

@@ -1,0 +1,54 @@
+/* Set-associative cache (or TLB) tag store with LRU replacement, private
+ * to lib/uarch. A "line" is an address shifted right by the line (or page)
+ * size; the same structure serves caches and TLBs.
+ *
+ * Each way keeps its tag and LRU stamp side by side, so a lookup touches
+ * one or two host cache lines per set. Tags and stamps are relaxed atomics
+ * so that a cache shared between cores (the LLC) can be used from several
+ * threads without locks: a race can only make the model pick a different
+ * victim, never corrupt memory. */
+#ifndef ARMPROF_UARCH_CACHE_H
+#define ARMPROF_UARCH_CACHE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+struct uarch_way {
+	_Atomic uint64_t tag;   /* line + 1; 0 = invalid */
+	_Atomic uint64_t stamp; /* LRU: larger = more recent */
+};
+
+struct uarch_cache {
+	uint32_t sets, ways;
+	uint32_t line_shift;  /* log2 of the line (page) size */
+	uint32_t set_mask;
+	_Atomic uint32_t mru; /* index of the last hit entry: checked first */
+	struct uarch_way *way;
+	uint32_t *version;    /* coherence version seen (private caches) */
+	_Atomic uint64_t clock;
+};
+
+/* entries == 0 makes a disabled cache that always misses. Returns 0,
+ * -AP_ERR_INVALID (sizes not powers of two, ways not dividing entries) or
+ * -AP_ERR_NOMEM. */
+int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uint32_t line_bytes);
+void uarch_cache_fini(struct uarch_cache *c);
+
+/* Look line up; on a hit refresh its LRU stamp and return its entry index,
+ * else return -1. */
+int uarch_cache_lookup(struct uarch_cache *c, uint64_t line);
+/* Insert line (which must not be present), evicting the least recently used
+ * entry of its set. Returns the entry index, or -1 if the cache is disabled. */
+int uarch_cache_fill(struct uarch_cache *c, uint64_t line);
+/* Drop the entry at index (a coherence invalidation). */
+static inline void uarch_cache_invalidate(struct uarch_cache *c, int index)
+{
+	atomic_store_explicit(&c->way[index].tag, 0, memory_order_relaxed);
+}
+
+static inline uint64_t uarch_cache_line(const struct uarch_cache *c, uint64_t addr)
+{
+	return addr >> c->line_shift;
+}
+
+#endif

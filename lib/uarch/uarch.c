@@ -1,0 +1,445 @@
+/* The timing model (see include/armprof/uarch.h): per-core L1D, L2, TLBs
+ * and branch predictor; a shared LLC; and a coherence directory that lets a
+ * core see lines another core has written (false sharing shows as loads
+ * served by a peer core).
+ *
+ * Coherence is approximated with a hashed directory of 64-bit entries
+ * {line tag, last writer, dirty, version}: a private line is stale when the
+ * directory holds a newer version written by another core. Hash collisions
+ * lose information (no peer is found), never invent a peer for a line that
+ * was not written by one. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "armprof/codec.h"
+#include "armprof/error.h"
+#include "armprof/uarch.h"
+#include "bpred.h"
+#include "cache.h"
+
+struct ap_uarch_system {
+	struct ap_uarch_config cfg;
+	_Atomic unsigned ncores; /* the directory is kept only with 2 or more */
+	struct uarch_cache llc;
+	_Atomic uint64_t *dir;
+	uint64_t dir_mask;
+};
+
+#define MAX_STREAMS 16
+
+struct prefetch_stream {
+	uint64_t last_line;
+	uint8_t confirmed;
+};
+
+struct ap_uarch_core {
+	struct ap_uarch_system *sys;
+	unsigned id;
+	uint64_t last_line;  /* line of the previous access (prefetcher filter) */
+	struct prefetch_stream stream[MAX_STREAMS];
+	unsigned stream_next;
+	uint8_t counted;     /* included in sys->ncores */
+	struct uarch_cache l1d, l2, l1tlb, l2tlb;
+	struct uarch_bpred bp;
+	struct ap_uarch_stats stats;
+};
+
+void ap_uarch_config_init(struct ap_uarch_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->size = sizeof(*cfg);
+	/* Neoverse N1 (Arm TRM 100616): 64 KiB 4-way L1D, 1 MiB 8-way private
+	 * L2, 64-byte lines; a CMN-600 system level cache, here 8 MiB 16-way. */
+	cfg->l1d = (struct ap_cache_config){ 64 * 1024, 4, 64, 4 };
+	cfg->l2 = (struct ap_cache_config){ 1024 * 1024, 8, 64, 11 };
+	cfg->llc = (struct ap_cache_config){ 8 * 1024 * 1024, 16, 64, 35 };
+	/* 48-entry fully associative L1 DTLB, 1280-entry 5-way L2 TLB. */
+	cfg->page_bytes = 4096;
+	cfg->l1tlb_entries = 48;
+	cfg->l1tlb_ways = 48;
+	cfg->l2tlb_entries = 1280;
+	cfg->l2tlb_ways = 5;
+	cfg->l1tlb_latency = 1;
+	cfg->l2tlb_latency = 5;
+	cfg->walk_latency = 30;
+	cfg->peer_core_latency = 50;
+	cfg->peer_cluster_latency = 90;
+	cfg->dram_latency = 180;
+	cfg->cores_per_cluster = 4;
+	cfg->issue_latency = 2;
+	cfg->exec_latency = 1;
+	cfg->store_latency = 1;
+	cfg->mispredict_penalty = 11;
+	cfg->bp_history_bits = 14;
+	cfg->btb_entries = 4096;
+	cfg->ras_entries = 16;
+	cfg->directory_bits = 20;
+	cfg->prefetch_degree = 4;
+	cfg->prefetch_streams = 4;
+}
+
+static int entries_of(const struct ap_cache_config *c)
+{
+	return c->size_bytes && c->line_bytes ? (int)(c->size_bytes / c->line_bytes) : 0;
+}
+
+int ap_uarch_system_new(struct ap_uarch_system **out, const struct ap_uarch_config *cfg)
+{
+	*out = NULL;
+	if (!cfg || cfg->size < sizeof(*cfg) || cfg->directory_bits < 4 || cfg->directory_bits > 28 ||
+	    !cfg->cores_per_cluster || !cfg->page_bytes || (cfg->page_bytes & (cfg->page_bytes - 1)) ||
+	    !cfg->prefetch_streams || cfg->prefetch_streams > MAX_STREAMS)
+		return -AP_ERR_INVALID;
+	/* The private levels and the LLC must use one line size: a line moves
+	 * between them whole. */
+	if (cfg->l1d.line_bytes != cfg->l2.line_bytes || cfg->l2.line_bytes != cfg->llc.line_bytes ||
+	    !cfg->l1d.size_bytes)
+		return -AP_ERR_INVALID;
+	struct ap_uarch_system *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -AP_ERR_NOMEM;
+	s->cfg = *cfg;
+	int err = uarch_cache_init(&s->llc, (uint32_t)entries_of(&cfg->llc), cfg->llc.ways,
+	                           cfg->llc.line_bytes);
+	s->dir_mask = ((uint64_t)1 << cfg->directory_bits) - 1;
+	if (!err) {
+		s->dir = calloc(s->dir_mask + 1, sizeof(*s->dir));
+		if (!s->dir)
+			err = -AP_ERR_NOMEM;
+	}
+	if (err) {
+		ap_uarch_system_free(s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
+void ap_uarch_system_free(struct ap_uarch_system *sys)
+{
+	if (!sys)
+		return;
+	uarch_cache_fini(&sys->llc);
+	free((void *)sys->dir);
+	free(sys);
+}
+
+int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id)
+{
+	*out = NULL;
+	if (!sys || core_id > 255)
+		return -AP_ERR_INVALID;
+	const struct ap_uarch_config *cfg = &sys->cfg;
+	struct ap_uarch_core *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -AP_ERR_NOMEM;
+	c->sys = sys;
+	c->id = core_id;
+	int err = uarch_cache_init(&c->l1d, (uint32_t)entries_of(&cfg->l1d), cfg->l1d.ways,
+	                           cfg->l1d.line_bytes);
+	if (!err)
+		err = uarch_cache_init(&c->l2, (uint32_t)entries_of(&cfg->l2), cfg->l2.ways,
+		                       cfg->l2.line_bytes);
+	if (!err)
+		err = uarch_cache_init(&c->l1tlb, cfg->l1tlb_entries, cfg->l1tlb_ways, cfg->page_bytes);
+	if (!err)
+		err = uarch_cache_init(&c->l2tlb, cfg->l2tlb_entries, cfg->l2tlb_ways, cfg->page_bytes);
+	if (!err)
+		err = uarch_bpred_init(&c->bp, cfg->bp_history_bits, cfg->btb_entries, cfg->ras_entries);
+	if (err) {
+		ap_uarch_core_free(c);
+		return err;
+	}
+	c->last_line = UINT64_MAX;
+	for (unsigned i = 0; i < MAX_STREAMS; i++)
+		c->stream[i].last_line = UINT64_MAX - 1;
+	atomic_fetch_add_explicit(&sys->ncores, 1, memory_order_relaxed);
+	c->counted = 1;
+	*out = c;
+	return 0;
+}
+
+void ap_uarch_core_free(struct ap_uarch_core *core)
+{
+	if (!core)
+		return;
+	if (core->counted)
+		atomic_fetch_sub_explicit(&core->sys->ncores, 1, memory_order_relaxed);
+	uarch_cache_fini(&core->l1d);
+	uarch_cache_fini(&core->l2);
+	uarch_cache_fini(&core->l1tlb);
+	uarch_cache_fini(&core->l2tlb);
+	uarch_bpred_fini(&core->bp);
+	free(core);
+}
+
+const struct ap_uarch_stats *ap_uarch_core_stats(const struct ap_uarch_core *core)
+{
+	return &core->stats;
+}
+
+/* ---- coherence directory ------------------------------------------------ */
+
+#define DIR_TAG_SHIFT 32
+#define DIR_WRITER_SHIFT 24 /* core id + 1; 0 = never written */
+#define DIR_DIRTY (1ull << 23)
+#define DIR_VERSION_MASK ((1ull << 23) - 1)
+
+struct dir_view {
+	int valid;         /* the entry describes this line */
+	unsigned writer;   /* core id + 1 of the last writer */
+	int dirty;         /* written and not yet read by another core */
+	uint32_t version;
+};
+
+static inline _Atomic uint64_t *dir_slot(struct ap_uarch_system *s, uint64_t line)
+{
+	uint64_t h = line * 0x9E3779B97F4A7C15ull;
+	return &s->dir[(h >> 32) & s->dir_mask];
+}
+
+static inline struct dir_view dir_read(_Atomic uint64_t *slot, uint64_t line)
+{
+	uint64_t e = atomic_load_explicit(slot, memory_order_relaxed);
+	struct dir_view v = { 0, 0, 0, 0 };
+	if (e && (e >> DIR_TAG_SHIFT) == (uint32_t)line) {
+		v.valid = 1;
+		v.writer = (unsigned)((e >> DIR_WRITER_SHIFT) & 0xFF);
+		v.dirty = (e & DIR_DIRTY) != 0;
+		v.version = (uint32_t)(e & DIR_VERSION_MASK);
+	}
+	return v;
+}
+
+static inline void dir_write(_Atomic uint64_t *slot, uint64_t line, unsigned writer, int dirty,
+                             uint32_t version)
+{
+	uint64_t e = ((uint64_t)(uint32_t)line << DIR_TAG_SHIFT) | ((uint64_t)writer << DIR_WRITER_SHIFT) |
+	             (dirty ? DIR_DIRTY : 0) | (version & DIR_VERSION_MASK);
+	atomic_store_explicit(slot, e, memory_order_relaxed);
+}
+
+/* Look line up in a private cache; a copy that another core has written
+ * since this core filled it is invalidated and counts as a miss. */
+static int private_lookup(struct ap_uarch_core *core, struct uarch_cache *c, uint64_t line,
+                          const struct dir_view *d)
+{
+	int way = uarch_cache_lookup(c, line);
+	if (way >= 0 && d->valid && d->writer != core->id + 1 && c->version[way] != d->version) {
+		uarch_cache_invalidate(c, way);
+		return -1;
+	}
+	return way;
+}
+
+static void private_fill(struct uarch_cache *c, uint64_t line, uint32_t version)
+{
+	int way = uarch_cache_fill(c, line);
+	if (way >= 0)
+		c->version[way] = version;
+}
+
+/* ---- operations ------------------------------------------------------------ */
+
+static uint16_t sat16(uint32_t v)
+{
+	return v > 0xFFFF ? 0xFFFF : (uint16_t)v;
+}
+
+static uint16_t translate(struct ap_uarch_core *core, uint64_t vaddr, uint64_t *events)
+{
+	const struct ap_uarch_config *cfg = &core->sys->cfg;
+	uint64_t page = uarch_cache_line(&core->l1tlb, vaddr);
+	*events |= AP_EV_TLB_ACCESS;
+	if (uarch_cache_lookup(&core->l1tlb, page) >= 0)
+		return cfg->l1tlb_latency;
+	core->stats.tlb_l1_misses++;
+	uarch_cache_fill(&core->l1tlb, page);
+	if (uarch_cache_lookup(&core->l2tlb, page) >= 0)
+		return cfg->l2tlb_latency;
+	uarch_cache_fill(&core->l2tlb, page);
+	core->stats.tlb_walks++;
+	*events |= AP_EV_TLB_WALK;
+	return cfg->walk_latency;
+}
+
+/* Bring line into the private caches (and the LLC) without an access. */
+static void prefetch_line(struct ap_uarch_core *core, uint64_t line)
+{
+	if (uarch_cache_lookup(&core->l1d, line) >= 0)
+		return;
+	uarch_cache_fill(&core->l1d, line);
+	if (uarch_cache_lookup(&core->l2, line) < 0)
+		uarch_cache_fill(&core->l2, line);
+	if (uarch_cache_lookup(&core->sys->llc, line) < 0)
+		uarch_cache_fill(&core->sys->llc, line);
+}
+
+/* Stream detection on each new line: a line following a tracked stream's
+ * last line advances it (and prefetches); anything else starts a stream. */
+static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
+{
+	const struct ap_uarch_config *cfg = &core->sys->cfg;
+	unsigned n = cfg->prefetch_streams;
+	for (unsigned i = 0; i < n; i++) {
+		struct prefetch_stream *s = &core->stream[i];
+		if (s->last_line == line)
+			return;
+		if (s->last_line + 1 == line) {
+			s->last_line = line;
+			if (!s->confirmed) {
+				s->confirmed = 1;
+				for (unsigned k = 1; k <= cfg->prefetch_degree; k++)
+					prefetch_line(core, line + k);
+			} else {
+				prefetch_line(core, line + cfg->prefetch_degree);
+			}
+			return;
+		}
+	}
+	struct prefetch_stream *s = &core->stream[core->stream_next];
+	core->stream_next = (core->stream_next + 1) % n;
+	s->last_line = line;
+	s->confirmed = 0;
+}
+
+void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
+                     enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
+{
+	struct ap_uarch_system *sys = core->sys;
+	const struct ap_uarch_config *cfg = &sys->cfg;
+	uint64_t line = uarch_cache_line(&core->l1d, vaddr);
+	/* With one core there is nobody to share with: skip the directory. */
+	int shared = atomic_load_explicit(&sys->ncores, memory_order_relaxed) > 1;
+
+	if (line == core->last_line && !shared) {
+		/* The line (and its page) of the previous access: an L1D and L1
+		 * DTLB hit that is already the most recent entry of its set, so
+		 * nothing in the model changes. Exact, and the common case of
+		 * sequential code. */
+		if (kind == AP_UARCH_STORE)
+			core->stats.stores++;
+		else
+			core->stats.loads++;
+		out->lat_issue = cfg->issue_latency;
+		out->lat_xlat = cfg->l1tlb_latency;
+		out->events = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
+		out->mispredicted = 0;
+		out->has_data_source = kind != AP_UARCH_STORE;
+		out->data_source = AP_DS_L1D;
+		out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->l1tlb_latency +
+		                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
+		return;
+	}
+
+	uint64_t events = AP_EV_L1D_ACCESS;
+	uint16_t xlat = translate(core, vaddr, &events);
+	_Atomic uint64_t *slot = shared ? dir_slot(sys, line) : NULL;
+	struct dir_view d = { 0, 0, 0, 0 };
+	if (shared)
+		d = dir_read(slot, line);
+	uint32_t lat;
+	uint16_t source;
+	(void)size;
+
+	if (kind == AP_UARCH_STORE)
+		core->stats.stores++;
+	else
+		core->stats.loads++;
+
+	if (private_lookup(core, &core->l1d, line, &d) >= 0) {
+		lat = cfg->l1d.latency;
+		source = AP_DS_L1D;
+	} else {
+		events |= AP_EV_L1D_REFILL;
+		core->stats.l1d_misses++;
+		if (private_lookup(core, &core->l2, line, &d) >= 0) {
+			lat = cfg->l2.latency;
+			source = AP_DS_L2;
+		} else {
+			core->stats.l2_misses++;
+			events |= AP_EV_LLC_ACCESS;
+			if (d.valid && d.dirty && d.writer && d.writer != core->id + 1) {
+				/* Dirty in another core's private cache: snooped. */
+				unsigned other = d.writer - 1;
+				int same_cluster = other / cfg->cores_per_cluster == core->id / cfg->cores_per_cluster;
+				lat = same_cluster ? cfg->peer_core_latency : cfg->peer_cluster_latency;
+				source = same_cluster ? AP_DS_PEER_CORE : AP_DS_PEER_CLUSTER;
+				core->stats.peer_hits++;
+				if (kind == AP_UARCH_LOAD && shared)
+					dir_write(slot, line, d.writer, 0, d.version); /* now shared */
+				if (uarch_cache_lookup(&sys->llc, line) < 0)
+					uarch_cache_fill(&sys->llc, line);
+			} else if (uarch_cache_lookup(&sys->llc, line) >= 0) {
+				lat = cfg->llc.latency;
+				source = AP_DS_SYS_CACHE;
+			} else {
+				events |= AP_EV_LLC_MISS;
+				core->stats.llc_misses++;
+				uarch_cache_fill(&sys->llc, line);
+				lat = cfg->dram_latency;
+				source = AP_DS_DRAM;
+			}
+			private_fill(&core->l2, line, d.version);
+		}
+		private_fill(&core->l1d, line, d.version);
+	}
+
+	if (kind != AP_UARCH_LOAD && shared) {
+		/* Take ownership: the line's new version is this core's write. */
+		uint32_t version = (d.valid ? d.version + 1 : 1) & (uint32_t)DIR_VERSION_MASK;
+		dir_write(slot, line, core->id + 1, 1, version);
+		int way = uarch_cache_lookup(&core->l1d, line);
+		if (way >= 0)
+			core->l1d.version[way] = version;
+		way = uarch_cache_lookup(&core->l2, line);
+		if (way >= 0)
+			core->l2.version[way] = version;
+	}
+
+	if (cfg->prefetch_degree && line != core->last_line)
+		train_prefetcher(core, line);
+	core->last_line = line;
+
+	out->lat_issue = cfg->issue_latency;
+	out->lat_xlat = xlat;
+	out->events = events;
+	out->mispredicted = 0;
+	if (kind == AP_UARCH_STORE) {
+		/* A store completes once it is in the store buffer (spec/002
+		 * 5.3.4: a store need not reach its end point to be complete). */
+		out->lat_total = sat16((uint32_t)cfg->issue_latency + xlat + cfg->store_latency);
+		out->has_data_source = 0;
+		out->data_source = 0;
+	} else {
+		out->lat_total = sat16((uint32_t)cfg->issue_latency + xlat + lat);
+		out->has_data_source = 1;
+		out->data_source = source;
+	}
+}
+
+void ap_uarch_branch(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
+                     int taken, struct ap_uarch_result *out)
+{
+	const struct ap_uarch_config *cfg = &core->sys->cfg;
+	int miss = uarch_bpred_update(&core->bp, pc, target, flags, taken);
+	core->stats.branches++;
+	core->stats.mispredicts += (uint64_t)miss;
+	out->lat_issue = cfg->issue_latency;
+	out->lat_xlat = 0;
+	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->exec_latency +
+	                       (miss ? cfg->mispredict_penalty : 0));
+	out->events = (miss ? AP_EV_MISPREDICTED : 0) |
+	              ((flags & AP_UARCH_BR_COND) && !taken ? AP_EV_NOT_TAKEN : 0);
+	out->has_data_source = 0;
+	out->data_source = 0;
+	out->mispredicted = (uint8_t)miss;
+}
+
+void ap_uarch_other(struct ap_uarch_core *core, struct ap_uarch_result *out)
+{
+	const struct ap_uarch_config *cfg = &core->sys->cfg;
+	memset(out, 0, sizeof(*out));
+	out->lat_issue = cfg->issue_latency;
+	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->exec_latency);
+}
