@@ -1,0 +1,85 @@
+/* State of the armprof QEMU plugin: what translation learns about each
+ * translation block (TB), what each vCPU carries between callbacks, and the
+ * run-wide options. Private to plugins/qemu. */
+#ifndef ARMPROF_PLUGIN_STATE_H
+#define ARMPROF_PLUGIN_STATE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "a64_classify.h"
+#include "armprof/uarch.h"
+
+/* QEMU ends a TB after at most TCG_MAX_INSNS (512) instructions. */
+#define PLUGIN_MAX_TB_INSNS 512
+/* vCPU indices QEMU linux-user hands out (one per live guest thread). */
+#define PLUGIN_MAX_VCPUS 256
+
+struct insn_info {
+	uint64_t pc;
+	struct a64_class cls;
+	uint16_t index; /* position in its TB */
+};
+
+/* One translated block; lives until the plugin exits (QEMU does not tell a
+ * plugin when it drops a TB), so per-PC counts can be summed at the end. */
+struct tb_info {
+	struct tb_info *next;
+	uint64_t vaddr;
+	uint32_t n;
+	_Atomic uint64_t execs;
+	struct insn_info insn[];
+};
+
+/* The data access(es) of one instruction during the current TB execution;
+ * valid when seq equals the vCPU's current seq. Several accesses of one
+ * instruction (LDP, structure loads) combine: the lowest address
+ * (SPE-2.3.2-16), the union of events and the longest latency. */
+struct mem_slot {
+	uint64_t seq;
+	uint64_t vaddr;
+	uint8_t is_store;
+	struct ap_uarch_result res;
+};
+
+struct plugin_options;
+struct spe_sink;
+
+struct vcpu_state {
+	int active;
+	unsigned index;
+	int64_t tid;            /* guest thread id (= host tid under qemu-user) */
+	const struct tb_info *cur; /* TB whose execution is under way */
+	uint64_t seq;           /* bumped on every TB execution */
+	uint64_t ops;           /* population members fed (instructions executed) */
+	uint64_t branches_resolved;
+	struct ap_uarch_core *core;
+	struct spe_sink *sink;  /* NULL when the model is off */
+	struct mem_slot slot[PLUGIN_MAX_TB_INSNS];
+};
+
+/* Options, from the key=value file `armprof record` writes (cfg=PATH). */
+struct plugin_options {
+	char out[1024];        /* raw SPE bytes of every vCPU's buffer */
+	char counts[1024];     /* exact executed-operation counts per PC */
+	char stats[1024];      /* run summary, key=value lines */
+	int model;             /* 1: feed the SPE model */
+	int timing;            /* 1: run the timing model on every access/branch */
+	uint64_t interval;     /* PMSIRR_EL1.INTERVAL in operations (multiple of 256) */
+	int jitter;            /* PMSIRR_EL1.RND */
+	uint64_t pmsfcr;       /* filter controls */
+	uint64_t pmsevfr;
+	uint64_t pmslatfr;
+	int ts, pa, ctx;       /* PMSCR_EL1.TS, PA, CX */
+	uint64_t buffer_bytes; /* profiling buffer per vCPU */
+	uint64_t seed;
+	/* key=value lines for ap_config_set and the uarch config, applied in order */
+	char model_keys[4096];
+	char uarch_keys[2048];
+};
+
+int plugin_options_load(struct plugin_options *o, const char *path, char *err, size_t errlen);
+int plugin_uarch_config(struct ap_uarch_config *cfg, const char *keys, char *err, size_t errlen);
+
+#endif
