@@ -64,6 +64,8 @@ struct ap_impdef_value {
 	uint64_t value;
 };
 
+/* A new field before `errors` must also be cleared in start_record()
+ * (lib/decode/decoder.c), which avoids a memset per record. */
 struct ap_record {
 	uint64_t offset; /* stream offset of the record's first byte */
 	uint32_t size;   /* bytes from the first to the last byte of the record */
@@ -92,8 +94,10 @@ struct ap_record {
 	uint8_t end;       /* enum ap_record_end */
 	uint8_t n_errors;  /* errors beyond AP_RECORD_MAX_ERRORS are counted ... */
 	uint16_t n_errors_total; /* ... here */
-	struct ap_decode_error errors[AP_RECORD_MAX_ERRORS];
 	uint8_t n_impdef;
+	/* Entries past n_errors / n_impdef are unspecified (the decoder does not
+	 * clear them); every field before them is zero when absent. */
+	struct ap_decode_error errors[AP_RECORD_MAX_ERRORS];
 	struct ap_impdef_value impdef[AP_RECORD_MAX_IMPDEF];
 };
 

@@ -157,4 +157,68 @@ static inline int pd_decode(struct ap_packet *pkt, const uint8_t *buf, size_t le
 	return size;
 }
 
+/* ---- Fast path ----------------------------------------------------------
+ * A 256-entry table classifies one-byte headers (as OpenCSD does), built at
+ * compile time from the same encodings as pd_one_byte_header:
+ *   bits [3:0] type (PD_PREFIX for 0x20-0x3F), [7:4] payload bytes,
+ *   bit 8 reserved value in the header, bits [11:9] INDEX mask. */
+#define PD_PREFIX 15u
+#define PD_TYPE1(b)                                                              \
+	((b) == 0x00 ? AP_PKT_PAD : (b) == 0x01 ? AP_PKT_END : (b) < 0x20 ? AP_PKT_UNKNOWN \
+	 : (b) < 0x40 ? PD_PREFIX : (b) == 0x71 ? AP_PKT_TIMESTAMP                  \
+	 : ((b) & 0xCF) == 0x42 ? AP_PKT_EVENTS : ((b) & 0xCF) == 0x43 ? AP_PKT_DATA_SOURCE \
+	 : ((b) & 0xFC) == 0x64 ? AP_PKT_CONTEXT : ((b) & 0xFC) == 0x48 ? AP_PKT_OP_TYPE \
+	 : ((b) & 0xF8) == 0xB0 ? AP_PKT_ADDRESS : ((b) & 0xF8) == 0x98 ? AP_PKT_COUNTER \
+	 : AP_PKT_UNKNOWN)
+#define PD_PSIZE1(b) ((b) < 0x40 ? 0u : 1u << (((b) >> 4) & 3))
+#define PD_RESERVED1(b)                                                          \
+	(PD_TYPE1(b) == AP_PKT_DATA_SOURCE ? ((b) >> 4 & 3) > 1                    \
+	 : PD_TYPE1(b) == AP_PKT_CONTEXT ? ((b) & 3) > 1                              \
+	 : PD_TYPE1(b) == AP_PKT_ADDRESS ? ((b) & 7) == 4 || ((b) & 7) == 5          \
+	 : PD_TYPE1(b) == AP_PKT_COUNTER ? ((b) & 7) >= 3 && ((b) & 7) <= 5 : 0)
+#define PD_IDXMASK1(b)                                                           \
+	(PD_TYPE1(b) == AP_PKT_CONTEXT || PD_TYPE1(b) == AP_PKT_OP_TYPE ? 3u          \
+	 : PD_TYPE1(b) == AP_PKT_ADDRESS || PD_TYPE1(b) == AP_PKT_COUNTER ? 7u : 0u)
+#define PD_ENTRY(b) \
+	(uint16_t)(PD_TYPE1(b) | PD_PSIZE1(b) << 4 | (unsigned)PD_RESERVED1(b) << 8 | PD_IDXMASK1(b) << 9)
+#define PD_ROW4(b) PD_ENTRY(b), PD_ENTRY((b) + 1), PD_ENTRY((b) + 2), PD_ENTRY((b) + 3)
+#define PD_ROW16(b) PD_ROW4(b), PD_ROW4((b) + 4), PD_ROW4((b) + 8), PD_ROW4((b) + 12)
+#define PD_ROW64(b) PD_ROW16(b), PD_ROW16((b) + 16), PD_ROW16((b) + 32), PD_ROW16((b) + 48)
+
+static const uint16_t pd_header_table[256] = { PD_ROW64(0x00), PD_ROW64(0x40), PD_ROW64(0x80),
+	                                           PD_ROW64(0xC0) };
+static const uint64_t pd_payload_mask[9] = { 0, 0xFF, 0xFFFF, 0, 0xFFFFFFFFull, 0, 0, 0,
+	                                         ~0ull };
+
+/* pd_decode for a buffer known to hold at least 9 bytes (the largest packet
+ * with a one-byte header): one table look-up and one 8-byte load. */
+static inline int pd_decode_fast(struct ap_packet *pkt, const uint8_t *buf, size_t len)
+{
+	uint8_t b0 = buf[0];
+	unsigned e = pd_header_table[b0];
+	unsigned type = e & 0xFu;
+	if (type == PD_PREFIX || len < 9)
+		return pd_decode(pkt, buf, len);
+	unsigned psize = (e >> 4) & 0xFu;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	uint64_t raw = pd_load_le(buf + 1, 8);
+#else
+	uint64_t raw;
+	memcpy(&raw, buf + 1, 8); /* payloads are little-endian (5.1.3) */
+#endif
+	pkt->type = (uint8_t)type;
+	pkt->ext = 0;
+	pkt->size = (uint8_t)(1 + psize);
+	pkt->psize = (uint8_t)psize;
+	pkt->index = (uint8_t)(b0 & (e >> 9));
+	pkt->hdr0 = b0;
+	pkt->hdr1 = 0;
+	pkt->truncated = 0;
+	pkt->payload = raw & pd_payload_mask[psize];
+	pkt->reserved = (uint8_t)((e >> 8) & 1u);
+	if (type == AP_PKT_OP_TYPE)
+		pkt->reserved = (uint8_t)pd_op_type_reserved(pkt->index, (unsigned)pkt->payload);
+	return (int)(1 + psize);
+}
+
 #endif

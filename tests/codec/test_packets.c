@@ -1,6 +1,7 @@
 /* Every packet of spec/002 section 5: encode, decode, compare, and the
  * expected description line. Each case names its source. */
 #include "armprof/codec.h"
+#include "codec/packet_decode.h"
 #include "harness.h"
 
 /* Encode p, check the bytes, decode them back, check fields and text. */
@@ -338,7 +339,31 @@ TEST(describe_truncates)
 	CHECK_EQ_STR(small, "EV exce");
 }
 
-TEST_MAIN(CASE(padding_and_end), CASE(timestamp), CASE(events_every_size),
+/* The decoder's table-driven fast path agrees with the reference decode for
+ * every header byte and payload (SPE-5.2.1 Figure 5 classification). */
+TEST(fast_path_matches_reference)
+{
+	uint8_t buf[16];
+	for (unsigned b = 0; b < 256; b++) {
+		for (unsigned v = 0; v < 4; v++) {
+			buf[0] = (uint8_t)b;
+			for (unsigned k = 1; k < sizeof(buf); k++)
+				buf[k] = (uint8_t)(v * 0x55u + k * 37u);
+			if (v == 3)
+				buf[1] = 0x00;
+			struct ap_packet a, f;
+			memset(&f, 0xAA, sizeof(f));
+			int na = pd_decode(&a, buf, sizeof(buf));
+			int nf = pd_decode_fast(&f, buf, sizeof(buf));
+			CHECK_EQ_U64(nf, na);
+			CHECK(a.type == f.type && a.ext == f.ext && a.size == f.size && a.psize == f.psize &&
+			      a.index == f.index && a.reserved == f.reserved && a.hdr0 == f.hdr0 &&
+			      a.hdr1 == f.hdr1 && a.truncated == f.truncated && a.payload == f.payload);
+		}
+	}
+}
+
+TEST_MAIN(CASE(fast_path_matches_reference), CASE(padding_and_end), CASE(timestamp), CASE(events_every_size),
           CASE(event_names_every_bit), CASE(data_source_sizes), CASE(context),
           CASE(operation_type_every_subclass), CASE(operation_type_reserved),
           CASE(address_short_every_index), CASE(address_extended), CASE(address_reserved_index),

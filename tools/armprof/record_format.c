@@ -10,14 +10,21 @@ struct line {
 	size_t len;
 };
 
-static void put_str(struct line *l, const char *s)
+static void put_mem(struct line *l, const char *s, size_t n)
 {
-	size_t n = strlen(s);
 	if (l->len + n < sizeof(l->buf)) {
 		memcpy(l->buf + l->len, s, n);
 		l->len += n;
 	}
 }
+
+static void put_str(struct line *l, const char *s)
+{
+	put_mem(l, s, strlen(s));
+}
+
+/* A string literal, its length known at compile time. */
+#define PUT_LIT(l, lit) put_mem((l), "" lit, sizeof(lit) - 1)
 
 static void put_char(struct line *l, char c)
 {
@@ -27,15 +34,25 @@ static void put_char(struct line *l, char c)
 
 static void put_u64(struct line *l, uint64_t v)
 {
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char tmp[24];
-	int n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (l->len + (size_t)n < sizeof(l->buf))
-		while (n)
-			l->buf[l->len++] = tmp[--n];
+	int n = 24;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		tmp[--n] = pairs[2 * r + 1];
+		tmp[--n] = pairs[2 * r];
+	}
+	if (v >= 10) {
+		tmp[--n] = pairs[2 * v + 1];
+		tmp[--n] = pairs[2 * v];
+	} else {
+		tmp[--n] = (char)('0' + v);
+	}
+	put_mem(l, tmp + n, (size_t)(24 - n));
 }
 
 static void put_hex(struct line *l, uint64_t v)
@@ -113,37 +130,32 @@ static const char *end_name(const struct ap_record *r)
 }
 
 /* ---- jsonl --------------------------------------------------------- */
-static void json_key(struct line *l, const char *k)
-{
-	put_str(l, ",\"");
-	put_str(l, k);
-	put_str(l, "\":");
-}
+/* ,"key": with the key a string literal */
+#define json_key(l, k) PUT_LIT((l), ",\"" k "\":")
 
-static void json_hex(struct line *l, const char *k, uint64_t v)
+static void put_quoted_hex(struct line *l, uint64_t v)
 {
-	json_key(l, k);
 	put_char(l, '"');
 	put_hex(l, v);
 	put_char(l, '"');
 }
 
-static void json_u64(struct line *l, const char *k, uint64_t v)
+static void put_bool(struct line *l, int v)
 {
-	json_key(l, k);
-	put_u64(l, v);
+	if (v)
+		PUT_LIT(l, "true");
+	else
+		PUT_LIT(l, "false");
 }
 
-static void json_bool(struct line *l, const char *k, int v)
-{
-	json_key(l, k);
-	put_str(l, v ? "true" : "false");
-}
+#define json_hex(l, k, v) (json_key(l, k), put_quoted_hex((l), (v)))
+#define json_u64(l, k, v) (json_key(l, k), put_u64((l), (v)))
+#define json_bool(l, k, v) (json_key(l, k), put_bool((l), (v)))
 
 static void write_jsonl(struct line *l, const struct ap_record *r)
 {
 	uint32_t h = r->has;
-	put_str(l, "{\"offset\":");
+	PUT_LIT(l, "{\"offset\":");
 	put_u64(l, r->offset);
 	if (h & AP_HAS_PC) {
 		json_hex(l, "pc", r->pc);
@@ -183,9 +195,8 @@ static void write_jsonl(struct line *l, const struct ap_record *r)
 		json_key(l, "event_names");
 		put_char(l, '[');
 		int first = 1;
-		for (unsigned b = 0; b < 64; b++) {
-			if (!(r->events >> b & 1u))
-				continue;
+		for (uint64_t ev = r->events; ev; ev &= ev - 1) {
+			unsigned b = (unsigned)__builtin_ctzll(ev);
 			if (!first)
 				put_char(l, ',');
 			first = 0;
@@ -221,11 +232,11 @@ static void write_jsonl(struct line *l, const struct ap_record *r)
 		for (unsigned i = 0; i < r->n_impdef; i++) {
 			put_str(l, i ? ",{\"kind\":\"" : "{\"kind\":\"");
 			put_str(l, r->impdef[i].is_counter ? "counter" : "address");
-			put_str(l, "\",\"index\":");
+			PUT_LIT(l, "\",\"index\":");
 			put_u64(l, r->impdef[i].index);
-			put_str(l, ",\"value\":\"");
+			PUT_LIT(l, ",\"value\":\"");
 			put_hex(l, r->impdef[i].value);
-			put_str(l, "\"}");
+			PUT_LIT(l, "\"}");
 		}
 		put_char(l, ']');
 	}
@@ -235,7 +246,10 @@ static void write_jsonl(struct line *l, const struct ap_record *r)
 		put_str(l, end_name(r));
 		put_char(l, '"');
 	} else {
-		json_bool(l, r->end == AP_END_FORCED ? "forced" : "truncated", 1);
+		if (r->end == AP_END_FORCED)
+			json_bool(l, "forced", 1);
+		else
+			json_bool(l, "truncated", 1);
 	}
 	if (r->n_errors_total) {
 		json_key(l, "errors");
@@ -243,9 +257,9 @@ static void write_jsonl(struct line *l, const struct ap_record *r)
 		for (unsigned i = 0; i < r->n_errors; i++) {
 			if (i)
 				put_char(l, ',');
-			put_str(l, "{\"kind\":\"");
+			PUT_LIT(l, "{\"kind\":\"");
 			put_str(l, ap_decode_error_name((enum ap_decode_error_kind)r->errors[i].kind));
-			put_str(l, "\",\"offset\":");
+			PUT_LIT(l, "\",\"offset\":");
 			put_u64(l, r->errors[i].offset);
 			put_char(l, '}');
 		}
@@ -253,7 +267,7 @@ static void write_jsonl(struct line *l, const struct ap_record *r)
 		if (r->n_errors_total > r->n_errors)
 			json_u64(l, "errors_total", r->n_errors_total);
 	}
-	put_str(l, "}\n");
+	PUT_LIT(l, "}\n");
 }
 
 /* ---- text ---------------------------------------------------------- */
@@ -263,9 +277,9 @@ static void write_text(struct line *l, const struct ap_record *r)
 	put_char(l, '@');
 	put_hex(l, r->offset);
 	if (h & AP_HAS_PC) {
-		put_str(l, " pc=");
+		PUT_LIT(l, " pc=");
 		put_hex(l, r->pc);
-		put_str(l, " el");
+		PUT_LIT(l, " el");
 		put_u64(l, r->el);
 		put_str(l, r->ns ? " ns" : " s");
 	}
@@ -274,33 +288,33 @@ static void write_text(struct line *l, const struct ap_record *r)
 		put_char(l, ' ');
 		put_str(l, ap_record_op_name(r));
 		if (f.cond)
-			put_str(l, "-cond");
+			PUT_LIT(l, "-cond");
 		if (f.indirect)
-			put_str(l, "-ind");
+			PUT_LIT(l, "-ind");
 		if (f.simd)
-			put_str(l, "-simd");
+			PUT_LIT(l, "-simd");
 		if (f.atomic)
-			put_str(l, "-atomic");
+			PUT_LIT(l, "-atomic");
 		if (f.excl)
-			put_str(l, "-excl");
+			PUT_LIT(l, "-excl");
 		if (f.ar)
-			put_str(l, "-ar");
+			PUT_LIT(l, "-ar");
 	}
 	if (h & AP_HAS_TARGET) {
-		put_str(l, " tgt=");
+		PUT_LIT(l, " tgt=");
 		put_hex(l, r->target);
 	}
 	if (h & AP_HAS_VADDR) {
-		put_str(l, " va=");
+		PUT_LIT(l, " va=");
 		put_hex(l, r->vaddr);
 	}
 	if (h & AP_HAS_PADDR) {
-		put_str(l, " pa=");
+		PUT_LIT(l, " pa=");
 		put_hex(l, r->paddr);
 		put_str(l, r->pa_ns ? " pa-ns" : " pa-s");
 	}
 	if (h & AP_HAS_EVENTS) {
-		put_str(l, " ev=");
+		PUT_LIT(l, " ev=");
 		int first = 1;
 		for (unsigned b = 0; b < 64; b++) {
 			if (!(r->events >> b & 1u))
@@ -320,7 +334,7 @@ static void write_text(struct line *l, const struct ap_record *r)
 			put_char(l, '-');
 	}
 	if (h & (AP_HAS_LAT_TOTAL | AP_HAS_LAT_ISSUE | AP_HAS_LAT_XLAT)) {
-		put_str(l, " lat=");
+		PUT_LIT(l, " lat=");
 		if (h & AP_HAS_LAT_TOTAL)
 			put_u64(l, r->lat_total);
 		put_char(l, '/');
@@ -331,19 +345,19 @@ static void write_text(struct line *l, const struct ap_record *r)
 			put_u64(l, r->lat_xlat);
 	}
 	if (h & AP_HAS_DATA_SOURCE) {
-		put_str(l, " ds=");
+		PUT_LIT(l, " ds=");
 		put_u64(l, r->data_source);
 	}
 	if (h & AP_HAS_CTX_EL1) {
-		put_str(l, " ctx1=");
+		PUT_LIT(l, " ctx1=");
 		put_hex(l, r->ctx_el1);
 	}
 	if (h & AP_HAS_CTX_EL2) {
-		put_str(l, " ctx2=");
+		PUT_LIT(l, " ctx2=");
 		put_hex(l, r->ctx_el2);
 	}
 	if (h & AP_HAS_TS) {
-		put_str(l, " ts=");
+		PUT_LIT(l, " ts=");
 		put_u64(l, r->ts);
 	}
 	if (r->end != AP_END_END && r->end != AP_END_TIMESTAMP) {
@@ -351,7 +365,7 @@ static void write_text(struct line *l, const struct ap_record *r)
 		put_str(l, end_name(r));
 	}
 	for (unsigned i = 0; i < r->n_errors; i++) {
-		put_str(l, " error:");
+		PUT_LIT(l, " error:");
 		put_str(l, ap_decode_error_name((enum ap_decode_error_kind)r->errors[i].kind));
 		put_char(l, '@');
 		put_hex(l, r->errors[i].offset);
