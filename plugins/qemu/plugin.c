@@ -37,6 +37,7 @@ static pthread_mutex_t tb_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tb_info *all_tbs;
 static uint64_t n_tbs_translated;
 static int setup_failed;
+static uint64_t entry_code;
 static _Atomic unsigned n_threads; /* vCPUs with a live guest thread */
 
 static void fail(const char *msg)
@@ -70,6 +71,9 @@ static struct vcpu_state *vcpu_get(unsigned index)
 		fail("cannot create the timing model of a core");
 	if (opts.model && !v->sink && spe_sink_new(&v->sink, &opts, index, v->tid, err, sizeof(err)) < 0)
 		fail(err);
+	/* Only valid while a vCPU runs (QEMU reads the current CPU's task). */
+	if (!entry_code)
+		entry_code = qemu_plugin_entry_code();
 	v->active = 1;
 	atomic_fetch_add_explicit(&n_threads, 1, memory_order_relaxed);
 	return v;
@@ -375,6 +379,9 @@ static int emit_stats(FILE *f, void *ctx)
 	fprintf(f, "# armprof plugin run summary\n");
 	fprintf(f, "model=%d\ntiming=%d\ninterval=%" PRIu64 "\ntbs_translated=%" PRIu64 "\n", opts.model,
 	        opts.timing, opts.interval, n_tbs_translated);
+	/* Where QEMU put the program's entry point: with the ELF e_entry it
+	 * gives the load bias report needs to symbolize a PIE. */
+	fprintf(f, "entry=0x%" PRIx64 "\n", entry_code);
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
 		struct vcpu_state *v = vcpus[i];
 		if (!v)

@@ -1,0 +1,275 @@
+/* armprof record [-o FILE] [options] -- PROG [ARGS...]
+ *
+ * Runs PROG under qemu-aarch64 with armprof's plugin (plugins/qemu), which
+ * feeds every executed instruction to the SPE model with timing from the
+ * micro-architectural model, and writes what the profiling buffers held:
+ * as perf.data (one AUX buffer per guest thread) or as raw SPE bytes. A
+ * sidecar FILE.meta names the binary and its load bias for `armprof
+ * report`. The program's output and exit status pass through. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "armprof/perfdata.h"
+#include "cli_io.h"
+#include "commands.h"
+#include "record_opts.h"
+#include "record_run.h"
+
+const char cmd_record_summary[] = "run an aarch64 program under QEMU and record SPE data";
+
+struct record_tmp {
+	char dir[PATH_MAX];
+	char cfg[PATH_MAX + 16], spe[PATH_MAX + 16], counts[PATH_MAX + 16], stats[PATH_MAX + 16];
+};
+
+static int make_tmp(struct record_tmp *t, const char *output)
+{
+	/* Beside the output, so the result can be renamed into place. */
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", output);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = 0;
+	else
+		dir[0] = 0;
+	snprintf(t->dir, sizeof(t->dir), "%s.armprof-record.XXXXXX", dir);
+	if (!mkdtemp(t->dir))
+		return -1;
+	snprintf(t->cfg, sizeof(t->cfg), "%s/plugin.cfg", t->dir);
+	snprintf(t->spe, sizeof(t->spe), "%s/spe.raw", t->dir);
+	snprintf(t->counts, sizeof(t->counts), "%s/counts.txt", t->dir);
+	snprintf(t->stats, sizeof(t->stats), "%s/stats.txt", t->dir);
+	return 0;
+}
+
+static void remove_tmp(const struct record_tmp *t)
+{
+	remove(t->cfg);
+	remove(t->spe);
+	remove(t->counts);
+	remove(t->stats);
+	rmdir(t->dir);
+}
+
+/* ELF e_entry of the program, to turn QEMU's entry address into a bias. */
+static uint64_t elf_entry(const char *path)
+{
+	unsigned char h[64];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t n = fread(h, 1, sizeof(h), f);
+	fclose(f);
+	if (n < 32)
+		return 0;
+	uint64_t e = 0;
+	for (int i = 7; i >= 0; i--)
+		e = e << 8 | h[24 + i];
+	return e;
+}
+
+static int write_perf(const struct record_opts *o, const char *prog, uint64_t bias,
+                      const struct record_stats *st, const uint8_t *spe, size_t spe_len)
+{
+	struct ap_perf_write_config cfg;
+	struct ap_perf_error err;
+	struct ap_perf_writer *w;
+	ap_perf_write_config_init(&cfg);
+	cfg.midr = 0x413fd0c1; /* Neoverse N1 r3p1: perf decodes Data Source for it */
+	cfg.nr_cpus = st->n_vcpus ? (uint32_t)st->n_vcpus : 1;
+	cfg.exclude_kernel = 1;
+	if (ap_perf_writer_open(&w, o->output, &cfg, &err) != 0) {
+		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
+		return -1;
+	}
+	int32_t pid = st->n_vcpus ? (int32_t)st->vcpu[0].tid : 1;
+	const char *base = strrchr(prog, '/');
+	base = base ? base + 1 : prog;
+	int rc = 0;
+	for (size_t i = 0; !rc && i < st->n_vcpus; i++)
+		rc = ap_perf_write_comm(w, pid, (int32_t)st->vcpu[i].tid, base, 0);
+	struct ap_perf_elf_map maps[16];
+	char abs[PATH_MAX];
+	if (!realpath(prog, abs))
+		snprintf(abs, sizeof(abs), "%s", prog);
+	int nm = rc ? 0 : ap_perf_elf_exec_maps(prog, maps, 16, &err);
+	for (int i = 0; !rc && i < nm && i < 16; i++)
+		rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + bias, maps[i].len, maps[i].pgoff,
+		                         maps[i].prot, abs, 0);
+	for (size_t i = 0; !rc && i < st->n_vcpus; i++) {
+		const struct record_vcpu *v = &st->vcpu[i];
+		if (!v->bytes || v->offset + v->bytes > spe_len)
+			continue;
+		rc = ap_perf_write_aux(w, (int32_t)v->index, pid, (int32_t)v->tid, spe + v->offset,
+		                       (size_t)v->bytes, 0, 0);
+	}
+	if (rc) {
+		fprintf(stderr, "armprof record: %s: write failed\n", o->output);
+		ap_perf_writer_abort(w);
+		return -1;
+	}
+	if (ap_perf_writer_finish(w, &err) != 0) {
+		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_meta(const struct record_opts *o, const char *prog, uint64_t bias,
+                      const struct record_stats *st, int exit_status)
+{
+	char path[PATH_MAX + 8], abs[PATH_MAX];
+	snprintf(path, sizeof(path), "%s.meta", o->output);
+	if (!realpath(prog, abs))
+		snprintf(abs, sizeof(abs), "%s", prog);
+	struct cli_output out;
+	if (cli_output_open(&out, "record", path) != 0)
+		return -1;
+	fprintf(out.f, "# armprof record metadata (read by armprof report)\n");
+	fprintf(out.f, "binary=%s\nload_bias=0x%" PRIx64 "\nformat=%s\n", abs, bias,
+	        o->format == RECORD_OUT_RAW ? "raw" : "perf");
+	fprintf(out.f, "interval=%" PRIu64 "\njitter=%d\nexit_status=%d\n", o->interval, o->jitter,
+	        exit_status);
+	fprintf(out.f, "ops=%" PRIu64 "\nsample_pop=%" PRIu64 "\nsample_feed=%" PRIu64 "\nrecords=%" PRIu64 "\n",
+	        st->ops, st->sample_pop, st->sample_feed, st->records);
+	fprintf(out.f, "threads=%zu\n", st->n_vcpus);
+	return cli_output_close(&out, "record", 1);
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void summary(const struct record_opts *o, const char *prog, int status,
+                    const struct record_stats *st)
+{
+	fprintf(stderr, "armprof record: %s exited with status %d\n", prog, status);
+	if (o->model) {
+		fprintf(stderr,
+		        "armprof record: %" PRIu64 " operations fed, SAMPLE_POP %" PRIu64 ", %" PRIu64
+		        " sampled, %" PRIu64 " records (%.1f KiB) in %s (%s, %zu thread%s)\n",
+		        st->ops, st->sample_pop, st->sample_feed, st->records, (double)st->spe_bytes / 1024.0,
+		        o->output, o->format == RECORD_OUT_RAW ? "raw SPE" : "perf.data", st->n_vcpus,
+		        st->n_vcpus == 1 ? "" : "s");
+		if (st->sample_feed)
+			fprintf(stderr, "armprof record: mean interval %.1f operations (programmed %" PRIu64 "%s)\n",
+			        (double)st->sample_pop / (double)st->sample_feed, o->interval,
+			        o->jitter ? ", with jitter" : "");
+		if (st->sample_collision || st->lost_bytes || st->records_discarded)
+			fprintf(stderr, "armprof record: %" PRIu64 " collisions, %" PRIu64 " records discarded, %" PRIu64
+			        " bytes lost\n", st->sample_collision, st->records_discarded, st->lost_bytes);
+	} else {
+		fprintf(stderr, "armprof record: %" PRIu64 " operations executed (--no-model: no SPE data written)\n",
+		        st->ops);
+	}
+	if (o->timing) {
+		uint64_t acc = st->loads + st->stores;
+		fprintf(stderr,
+		        "armprof record: timing model: %" PRIu64 " accesses, L1D refill %.1f%%, LLC miss %.1f%%, "
+		        "TLB walk %.2f%%, peer-core %.2f%%; %" PRIu64 " branches, %.1f%% mispredicted\n",
+		        acc, pct(st->l1d_misses, acc), pct(st->llc_misses, acc), pct(st->tlb_walks, acc),
+		        pct(st->peer_hits, acc), st->branches, pct(st->mispredicts, st->branches));
+	}
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o;
+	int r = record_parse(&o, argc, argv);
+	if (r < 0)
+		return EXIT_OK;
+	if (r)
+		return r;
+
+	char prog[PATH_MAX], plugin[PATH_MAX], err[PATH_MAX + 256];
+	if (record_resolve_program(o.prog_argv[0], prog, sizeof(prog), err, sizeof(err)) != 0 ||
+	    record_find_plugin(o.plugin, plugin, sizeof(plugin), err, sizeof(err)) != 0) {
+		fprintf(stderr, "armprof record: %s\n", err);
+		return EXIT_USAGE;
+	}
+	struct record_tmp t;
+	if (make_tmp(&t, o.output) != 0) {
+		fprintf(stderr, "armprof record: %s: cannot create a temporary directory beside it: %s\n",
+		        o.output, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (record_write_plugin_cfg(&o, t.cfg, t.spe, t.counts, t.stats) != 0) {
+		fprintf(stderr, "armprof record: %s: %s\n", t.cfg, strerror(errno));
+		remove_tmp(&t);
+		return EXIT_USAGE;
+	}
+
+	/* qemu-aarch64 -plugin armprof-qemu.so,cfg=FILE PROG ARGS... */
+	int nargs = 0;
+	while (o.prog_argv[nargs])
+		nargs++;
+	char **qargv = calloc((size_t)nargs + 5, sizeof(*qargv));
+	char plugarg[2 * PATH_MAX + 32];
+	snprintf(plugarg, sizeof(plugarg), "%s,cfg=%s", plugin, t.cfg);
+	const char *qemu = o.qemu ? o.qemu : getenv("ARMPROF_QEMU");
+	if (!qargv) {
+		remove_tmp(&t);
+		return EXIT_USAGE;
+	}
+	qargv[0] = (char *)(qemu ? qemu : "qemu-aarch64");
+	qargv[1] = (char *)"-plugin";
+	qargv[2] = plugarg;
+	qargv[3] = prog;
+	for (int i = 1; i < nargs; i++)
+		qargv[3 + i] = o.prog_argv[i];
+	int status = record_run_child(qargv, err, sizeof(err));
+	free(qargv);
+	if (status < 0) {
+		fprintf(stderr, "armprof record: %s\n", err);
+		remove_tmp(&t);
+		return EXIT_USAGE;
+	}
+
+	struct record_stats *st = calloc(1, sizeof(*st));
+	if (!st || record_read_stats(t.stats, st) != 0) {
+		fprintf(stderr,
+		        "armprof record: the plugin wrote no results (qemu-aarch64 exited with status %d; "
+		        "see its message above)\n", status);
+		free(st);
+		remove_tmp(&t);
+		return EXIT_USAGE;
+	}
+	uint64_t entry = elf_entry(prog);
+	uint64_t bias = st->entry && entry ? st->entry - entry : 0;
+	int failed = 0;
+	if (o.model) {
+		uint8_t *spe = NULL;
+		size_t spe_len = 0;
+		if (cli_read_all("record", t.spe, &spe, &spe_len) != 0) {
+			failed = 1;
+		} else if (o.format == RECORD_OUT_RAW) {
+			if (rename(t.spe, o.output) != 0) {
+				fprintf(stderr, "armprof record: %s: %s\n", o.output, strerror(errno));
+				failed = 1;
+			}
+		} else {
+			failed = write_perf(&o, prog, bias, st, spe, spe_len) != 0;
+		}
+		free(spe);
+	}
+	if (!failed && o.counts && rename(t.counts, o.counts) != 0) {
+		fprintf(stderr, "armprof record: %s: %s\n", o.counts, strerror(errno));
+		failed = 1;
+	}
+	if (!failed && o.model && write_meta(&o, prog, bias, st, status) != 0)
+		failed = 1;
+	if (!o.quiet)
+		summary(&o, o.prog_argv[0], status, st);
+	free(st);
+	remove_tmp(&t);
+	if (failed)
+		return EXIT_USAGE;
+	return status;
+}

@@ -1,0 +1,315 @@
+/* `armprof record` options (see record_opts.h). Each option maps to the SPE
+ * register field it programs (spec/002 section 4): -c PMSIRR_EL1.INTERVAL,
+ * -j PMSIRR_EL1.RND, --filter-type PMSFCR_EL1.{FT,B,LD,ST}, --filter-events
+ * PMSFCR_EL1.FE + PMSEVFR_EL1, --min-latency PMSFCR_EL1.FL +
+ * PMSLATFR_EL1.MINLAT, --no-timestamps/--pa/--no-context PMSCR_EL1.{TS,PA,CX}. */
+#include "record_opts.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "armprof/model.h"
+#include "armprof/uarch.h"
+#include "commands.h"
+
+void record_usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: armprof record [-o FILE] [options] -- PROG [ARGS...]\n"
+	        "Run an aarch64 program under qemu-aarch64 with armprof's plugin and record SPE data.\n"
+	        "  -o, --output FILE      output (default armprof.data); perf.data format, or raw SPE\n"
+	        "                         bytes with --format raw or a .spe/.raw suffix\n"
+	        "      --format perf|raw  output format (default: by suffix, else perf)\n"
+	        "  -c, --interval N       operations between samples, a multiple of 256 (default 1024)\n"
+	        "  -j, --jitter           randomise the interval (PMSIRR_EL1.RND)\n"
+	        "      --filter-type L    record only these types: load,store,branch (PMSFCR_EL1.FT)\n"
+	        "      --filter-events L  record only operations with all these events (PMSEVFR_EL1):\n"
+	        "                         retired, l1d-access, l1d-refill, tlb-access, tlb-walk,\n"
+	        "                         not-taken, mispredicted, llc-access, llc-miss, remote, or a mask\n"
+	        "      --min-latency N    record only operations with total latency >= N (PMSLATFR_EL1)\n"
+	        "      --no-timestamps    no Timestamp packets (PMSCR_EL1.TS = 0)\n"
+	        "      --pa               collect physical addresses (PMSCR_EL1.PA; qemu-user: PA = VA)\n"
+	        "      --no-context       no CONTEXTIDR_EL1 (thread id) packets (PMSCR_EL1.CX = 0)\n"
+	        "      --buffer-size N    profiling buffer per thread in bytes, K/M suffix (default 16M)\n"
+	        "      --seed N           seed of the model's random choices (default 0)\n"
+	        "      --set KEY=VALUE    model configuration (docs/model-config.md), repeatable\n"
+	        "      --uarch KEY=VALUE  timing model configuration (docs/record-and-report.md), repeatable\n"
+	        "      --no-model         instrumentation and timing only: no SPE data (for comparison)\n"
+	        "      --no-timing        no cache/TLB/branch timing model (latencies are constants)\n"
+	        "      --counts FILE      also write exact executed-operation counts per PC\n"
+	        "      --qemu PATH        qemu-aarch64 to run (default $ARMPROF_QEMU or qemu-aarch64)\n"
+	        "      --plugin PATH      armprof-qemu.so (default next to armprof, or installed)\n"
+	        "  -q, --quiet            no summary on stderr\n"
+	        "The program's output and exit status pass through; armprof's own errors exit 2.\n");
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (!s || !*s || *s == '-')
+		return -1;
+	unsigned long long v = strtoull(s, &end, 0);
+	unsigned long long mult = 1;
+	if (*end == 'K' || *end == 'k')
+		mult = 1ull << 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		mult = 1ull << 20, end++;
+	else if (*end == 'G' || *end == 'g')
+		mult = 1ull << 30, end++;
+	if (errno || *end || v > UINT64_MAX / mult)
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+/* Event names accepted by --filter-events: PMSEVFR_EL1 bit positions are
+ * the Events packet's (spec/002 4.3.8, 5.3.7). E[0] and E[6] filter too. */
+static const struct {
+	const char *name;
+	unsigned bit;
+} event_names[] = {
+	{ "exception", 0 }, { "retired", 1 },     { "l1d-access", 2 },   { "l1d-refill", 3 },
+	{ "tlb-access", 4 }, { "tlb-walk", 5 },   { "not-taken", 6 },    { "mispredicted", 7 },
+	{ "llc-access", 8 }, { "llc-miss", 9 },   { "remote", 10 },
+};
+
+static int parse_events(const char *list, uint64_t *mask)
+{
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%s", list);
+	*mask = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		uint64_t m;
+		if (!parse_u64(t, &m)) {
+			*mask |= m;
+			continue;
+		}
+		for (char *c = t; *c; c++)
+			if (*c == '_')
+				*c = '-';
+		size_t i;
+		for (i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++)
+			if (!strcasecmp(t, event_names[i].name))
+				break;
+		if (i == sizeof(event_names) / sizeof(event_names[0]))
+			return -1;
+		*mask |= 1ull << event_names[i].bit;
+	}
+	return *mask ? 0 : -1;
+}
+
+static int parse_types(const char *list, uint64_t *fcr)
+{
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", list);
+	uint64_t bits = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcasecmp(t, "branch") || !strcasecmp(t, "b"))
+			bits |= 1ull << 16; /* PMSFCR_EL1.B */
+		else if (!strcasecmp(t, "load") || !strcasecmp(t, "ld"))
+			bits |= 1ull << 17; /* PMSFCR_EL1.LD */
+		else if (!strcasecmp(t, "store") || !strcasecmp(t, "st"))
+			bits |= 1ull << 18; /* PMSFCR_EL1.ST */
+		else
+			return -1;
+	}
+	if (!bits)
+		return -1;
+	*fcr |= bits | 1ull << 1; /* PMSFCR_EL1.FT */
+	return 0;
+}
+
+static int bad(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "armprof record: ");
+	fprintf(stderr, fmt, a, b);
+	fprintf(stderr, "\n(armprof record --help lists the options)\n");
+	return EXIT_USAGE;
+}
+
+/* Options that take a value: "--opt V" or "--opt=V". */
+static const char *value_of(int argc, char **argv, int *i, const char *lng, const char *shrt)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(lng);
+	if (!strncmp(a, lng, n) && a[n] == '=')
+		return a + n + 1;
+	if (!strcmp(a, lng) || (shrt && !strcmp(a, shrt))) {
+		if (*i + 1 >= argc)
+			return "";
+		return argv[++*i];
+	}
+	return NULL;
+}
+
+static int validate(struct record_opts *o)
+{
+	struct ap_config cfg;
+	struct ap_config_error err;
+	ap_config_init(&cfg);
+	for (int i = 0; i < o->n_sets; i++) {
+		char kv[512];
+		snprintf(kv, sizeof(kv), "%s", o->sets[i]);
+		char *eq = strchr(kv, '=');
+		if (!eq)
+			return bad("--set %s: expected KEY=VALUE%s", o->sets[i], "");
+		*eq = 0;
+		if (ap_config_set(&cfg, kv, eq + 1, &err) < 0)
+			return bad("--set %s: %s", o->sets[i], err.message);
+	}
+	if (ap_config_validate(&cfg, &err) < 0)
+		return bad("model configuration: %s%s", err.message, "");
+	struct ap_uarch_config ucfg;
+	ap_uarch_config_init(&ucfg);
+	for (int i = 0; i < o->n_uarch; i++) {
+		char kv[512];
+		snprintf(kv, sizeof(kv), "%s", o->uarch[i]);
+		char *eq = strchr(kv, '=');
+		if (eq)
+			*eq = 0;
+		if (!eq || ap_uarch_config_set(&ucfg, kv, eq + 1) < 0)
+			return bad("--uarch %s: unknown key or bad value (%s)", o->uarch[i],
+			           "see docs/record-and-report.md for the keys");
+	}
+	struct ap_uarch_system *sys;
+	struct ap_uarch_core *core = NULL;
+	int r = ap_uarch_system_new(&sys, &ucfg);
+	if (!r) {
+		r = ap_uarch_core_new(&core, sys, 0);
+		ap_uarch_core_free(core);
+		ap_uarch_system_free(sys);
+	}
+	if (r < 0)
+		return bad("--uarch: inconsistent timing model (%s%s)",
+		           "sizes and entries must give power-of-two sets; one line size for all levels", "");
+	return 0;
+}
+
+int record_parse(struct record_opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof(*o));
+	o->output = "armprof.data";
+	o->interval = 1024;
+	o->ts = o->ctx = 1;
+	o->buffer_bytes = 16u << 20;
+	o->model = o->timing = 1;
+	int i;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		uint64_t n;
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			record_usage(stdout);
+			return -1;
+		} else if ((v = value_of(argc, argv, &i, "--output", "-o"))) {
+			if (!*v)
+				return bad("%s needs a file name%s", a, "");
+			o->output = v;
+		} else if ((v = value_of(argc, argv, &i, "--format", NULL))) {
+			if (!strcmp(v, "perf"))
+				o->format = RECORD_OUT_PERF;
+			else if (!strcmp(v, "raw"))
+				o->format = RECORD_OUT_RAW;
+			else
+				return bad("--format '%s': expected perf or raw%s", v, "");
+			o->format_given = 1;
+		} else if ((v = value_of(argc, argv, &i, "--interval", "-c"))) {
+			if (parse_u64(v, &n) || n < 256 || n % 256 || n > 0xFFFFFF00ull)
+				return bad("--interval '%s': expected a multiple of 256 from 256 to %s", v,
+				           "4294967040 (PMSIRR_EL1.INTERVAL is bits [31:8])");
+			o->interval = n;
+		} else if (!strcmp(a, "-j") || !strcmp(a, "--jitter")) {
+			o->jitter = 1;
+		} else if ((v = value_of(argc, argv, &i, "--filter-type", NULL))) {
+			if (parse_types(v, &o->pmsfcr))
+				return bad("--filter-type '%s': expected a list of load, store, branch%s", v, "");
+		} else if ((v = value_of(argc, argv, &i, "--filter-events", NULL))) {
+			if (parse_events(v, &o->pmsevfr))
+				return bad("--filter-events '%s': unknown event (see --help)%s", v, "");
+			o->pmsfcr |= 1; /* PMSFCR_EL1.FE */
+		} else if ((v = value_of(argc, argv, &i, "--min-latency", NULL))) {
+			if (parse_u64(v, &n) || n == 0 || n > 0xFFF)
+				return bad("--min-latency '%s': expected 1..4095 cycles%s", v, "");
+			o->pmslatfr = n;
+			o->pmsfcr |= 1u << 2; /* PMSFCR_EL1.FL */
+		} else if (!strcmp(a, "--no-timestamps")) {
+			o->ts = 0;
+		} else if (!strcmp(a, "--pa")) {
+			o->pa = 1;
+		} else if (!strcmp(a, "--no-context")) {
+			o->ctx = 0;
+		} else if ((v = value_of(argc, argv, &i, "--buffer-size", NULL))) {
+			if (parse_u64(v, &n) || n < 4096 || n % 4096 || n > (1ull << 32))
+				return bad("--buffer-size '%s': expected a multiple of 4096 up to 4G%s", v, "");
+			o->buffer_bytes = n;
+		} else if ((v = value_of(argc, argv, &i, "--seed", NULL))) {
+			if (parse_u64(v, &o->seed))
+				return bad("--seed '%s': not a number%s", v, "");
+		} else if ((v = value_of(argc, argv, &i, "--set", NULL))) {
+			if (o->n_sets == 64)
+				return bad("too many --set options%s%s", "", "");
+			o->sets[o->n_sets++] = v;
+		} else if ((v = value_of(argc, argv, &i, "--uarch", NULL))) {
+			if (o->n_uarch == 64)
+				return bad("too many --uarch options%s%s", "", "");
+			o->uarch[o->n_uarch++] = v;
+		} else if (!strcmp(a, "--no-model")) {
+			o->model = 0;
+		} else if (!strcmp(a, "--no-timing")) {
+			o->timing = 0;
+		} else if ((v = value_of(argc, argv, &i, "--counts", NULL))) {
+			if (!*v)
+				return bad("--counts needs a file name%s%s", "", "");
+			o->counts = v;
+		} else if ((v = value_of(argc, argv, &i, "--qemu", NULL))) {
+			o->qemu = v;
+		} else if ((v = value_of(argc, argv, &i, "--plugin", NULL))) {
+			o->plugin = v;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			o->quiet = 1;
+		} else {
+			return bad("unknown option '%s'%s", a, "");
+		}
+	}
+	if (i >= argc)
+		return bad("no program to run: armprof record [options] -- PROG [ARGS...]%s%s", "", "");
+	o->prog_argv = argv + i;
+	if (!o->format_given) {
+		const char *dot = strrchr(o->output, '.');
+		o->format = dot && (!strcmp(dot, ".spe") || !strcmp(dot, ".raw")) ? RECORD_OUT_RAW
+		                                                                   : RECORD_OUT_PERF;
+	}
+	return validate(o);
+}
+
+int record_write_plugin_cfg(const struct record_opts *o, const char *path, const char *spe_out,
+                            const char *counts_out, const char *stats_out)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# armprof record -> armprof-qemu.so\n");
+	fprintf(f, "out=%s\ncounts=%s\nstats=%s\n", spe_out, counts_out, stats_out);
+	fprintf(f, "model=%d\ntiming=%d\ninterval=%llu\njitter=%d\n", o->model, o->timing,
+	        (unsigned long long)o->interval, o->jitter);
+	fprintf(f, "pmsfcr=0x%llx\npmsevfr=0x%llx\npmslatfr=0x%llx\n", (unsigned long long)o->pmsfcr,
+	        (unsigned long long)o->pmsevfr, (unsigned long long)o->pmslatfr);
+	fprintf(f, "ts=%d\npa=%d\nctx=%d\nbuffer=%llu\nseed=%llu\n", o->ts, o->pa, o->ctx,
+	        (unsigned long long)o->buffer_bytes, (unsigned long long)o->seed);
+	for (int i = 0; i < o->n_sets; i++)
+		fprintf(f, "set=%s\n", o->sets[i]);
+	for (int i = 0; i < o->n_uarch; i++)
+		fprintf(f, "uarch=%s\n", o->uarch[i]);
+	int bad_write = ferror(f);
+	if (fclose(f) != 0 || bad_write)
+		return -1;
+	return 0;
+}

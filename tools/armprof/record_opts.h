@@ -1,0 +1,42 @@
+/* `armprof record` options: parsing, validation against the model and
+ * timing-model configurations, and the key=value file the QEMU plugin reads
+ * (plugins/qemu/plugin_options.c). */
+#ifndef ARMPROF_TOOL_RECORD_OPTS_H
+#define ARMPROF_TOOL_RECORD_OPTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum record_out_format { RECORD_OUT_PERF = 0, RECORD_OUT_RAW = 1 };
+
+struct record_opts {
+	const char *output;      /* -o */
+	int format;              /* enum record_out_format */
+	int format_given;
+	uint64_t interval;       /* -c: operations between samples */
+	int jitter;              /* -j: PMSIRR_EL1.RND */
+	uint64_t pmsfcr, pmsevfr, pmslatfr;
+	int ts, pa, ctx;
+	uint64_t buffer_bytes;
+	uint64_t seed;
+	int model, timing;
+	int quiet;
+	const char *counts;      /* --counts FILE */
+	const char *qemu;        /* --qemu PATH */
+	const char *plugin;      /* --plugin PATH */
+	const char *sets[64];    /* --set KEY=VALUE, model configuration */
+	int n_sets;
+	const char *uarch[64];   /* --uarch KEY=VALUE, timing model */
+	int n_uarch;
+	char **prog_argv;        /* PROG ARGS..., NULL-terminated */
+};
+
+void record_usage(FILE *out);
+/* Parse argv (argv[0] = "record"). Returns -1 to exit 0 (--help shown),
+ * 0 on success, or the exit code (2) after printing the error. */
+int record_parse(struct record_opts *o, int argc, char **argv);
+/* Write the plugin's options file. Returns 0 or -1 (errno set). */
+int record_write_plugin_cfg(const struct record_opts *o, const char *path, const char *spe_out,
+                            const char *counts_out, const char *stats_out);
+
+#endif

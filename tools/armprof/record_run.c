@@ -1,0 +1,205 @@
+/* `armprof record`: processes and files around the QEMU run (record_run.h). */
+#include "record_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define EM_AARCH64_ID 183
+
+static int is_file_executable(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+int record_resolve_program(const char *prog, char *out, size_t cap, char *err, size_t errlen)
+{
+	if (strchr(prog, '/')) {
+		snprintf(out, cap, "%s", prog);
+	} else {
+		const char *path = getenv("PATH");
+		char buf[4096];
+		snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/bin:/bin");
+		out[0] = 0;
+		for (char *save = NULL, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+			char cand[PATH_MAX];
+			snprintf(cand, sizeof(cand), "%s/%s", d, prog);
+			if (is_file_executable(cand)) {
+				snprintf(out, cap, "%s", cand);
+				break;
+			}
+		}
+		if (!out[0]) {
+			snprintf(err, errlen, "%s: not found on PATH", prog);
+			return -1;
+		}
+	}
+	FILE *f = fopen(out, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", out, strerror(errno));
+		return -1;
+	}
+	unsigned char h[20] = { 0 };
+	size_t n = fread(h, 1, sizeof(h), f);
+	fclose(f);
+	if (n < 20 || memcmp(h, "\177ELF", 4) != 0) {
+		snprintf(err, errlen, "%s: not an ELF file", out);
+		return -1;
+	}
+	if (h[4] != 2 || h[5] != 1 || (h[18] | h[19] << 8) != EM_AARCH64_ID) {
+		snprintf(err, errlen, "%s: not a 64-bit little-endian aarch64 ELF program", out);
+		return -1;
+	}
+	return 0;
+}
+
+int record_find_plugin(const char *given, char *out, size_t cap, char *err, size_t errlen)
+{
+	const char *env = getenv("ARMPROF_PLUGIN");
+	const char *explicit_path = given ? given : env;
+	if (explicit_path) {
+		if (access(explicit_path, R_OK) != 0) {
+			snprintf(err, errlen, "plugin %s: %s", explicit_path, strerror(errno));
+			return -1;
+		}
+		snprintf(out, cap, "%s", explicit_path);
+		return 0;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		snprintf(err, errlen, "cannot find the armprof executable to locate armprof-qemu.so; use --plugin");
+		return -1;
+	}
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = 0;
+	const char *rel[] = { "", "/../lib/armprof", "/../lib/x86_64-linux-gnu/armprof",
+		              "/../lib/aarch64-linux-gnu/armprof", "/../lib64/armprof" };
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(out, cap, "%s%s/armprof-qemu.so", exe, rel[i]);
+		if (access(out, R_OK) == 0)
+			return 0;
+	}
+	snprintf(err, errlen, "armprof-qemu.so not found next to %s or in ../lib/armprof; use --plugin PATH "
+	         "or set ARMPROF_PLUGIN", exe);
+	return -1;
+}
+
+int record_run_child(char **argv, char *err, size_t errlen)
+{
+	int pipefd[2];
+	if (pipe(pipefd) != 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		/* The pipe tells the parent whether exec worked (close-on-exec). */
+		close(pipefd[0]);
+		fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(pipefd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	/* The terminal's ^C goes to the program; armprof waits for it and
+	 * still writes what was recorded, as perf record does. */
+	struct sigaction ign = { 0 }, old_int, old_quit;
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	int exec_errno = 0;
+	ssize_t got = read(pipefd[0], &exec_errno, sizeof(exec_errno));
+	close(pipefd[0]);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	if (got == (ssize_t)sizeof(exec_errno)) {
+		snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(exec_errno));
+		return -1;
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 255;
+}
+
+int record_read_stats(const char *path, struct record_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		if (!strncmp(line, "vcpu=", 5)) {
+			if (st->n_vcpus == RECORD_MAX_VCPUS)
+				continue;
+			struct record_vcpu *v = &st->vcpu[st->n_vcpus];
+			if (sscanf(line,
+			           "vcpu=%u tid=%" SCNd64 " ops=%" SCNu64 " offset=%" SCNu64 " bytes=%" SCNu64
+			           " sample_pop=%" SCNu64 " records=%" SCNu64,
+			           &v->index, &v->tid, &v->ops, &v->offset, &v->bytes, &v->sample_pop,
+			           &v->records) == 7)
+				st->n_vcpus++;
+			continue;
+		}
+		char key[64];
+		uint64_t val;
+		if (sscanf(line, "%63[a-z0-9_]=%" SCNi64, key, &val) != 2)
+			continue;
+		struct {
+			const char *k;
+			uint64_t *v;
+		} map[] = {
+			{ "ops", &st->ops },
+			{ "sample_pop", &st->sample_pop },
+			{ "sample_feed", &st->sample_feed },
+			{ "sample_filtrate", &st->sample_filtrate },
+			{ "sample_collision", &st->sample_collision },
+			{ "records", &st->records },
+			{ "records_discarded", &st->records_discarded },
+			{ "spe_bytes", &st->spe_bytes },
+			{ "mgmt_events", &st->mgmt_events },
+			{ "buffer_drains", &st->buffer_drains },
+			{ "lost_bytes", &st->lost_bytes },
+			{ "loads", &st->loads },
+			{ "stores", &st->stores },
+			{ "l1d_misses", &st->l1d_misses },
+			{ "l2_misses", &st->l2_misses },
+			{ "llc_misses", &st->llc_misses },
+			{ "peer_hits", &st->peer_hits },
+			{ "tlb_walks", &st->tlb_walks },
+			{ "branches", &st->branches },
+			{ "mispredicts", &st->mispredicts },
+			{ "entry", &st->entry },
+		};
+		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+			if (!strcmp(key, map[i].k))
+				*map[i].v = val;
+	}
+	fclose(f);
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* `armprof record` helpers: finding qemu-aarch64 and the plugin, running
+ * the program, reading the plugin's run summary. */
+#ifndef ARMPROF_TOOL_RECORD_RUN_H
+#define ARMPROF_TOOL_RECORD_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RECORD_MAX_VCPUS 256
+
+struct record_vcpu {
+	unsigned index;
+	int64_t tid;
+	uint64_t ops, offset, bytes, sample_pop, records;
+};
+
+/* The plugin's stats file (plugins/qemu/plugin.c emit_stats). */
+struct record_stats {
+	uint64_t ops, sample_pop, sample_feed, sample_filtrate, sample_collision;
+	uint64_t records, records_discarded, spe_bytes, mgmt_events, buffer_drains, lost_bytes;
+	uint64_t loads, stores, l1d_misses, l2_misses, llc_misses, peer_hits, tlb_walks;
+	uint64_t branches, mispredicts, entry;
+	size_t n_vcpus;
+	struct record_vcpu vcpu[RECORD_MAX_VCPUS];
+};
+
+/* PROG as given, or found on PATH: an absolute or relative path in out.
+ * Returns 0 or -1 with a message in err. Checks it is an aarch64 ELF. */
+int record_resolve_program(const char *prog, char *out, size_t cap, char *err, size_t errlen);
+/* The plugin: --plugin, $ARMPROF_PLUGIN, next to the armprof executable,
+ * or ../lib[/<multiarch>]/armprof/ relative to it. */
+int record_find_plugin(const char *given, char *out, size_t cap, char *err, size_t errlen);
+/* Run argv (argv[0] found on PATH); returns the exit status as a shell
+ * reports it (128 + signal), or -1 if it could not be started. */
+int record_run_child(char **argv, char *err, size_t errlen);
+int record_read_stats(const char *path, struct record_stats *st);
+
+#endif
