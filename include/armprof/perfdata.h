@@ -177,6 +177,9 @@ struct ap_perf_itrace_start {
 struct ap_perf_aux_buffer {
 	const uint8_t *data;   /* the payload, size bytes */
 	uint64_t size;
+	uint64_t unpadded_size; /* size without the zero bytes perf record pads
+	                           payloads to 8 with, when the AUX records
+	                           account for the rest; else size */
 	uint64_t record_offset; /* file offset of the AUXTRACE record */
 	uint64_t data_offset;   /* file offset of the payload (0 if it came
 	                           from a COMPRESSED record) */

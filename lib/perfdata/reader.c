@@ -118,11 +118,24 @@ static int finalize(struct ap_perf_reader *r, struct ap_perf_error *err)
 			return pd_fail(err, AP_ERR_NOMEM, 0, 0, "data", "out of memory");
 		*b = slots[i].buf;
 		b->data = slots[i].in_arena ? r->arena + slots[i].arena_offset : r->file + b->data_offset;
+		uint64_t covered = 0;
 		for (size_t k = 0; k < r->aux_records.n; k++) {
 			if (aux_matches(&aux[k], b)) {
 				b->aux_flags |= aux[k].flags;
 				b->n_aux_records++;
+				uint64_t lo = aux[k].aux_offset > b->aux_offset ? aux[k].aux_offset : b->aux_offset;
+				uint64_t a_end = aux[k].aux_offset + aux[k].aux_size, b_end = b->aux_offset + b->size;
+				uint64_t hi = a_end < b_end ? a_end : b_end;
+				covered += hi > lo ? hi - lo : 0;
 			}
+		}
+		b->unpadded_size = b->size;
+		if (covered && covered < b->size && b->size - covered < 8) {
+			uint64_t k = covered;
+			while (k < b->size && b->data[k] == 0)
+				k++;
+			if (k == b->size) /* only zero (Padding) bytes past what AUX covered */
+				b->unpadded_size = covered;
 		}
 		in->aux_bytes += b->size;
 	}

@@ -13,6 +13,7 @@
 #include "armprof/decode.h"
 #include "armprof/perfdata.h"
 #include "harness.h"
+#include "perf_bytes.h"
 #include "spe_stream.h"
 
 #define N_BUF 3
@@ -133,6 +134,7 @@ static void check_reader(const struct ap_perf_reader *r, int pipe)
 		CHECK_EQ_U64(b->idx, buf_cpu[i]);
 		CHECK_EQ_U64(b->tid, 78);
 		CHECK_EQ_U64(b->size, (stream_len[i] + 7) & ~(size_t)7);
+		CHECK_EQ_U64(b->unpadded_size, stream_len[i]);
 		CHECK(b->size >= stream_len[i] && !memcmp(b->data, streams[i], stream_len[i]));
 		for (size_t k = stream_len[i]; k < b->size; k++)
 			CHECK(b->data[k] == 0);
@@ -174,120 +176,6 @@ static void check_reader(const struct ap_perf_reader *r, int pipe)
 	CHECK(ap_perf_next_aux_buffer(r, &it, &b) == 0);
 }
 
-static uint8_t *slurp(const char *p, size_t *len)
-{
-	FILE *f = fopen(p, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc((size_t)n);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		b = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return b;
-}
-
-struct out {
-	uint8_t *p;
-	size_t n, cap;
-};
-static void put(struct out *o, const void *p, size_t n)
-{
-	if (o->n + n > o->cap) {
-		o->cap = (o->n + n) * 2;
-		o->p = realloc(o->p, o->cap);
-	}
-	memcpy(o->p + o->n, p, n);
-	o->n += n;
-}
-static void put_hdr(struct out *o, uint32_t type, size_t size)
-{
-	uint32_t t = type;
-	uint16_t misc = 0, sz = (uint16_t)size;
-	put(o, &t, 4);
-	put(o, &misc, 2);
-	put(o, &sz, 2);
-}
-/* Side-band events as perf record -z writes them: one zstd frame, split
- * over COMPRESSED records of at most `chunk` payload bytes. */
-static void put_compressed(struct out *o, const uint8_t *ev, size_t n, size_t chunk)
-{
-	size_t cap = ZSTD_compressBound(n);
-	uint8_t *z = malloc(cap);
-	size_t zn = ZSTD_compress(z, cap, ev, n, 3);
-	CHECK(!ZSTD_isError(zn));
-	for (size_t off = 0; off < zn; off += chunk) {
-		size_t k = zn - off < chunk ? zn - off : chunk;
-		put_hdr(o, AP_PERF_RECORD_COMPRESSED, 8 + k);
-		put(o, z + off, k);
-	}
-	free(z);
-}
-
-/* Re-wrap the file's events: pipe mode (HEADER_ATTR and HEADER_FEATURE
- * records instead of header sections), compressing side-band if asked. */
-static uint8_t *rewrap(const uint8_t *f, size_t flen, int compress, size_t *out_len)
-{
-	(void)flen;
-	struct out o = { 0 }, pend = { 0 };
-	put(&o, "PERFILE2", 8);
-	uint64_t sixteen = 16;
-	put(&o, &sixteen, 8);
-	/* HEADER_ATTR: the attr followed by its ids */
-	uint64_t attrs_off, data_off, data_size;
-	memcpy(&attrs_off, f + 24, 8);
-	memcpy(&data_off, f + 40, 8);
-	memcpy(&data_size, f + 48, 8);
-	uint64_t ids_off;
-	memcpy(&ids_off, f + attrs_off + 128, 8);
-	put_hdr(&o, AP_PERF_RECORD_HEADER_ATTR, 8 + 128 + 8);
-	put(&o, f + attrs_off, 128);
-	put(&o, f + ids_off, 8);
-	/* features as HEADER_FEATURE records, in the file's table order */
-	uint64_t table = data_off + data_size;
-	static const unsigned feats[] = { AP_PERF_FEAT_ARCH, AP_PERF_FEAT_NRCPUS, AP_PERF_FEAT_CPUID,
-		                              AP_PERF_FEAT_EVENT_DESC };
-	for (unsigned i = 0; i < 4; i++) {
-		uint64_t off, size, id = feats[i];
-		memcpy(&off, f + table + 16 * i, 8);
-		memcpy(&size, f + table + 16 * i + 8, 8);
-		put_hdr(&o, AP_PERF_RECORD_HEADER_FEATURE, 16 + size);
-		put(&o, &id, 8);
-		put(&o, f + off, size);
-	}
-	for (uint64_t pos = data_off; pos < data_off + data_size;) {
-		uint32_t type;
-		uint16_t size;
-		memcpy(&type, f + pos, 4);
-		memcpy(&size, f + pos + 6, 2);
-		uint64_t total = size;
-		if (type == AP_PERF_RECORD_AUXTRACE) {
-			uint64_t ps;
-			memcpy(&ps, f + pos + 8, 8);
-			total += ps;
-		}
-		if (compress && type != AP_PERF_RECORD_AUXTRACE) {
-			put(&pend, f + pos, total);
-		} else {
-			if (pend.n)
-				put_compressed(&o, pend.p, pend.n, 40);
-			pend.n = 0;
-			put(&o, f + pos, total);
-		}
-		pos += total;
-	}
-	if (pend.n)
-		put_compressed(&o, pend.p, pend.n, 40);
-	free(pend.p);
-	*out_len = o.n;
-	return o.p;
-}
-
 TEST(file_mode_round_trip)
 {
 	struct ap_perf_reader *r;
@@ -308,11 +196,11 @@ TEST(file_mode_round_trip)
 static void check_rewrapped(int compress)
 {
 	size_t flen, plen;
-	uint8_t *f = slurp(path, &flen);
+	uint8_t *f = pb_slurp(path, &flen);
 	CHECK(f != NULL);
 	if (!f)
 		return;
-	uint8_t *p = rewrap(f, flen, compress, &plen);
+	uint8_t *p = pb_rewrap_pipe(f, compress, &plen);
 	struct ap_perf_reader *r;
 	struct ap_perf_error err;
 	int rc = ap_perf_open_mem(&r, p, plen, NULL, &err);
@@ -339,7 +227,7 @@ TEST(stdin_like_fd)
 	/* a FIFO-like descriptor is read to its end */
 	int fds[2];
 	size_t flen;
-	uint8_t *f = slurp(path, &flen);
+	uint8_t *f = pb_slurp(path, &flen);
 	CHECK(f && pipe(fds) == 0);
 	if (!f)
 		return;

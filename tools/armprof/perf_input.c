@@ -1,0 +1,113 @@
+/* perf.data input for the subcommands: see perf_input.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "perf_input.h"
+
+int perf_input_sniff(const char *path)
+{
+	if (!strcmp(path, "-"))
+		return 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	uint8_t magic[8];
+	size_t n = fread(magic, 1, sizeof(magic), f);
+	fclose(f);
+	return ap_perf_is_perfdata(magic, n);
+}
+
+int perf_input_report(const char *cmd, const char *path, int rc, const struct ap_perf_error *err)
+{
+	if (err->in_compressed)
+		fprintf(stderr, "armprof %s: %s:0x%" PRIx64 ": %s (PERF_RECORD_COMPRESSED, decompressed offset 0x%" PRIx64 "): %s\n",
+		        cmd, path, err->offset, err->where, err->inner_offset, err->msg);
+	else if (err->where[0])
+		fprintf(stderr, "armprof %s: %s:0x%" PRIx64 ": %s: %s\n", cmd, path, err->offset,
+		        err->where, err->msg);
+	else
+		fprintf(stderr, "armprof %s: %s: %s\n", cmd, path, err->msg);
+	return (rc == -AP_ERR_FORMAT || rc == -AP_ERR_UNSUPPORTED) ? EXIT_DATA_ERROR : EXIT_USAGE;
+}
+
+int perf_input_parse_id(const char *s, int32_t *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 0);
+	if (errno || *end || !*s || v < -1 || v > INT32_MAX)
+		return -1;
+	*out = (int32_t)v;
+	return 0;
+}
+
+int perf_input_open(struct perf_input *in, const char *cmd, const char *path, int32_t cpu,
+                    int32_t tid)
+{
+	memset(in, 0, sizeof(*in));
+	in->cmd = cmd;
+	in->path = path;
+	struct ap_perf_error err;
+	int rc = !strcmp(path, "-") ? ap_perf_open_fd(&in->reader, STDIN_FILENO, NULL, &err)
+	                            : ap_perf_open_file(&in->reader, path, NULL, &err);
+	if (rc)
+		return perf_input_report(cmd, path, rc, &err);
+	const struct ap_perf_info *info = ap_perf_info(in->reader);
+	if (info->has_auxtrace_info && info->auxtrace_type != AP_PERF_AUXTRACE_ARM_SPE)
+		fprintf(stderr, "armprof %s: %s: warning: AUXTRACE_INFO type %u is not Arm SPE (4); decoding the AUX data as SPE anyway\n",
+		        cmd, path, info->auxtrace_type);
+	ap_perf_aux_iter_init(&in->it);
+	in->it.cpu = cpu;
+	in->it.tid = tid;
+	return 0;
+}
+
+int perf_input_next(struct perf_input *in, const struct ap_decoder *dec, const uint8_t **data,
+                    size_t *len)
+{
+	if (!ap_perf_next_aux_buffer(in->reader, &in->it, &in->cur))
+		return 0;
+	if (dec)
+		in->before = *ap_decoder_stats(dec);
+	in->n_selected++;
+	*data = in->cur->data;
+	*len = (size_t)in->cur->unpadded_size;
+	return 1;
+}
+
+void perf_input_buffer_done(struct perf_input *in, const struct ap_decoder *dec, FILE *out)
+{
+	const struct ap_perf_aux_buffer *b = in->cur;
+	if (!b)
+		return;
+	const struct ap_decoder_stats *st = ap_decoder_stats(dec);
+	int trunc = (b->aux_flags & AP_PERF_AUX_FLAG_TRUNCATED) != 0;
+	int coll = (b->aux_flags & AP_PERF_AUX_FLAG_COLLISION) != 0;
+	in->n_truncated += (uint64_t)trunc;
+	in->n_collision += (uint64_t)coll;
+	fprintf(out,
+	        "%s: aux buffer %" PRIu32 ": cpu %" PRId32 " tid %" PRId32 " idx %" PRIu32
+	        " at file offset 0x%" PRIx64 ": %" PRIu64 " bytes, %" PRIu64 " records (%" PRIu64
+	        " truncated)%s%s%s\n",
+	        in->path, b->seq, b->cpu, b->tid, b->idx, b->data_offset, b->unpadded_size,
+	        st->records - in->before.records, st->truncated_records - in->before.truncated_records,
+	        trunc ? ", AUX truncated (buffer full)" : "", coll ? ", AUX collision (records lost)" : "",
+	        (b->aux_flags & AP_PERF_AUX_FLAG_PARTIAL) ? ", AUX partial" : "");
+}
+
+void perf_input_close(struct perf_input *in, FILE *out)
+{
+	if (out && in->reader) {
+		const struct ap_perf_info *info = ap_perf_info(in->reader);
+		fprintf(out,
+		        "%s: perf.data: %zu of %zu AUX buffers selected, %" PRIu64 " truncated, %" PRIu64
+		        " with collisions\n",
+		        in->path, in->n_selected, info->n_aux_buffers, in->n_truncated, in->n_collision);
+	}
+	ap_perf_close(in->reader);
+	in->reader = NULL;
+}

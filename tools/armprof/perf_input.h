@@ -1,0 +1,51 @@
+/* perf.data as an input of the armprof subcommands: detection by magic,
+ * error messages with file offset and record type, and iteration over the
+ * AUX buffers a command selected (--cpu/--tid) with a per-buffer summary. */
+#ifndef ARMPROF_TOOL_PERF_INPUT_H
+#define ARMPROF_TOOL_PERF_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "armprof/decode.h"
+#include "armprof/perfdata.h"
+
+/* 1 if path ("-" never: stdin cannot be sniffed and re-read) is a
+ * perf.data file, 0 if not or unreadable (the caller's own open reports). */
+int perf_input_sniff(const char *path);
+
+/* "armprof CMD: PATH:0x1c0: PERF_RECORD_AUXTRACE: message" on stderr; returns
+ * the exit code for it (1 malformed/unsupported data, 2 I/O or memory). */
+int perf_input_report(const char *cmd, const char *path, int rc, const struct ap_perf_error *err);
+
+/* Parse "--cpu N" / "--tid N" style values: an int >= -1. */
+int perf_input_parse_id(const char *s, int32_t *out);
+
+struct perf_input {
+	const char *cmd, *path;
+	struct ap_perf_reader *reader;
+	struct ap_perf_aux_iter it;
+	const struct ap_perf_aux_buffer *cur;
+	struct ap_decoder_stats before; /* decoder totals when cur began */
+	size_t n_selected;
+	uint64_t n_truncated, n_collision;
+};
+
+/* Open path ("-": stdin) and select buffers by cpu/tid (AP_PERF_ANY for
+ * all). Returns 0, or prints the error and returns the exit code. */
+int perf_input_open(struct perf_input *in, const char *cmd, const char *path, int32_t cpu,
+                    int32_t tid);
+/* Next selected buffer's bytes (without perf record's 8-byte padding); 0 at
+ * the end. dec, if not NULL, is the decoder the caller feeds: its totals are
+ * remembered for perf_input_buffer_done. */
+int perf_input_next(struct perf_input *in, const struct ap_decoder *dec, const uint8_t **data,
+                    size_t *len);
+/* One line on out for the buffer just fed: where it came from, bytes,
+ * records (from dec's totals) and its AUX flags (truncated: the profiling
+ * buffer filled; collision: PMBSR_EL1.COLL, records lost). */
+void perf_input_buffer_done(struct perf_input *in, const struct ap_decoder *dec, FILE *out);
+/* Summary line on out (buffers selected, flags seen); closes the reader. */
+void perf_input_close(struct perf_input *in, FILE *out);
+
+#endif
