@@ -1,0 +1,71 @@
+/* External (memory-mapped or debug-port) views of the PMU, PC sample and
+ * snapshot registers, by offset and access size.
+ *
+ *   PMU space, FEAT_PMUv3_EXT64   DDI 0487 Table I5-1
+ *   PMU space, FEAT_PMUv3_EXT32   DDI 0487 Table I5-2 (the PC sample part is
+ *                                  spec/003's "Accessing PMPCSR" list)
+ *   PMU space without a PMU       spec/001 Table H7-1 (FEAT_PCSRv8p2)
+ *   Debug space, FEAT_PCSRv8      EDPCSR 0x0A0/0x0AC, EDCIDSR 0x0A4, EDVIDSR
+ *                                  0x0A8 (DDI 0487 H9.2)
+ *
+ * An access has one of three outcomes: OK; RES0 for an offset the
+ * configuration does not implement (reads 0, writes are ignored, the host can
+ * tell); ERROR for the error response the register pages give (Core powered
+ * down, OS Lock or Double Lock; the snapshot registers ignore the OS Lock,
+ * SS-IKGJMV). A size other than 4 or 8, a misaligned offset, or an offset
+ * outside the 4KB frame is -AP_ERR_INVALID. */
+#ifndef ARMPROF_EXTREGS_H
+#define ARMPROF_EXTREGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "armprof/pcsr.h"
+#include "armprof/pmu.h"
+#include "armprof/snapshot.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ap_ext_space {
+	AP_EXT_PMU = 0,   /* the Performance Monitors frame */
+	AP_EXT_DEBUG = 1, /* the external debug frame (FEAT_PCSRv8 registers only) */
+};
+
+enum ap_ext_outcome {
+	AP_EXT_OK = 0,
+	AP_EXT_RES0 = 1,
+	AP_EXT_ERROR = 2,
+};
+
+/* The objects behind the frames. pmu and snapshot may be NULL when the
+ * implementation has no PMU (pcsr pmu_ext == AP_PCSR_EXT_NONE). */
+struct ap_ext_frame {
+	struct ap_pmu *pmu;
+	struct ap_pcsr *pcsr;
+	struct ap_snapshot *ss;
+	const struct ap_snapshot_pe *ss_pe;
+	bool pmss_access;            /* AllowExternalPMSSAccess() (MDCR_EL3.EPMSSAD), host input */
+};
+
+struct ap_ext_access {
+	enum ap_ext_space space;
+	uint32_t offset;
+	unsigned size;               /* 4 or 8 bytes */
+	bool memory_mapped;          /* the Software Lock applies only to these */
+};
+
+/* Returns an enum ap_ext_outcome (>= 0) or -AP_ERR_INVALID. *value is set on
+ * every non-negative return (0 for RES0 and ERROR). */
+int ap_ext_read(const struct ap_ext_frame *f, const struct ap_ext_access *a, uint64_t *value);
+int ap_ext_write(const struct ap_ext_frame *f, const struct ap_ext_access *a, uint64_t value);
+
+/* Name of the register at an offset of a frame ("PMPCSR[31:0] (alias)"), or
+ * NULL when none is implemented there. For listings and messages. */
+const char *ap_ext_name(const struct ap_ext_frame *f, enum ap_ext_space space, uint32_t offset);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
