@@ -1,0 +1,100 @@
+/* Profile reports from SPE records: per-instruction and per-function sample
+ * counts with latency statistics, cache/TLB/branch event rates and data
+ * sources, symbolized from the profiled ELF binary (elfutils libelf/libdw)
+ * with optional disassembly (capstone).
+ *
+ * Use: ap_report_new(), ap_report_add() for every decoded record (the
+ * decoder's on_record callback), optionally ap_report_load_binary(), then
+ * ap_report_finish() and read the rows. The library formats nothing: the
+ * CLI (`armprof report`) prints text, JSON or CSV. */
+#ifndef ARMPROF_REPORT_H
+#define ARMPROF_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "armprof/record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Total-latency histogram: values 0..31 exactly, then 16 bins per octave up
+ * to the 12-bit counter's 4095 (saturated counts land in the last bin), so
+ * a percentile is within 1/16 of the true value. */
+#define AP_REPORT_HIST_EXACT 32
+#define AP_REPORT_HIST_BINS (AP_REPORT_HIST_EXACT + 7 * 16)
+
+/* Data Source values kept apart (the payload's low 4 bits; Neoverse
+ * encodings of uarch.h); other values are counted in data_source_other. */
+#define AP_REPORT_DS_VALUES 16
+
+/* Everything the report counts for one instruction, one function, or all. */
+struct ap_report_stats {
+	uint64_t samples;
+	uint64_t loads, stores, atomics, branches, others;
+	uint64_t l1d_access, l1d_refill, llc_access, llc_miss, tlb_access, tlb_walk, remote;
+	uint64_t cond_branches, not_taken, mispredicted;
+	uint64_t n_lat_total, lat_total_sum, n_lat_issue, lat_issue_sum, n_lat_xlat, lat_xlat_sum;
+	uint64_t data_source[AP_REPORT_DS_VALUES], data_source_other, n_data_source;
+	uint32_t hist[AP_REPORT_HIST_BINS];
+};
+
+/* Rates the reports show (0 when the denominator is 0):
+ * l1d_miss    L1D refills per L1D access (spec/002 5.3.7 E[3] / E[2])
+ * llc_miss    LLC misses per L1D access: the share of sampled memory
+ *             operations that missed the last-level cache (E[9] / E[2])
+ * tlb_walk    TLB walks per TLB access (E[5] / E[4])
+ * mispredict  mispredicted per sampled branch (E[7]) */
+struct ap_report_rates {
+	double lat_mean, lat_p50, lat_p90, lat_p99;
+	double l1d_miss, llc_miss, tlb_walk, mispredict;
+};
+void ap_report_rates(const struct ap_report_stats *s, struct ap_report_rates *out);
+/* q in [0,1]: the total latency below which a fraction q of the samples
+ * with a total latency fall (bin midpoint), or 0 without samples. */
+double ap_report_percentile(const struct ap_report_stats *s, double q);
+/* Short name of a Neoverse Data Source value: "L1D", "L2", "PEER-CORE",
+ * "LOCAL-CLUSTER", "SYS-CACHE", "PEER-CLUSTER", "REMOTE", "DRAM", or NULL. */
+const char *ap_report_data_source_name(unsigned value);
+
+struct ap_report_row {
+	uint64_t addr;      /* instruction PC, or the function's start address */
+	const char *name;   /* function name, or NULL when no symbol covers it */
+	uint64_t offset;    /* addr - function start (instruction rows) */
+	struct ap_report_stats stats;
+};
+
+struct ap_report;
+
+int ap_report_new(struct ap_report **out);
+void ap_report_free(struct ap_report *r);
+/* Count one record. Records without a PC count only in the totals. Never
+ * fails once created except -AP_ERR_NOMEM (when the PC table must grow). */
+int ap_report_add(struct ap_report *r, const struct ap_record *rec);
+
+/* Symbols (and DWARF line information, when present) of the ELF file at
+ * path, loaded at load_bias (runtime address = ELF address + bias).
+ * Returns 0, -AP_ERR_IO (cannot open), -AP_ERR_FORMAT (not an ELF file or
+ * no symbols); err_msg (may be NULL) gets a message. */
+int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias,
+                          char *err_msg, size_t err_len);
+
+/* Sort and aggregate: instruction rows by samples (then PC), function rows
+ * by samples (then name). Call after the last ap_report_add. */
+int ap_report_finish(struct ap_report *r);
+const struct ap_report_stats *ap_report_totals(const struct ap_report *r);
+uint64_t ap_report_records(const struct ap_report *r);
+size_t ap_report_instructions(const struct ap_report *r, const struct ap_report_row **rows);
+size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row **rows);
+
+/* The instruction at pc as text ("ldr x0, [x0]"), from the loaded binary,
+ * with capstone; 0 or -AP_ERR_UNSUPPORTED (no binary, not in it). */
+int ap_report_disassemble(const struct ap_report *r, uint64_t pc, char *buf, size_t cap);
+/* "file.c:42" for pc from DWARF line information; 0 or -AP_ERR_UNSUPPORTED. */
+int ap_report_source_line(const struct ap_report *r, uint64_t pc, char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

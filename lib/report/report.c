@@ -1,0 +1,186 @@
+/* The report accumulator: records -> per-PC statistics (an open-addressing
+ * table that doubles when half full, so adding a record allocates only on
+ * growth), then rows per instruction and per function. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "armprof/error.h"
+#include "report_internal.h"
+
+int ap_report_new(struct ap_report **out)
+{
+	*out = NULL;
+	struct ap_report *r = calloc(1, sizeof(*r));
+	if (!r)
+		return -AP_ERR_NOMEM;
+	r->cap = 1024;
+	r->pcs = calloc(r->cap, sizeof(*r->pcs));
+	r->used = calloc(r->cap, 1);
+	r->stats = calloc(r->cap, sizeof(*r->stats));
+	if (!r->pcs || !r->used || !r->stats) {
+		ap_report_free(r);
+		return -AP_ERR_NOMEM;
+	}
+	*out = r;
+	return 0;
+}
+
+void ap_report_free(struct ap_report *r)
+{
+	if (!r)
+		return;
+	free(r->pcs);
+	free(r->used);
+	free(r->stats);
+	free(r->insn_rows);
+	free(r->fn_rows);
+	report_binary_free(r->bin);
+	free(r);
+}
+
+static size_t slot_of(uint64_t pc, size_t mask)
+{
+	uint64_t h = (pc >> 2) * 0x9E3779B97F4A7C15ull;
+	return (size_t)(h >> 32) & mask;
+}
+
+static int grow(struct ap_report *r)
+{
+	size_t cap = r->cap * 2;
+	uint64_t *pcs = calloc(cap, sizeof(*pcs));
+	uint8_t *used = calloc(cap, 1);
+	struct ap_report_stats *stats = calloc(cap, sizeof(*stats));
+	if (!pcs || !used || !stats) {
+		free(pcs);
+		free(used);
+		free(stats);
+		return -AP_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < r->cap; i++) {
+		if (!r->used[i])
+			continue;
+		size_t j = slot_of(r->pcs[i], cap - 1);
+		while (used[j])
+			j = (j + 1) & (cap - 1);
+		used[j] = 1;
+		pcs[j] = r->pcs[i];
+		stats[j] = r->stats[i];
+	}
+	free(r->pcs);
+	free(r->used);
+	free(r->stats);
+	r->pcs = pcs;
+	r->used = used;
+	r->stats = stats;
+	r->cap = cap;
+	return 0;
+}
+
+int ap_report_add(struct ap_report *r, const struct ap_record *rec)
+{
+	r->records++;
+	report_stats_add(&r->totals, rec);
+	if (!(rec->has & AP_HAS_PC))
+		return 0;
+	if ((r->n + 1) * 2 > r->cap && grow(r) < 0)
+		return -AP_ERR_NOMEM;
+	size_t mask = r->cap - 1, i = slot_of(rec->pc, mask);
+	while (r->used[i] && r->pcs[i] != rec->pc)
+		i = (i + 1) & mask;
+	if (!r->used[i]) {
+		r->used[i] = 1;
+		r->pcs[i] = rec->pc;
+		r->n++;
+	}
+	report_stats_add(&r->stats[i], rec);
+	r->finished = 0;
+	return 0;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct ap_report_row *x = a, *y = b;
+	if (x->stats.samples != y->stats.samples)
+		return x->stats.samples > y->stats.samples ? -1 : 1;
+	if (x->name && y->name) {
+		int c = strcmp(x->name, y->name);
+		if (c)
+			return c;
+	}
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int cmp_fn_addr(const void *a, const void *b)
+{
+	const struct ap_report_row *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Unsymbolized rows (name NULL) share addr 0: keep them apart. */
+	return (x->name != NULL) - (y->name != NULL);
+}
+
+int ap_report_finish(struct ap_report *r)
+{
+	free(r->insn_rows);
+	free(r->fn_rows);
+	r->insn_rows = calloc(r->n ? r->n : 1, sizeof(*r->insn_rows));
+	struct ap_report_row *fns = calloc(r->n ? r->n : 1, sizeof(*fns));
+	r->fn_rows = NULL;
+	r->n_insn_rows = r->n_fn_rows = 0;
+	if (!r->insn_rows || !fns) {
+		free(fns);
+		return -AP_ERR_NOMEM;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < r->cap; i++) {
+		if (!r->used[i])
+			continue;
+		struct ap_report_row *row = &r->insn_rows[k++];
+		row->addr = r->pcs[i];
+		row->stats = r->stats[i];
+		const struct report_symbol *sym = r->bin ? report_binary_symbol(r->bin, r->pcs[i]) : NULL;
+		row->name = sym ? sym->name : NULL;
+		row->offset = sym ? r->pcs[i] - sym->start : 0;
+		/* Function rows start as one per instruction, merged below. */
+		fns[k - 1].addr = sym ? sym->start : 0;
+		fns[k - 1].name = row->name;
+		fns[k - 1].stats = row->stats;
+	}
+	r->n_insn_rows = k;
+	qsort(fns, k, sizeof(*fns), cmp_fn_addr);
+	size_t nf = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (nf && fns[nf - 1].addr == fns[i].addr && (fns[nf - 1].name != NULL) == (fns[i].name != NULL))
+			report_stats_merge(&fns[nf - 1].stats, &fns[i].stats);
+		else
+			fns[nf++] = fns[i];
+	}
+	qsort(r->insn_rows, k, sizeof(*r->insn_rows), cmp_rows);
+	qsort(fns, nf, sizeof(*fns), cmp_rows);
+	r->fn_rows = fns;
+	r->n_fn_rows = nf;
+	r->finished = 1;
+	return 0;
+}
+
+const struct ap_report_stats *ap_report_totals(const struct ap_report *r)
+{
+	return &r->totals;
+}
+
+uint64_t ap_report_records(const struct ap_report *r)
+{
+	return r->records;
+}
+
+size_t ap_report_instructions(const struct ap_report *r, const struct ap_report_row **rows)
+{
+	*rows = r->insn_rows;
+	return r->finished ? r->n_insn_rows : 0;
+}
+
+size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row **rows)
+{
+	*rows = r->fn_rows;
+	return r->finished ? r->n_fn_rows : 0;
+}

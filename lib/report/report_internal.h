@@ -1,0 +1,38 @@
+/* Private to lib/report: the accumulator and the loaded binary. */
+#ifndef ARMPROF_REPORT_INTERNAL_H
+#define ARMPROF_REPORT_INTERNAL_H
+
+#include "armprof/report.h"
+
+struct report_binary; /* binary.c */
+
+struct report_symbol {
+	uint64_t start, size; /* runtime addresses (bias applied) */
+	const char *name;
+};
+
+struct ap_report {
+	/* PC -> stats, open addressing; pcs[i] == 0 with used[i] == 0 is empty */
+	uint64_t *pcs;
+	uint8_t *used;
+	struct ap_report_stats *stats;
+	size_t cap, n;
+	struct ap_report_stats totals;
+	uint64_t records;
+
+	struct report_binary *bin;
+
+	struct ap_report_row *insn_rows, *fn_rows;
+	size_t n_insn_rows, n_fn_rows;
+	int finished;
+};
+
+void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec);
+void report_stats_merge(struct ap_report_stats *into, const struct ap_report_stats *from);
+
+/* binary.c */
+void report_binary_free(struct report_binary *b);
+/* The function symbol covering pc, or NULL. */
+const struct report_symbol *report_binary_symbol(const struct report_binary *b, uint64_t pc);
+
+#endif

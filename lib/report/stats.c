@@ -1,0 +1,153 @@
+/* Counting one record into report statistics, and the derived rates. */
+#include <string.h>
+
+#include "armprof/codec.h"
+#include "report_internal.h"
+
+static unsigned hist_bin(unsigned v)
+{
+	if (v < AP_REPORT_HIST_EXACT)
+		return v;
+	if (v > 4095)
+		v = 4095;
+	unsigned octave = 31u - (unsigned)__builtin_clz(v); /* 5..11 */
+	unsigned sub = (v >> (octave - 4)) & 15u;
+	return AP_REPORT_HIST_EXACT + (octave - 5) * 16 + sub;
+}
+
+/* Middle of the values a bin holds. */
+static double bin_value(unsigned b)
+{
+	if (b < AP_REPORT_HIST_EXACT)
+		return b;
+	unsigned octave = 5 + (b - AP_REPORT_HIST_EXACT) / 16;
+	unsigned sub = (b - AP_REPORT_HIST_EXACT) % 16;
+	double width = (double)(1u << (octave - 4));
+	double lo = (double)(1u << octave) + sub * width;
+	return lo + (width - 1) / 2.0;
+}
+
+void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec)
+{
+	s->samples++;
+	if (rec->has & AP_HAS_OP) {
+		switch (rec->op_class) {
+		case AP_OP_CLASS_LDST:
+			if ((rec->op_subclass & AP_OP_LDST_EXT) && (rec->op_subclass & AP_OP_LDST_AT) &&
+			    !(rec->op_subclass & 0xE0))
+				s->atomics++;
+			else if (rec->op_subclass & AP_OP_ST)
+				s->stores++;
+			else
+				s->loads++;
+			break;
+		case AP_OP_CLASS_BRANCH:
+			s->branches++;
+			if (rec->op_subclass & AP_OP_BR_COND)
+				s->cond_branches++;
+			break;
+		default:
+			s->others++;
+			break;
+		}
+	}
+	if (rec->has & AP_HAS_EVENTS) {
+		uint64_t e = rec->events;
+		s->l1d_access += (e & AP_EV_L1D_ACCESS) != 0;
+		s->l1d_refill += (e & AP_EV_L1D_REFILL) != 0;
+		s->llc_access += (e & AP_EV_LLC_ACCESS) != 0;
+		s->llc_miss += (e & AP_EV_LLC_MISS) != 0;
+		s->tlb_access += (e & AP_EV_TLB_ACCESS) != 0;
+		s->tlb_walk += (e & AP_EV_TLB_WALK) != 0;
+		s->remote += (e & AP_EV_REMOTE_ACCESS) != 0;
+		if (rec->op_class == AP_OP_CLASS_BRANCH) {
+			s->mispredicted += (e & AP_EV_MISPREDICTED) != 0;
+			s->not_taken += (e & AP_EV_NOT_TAKEN) != 0;
+		}
+	}
+	if (rec->has & AP_HAS_LAT_TOTAL) {
+		s->n_lat_total++;
+		s->lat_total_sum += rec->lat_total;
+		s->hist[hist_bin(rec->lat_total)]++;
+	}
+	if (rec->has & AP_HAS_LAT_ISSUE) {
+		s->n_lat_issue++;
+		s->lat_issue_sum += rec->lat_issue;
+	}
+	if (rec->has & AP_HAS_LAT_XLAT) {
+		s->n_lat_xlat++;
+		s->lat_xlat_sum += rec->lat_xlat;
+	}
+	if (rec->has & AP_HAS_DATA_SOURCE) {
+		s->n_data_source++;
+		if (rec->data_source < AP_REPORT_DS_VALUES)
+			s->data_source[rec->data_source]++;
+		else
+			s->data_source_other++;
+	}
+}
+
+void report_stats_merge(struct ap_report_stats *into, const struct ap_report_stats *from)
+{
+	/* Every field is a uint64_t counter or a uint32_t histogram bin. */
+	uint64_t *a = &into->samples;
+	const uint64_t *b = &from->samples;
+	size_t n64 = (size_t)((const uint8_t *)from->hist - (const uint8_t *)&from->samples) / sizeof(uint64_t);
+	for (size_t i = 0; i < n64; i++)
+		a[i] += b[i];
+	for (size_t i = 0; i < AP_REPORT_HIST_BINS; i++)
+		into->hist[i] += from->hist[i];
+}
+
+double ap_report_percentile(const struct ap_report_stats *s, double q)
+{
+	if (!s->n_lat_total)
+		return 0;
+	if (q < 0)
+		q = 0;
+	if (q > 1)
+		q = 1;
+	/* The smallest bin whose cumulative count reaches ceil(q * n). */
+	uint64_t rank = (uint64_t)(q * (double)s->n_lat_total + 0.999999);
+	if (rank == 0)
+		rank = 1;
+	uint64_t c = 0;
+	for (unsigned b = 0; b < AP_REPORT_HIST_BINS; b++) {
+		c += s->hist[b];
+		if (c >= rank)
+			return bin_value(b);
+	}
+	return bin_value(AP_REPORT_HIST_BINS - 1);
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+void ap_report_rates(const struct ap_report_stats *s, struct ap_report_rates *out)
+{
+	out->lat_mean = ratio(s->lat_total_sum, s->n_lat_total);
+	out->lat_p50 = ap_report_percentile(s, 0.50);
+	out->lat_p90 = ap_report_percentile(s, 0.90);
+	out->lat_p99 = ap_report_percentile(s, 0.99);
+	out->l1d_miss = ratio(s->l1d_refill, s->l1d_access);
+	out->llc_miss = ratio(s->llc_miss, s->l1d_access);
+	out->tlb_walk = ratio(s->tlb_walk, s->tlb_access);
+	out->mispredict = ratio(s->mispredicted, s->branches);
+}
+
+const char *ap_report_data_source_name(unsigned value)
+{
+	switch (value) {
+	case 0x0: return "L1D";
+	case 0x8: return "L2";
+	case 0x9: return "PEER-CORE";
+	case 0xa: return "LOCAL-CLUSTER";
+	case 0xb: return "SYS-CACHE";
+	case 0xc: return "PEER-CLUSTER";
+	case 0xd: return "REMOTE";
+	case 0xe: return "DRAM";
+	default: return NULL;
+	}
+}

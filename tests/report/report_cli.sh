@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# armprof report on SPE streams written with `armprof encode` (docs/spe-text-format.md):
+# text/json/csv output, sample shares, rates, data sources, symbols from an
+# aarch64 example binary (when the cross toolchain built one), bad input.
+# Counts the packets of spec/002 5.3: Operation Type (SPE-5.3.8), Events
+# (SPE-5.3.7-11, SPE-5.3.7-12, SPE-5.3.7-14, SPE-5.3.7-18, SPE-5.3.7-19),
+# Counter (SPE-5.3.4-4), Data Source (SPE-5.3.5-1).
+set -euo pipefail
+armprof=$1 src=$2 work=$3
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+bin=$(dirname "$armprof")/examples/pointer_chase
+chase=0x1000 main=0x2000 binopt=()
+if [ -x "$bin" ] && command -v aarch64-linux-gnu-nm >/dev/null; then
+  chase=0x$(aarch64-linux-gnu-nm "$bin" | awk '$3 == "chase" {print $1}')
+  main=0x$(aarch64-linux-gnu-nm "$bin" | awk '$3 == "main" {print $1}')
+  binopt=(--binary "$bin")
+fi
+ld=$(printf '0x%x' $((chase + 12)))
+{
+  for i in 1 2 3 4 5 6; do
+    echo "pc $ld el=0; op ld; ev retired l1d-access l1d-refill tlb-access llc-access llc-miss; lat issue 2; lat total 200; va 0x10000; lat xlat 1; ds 14; ts $i"
+  done
+  for i in 1 2; do
+    echo "pc $ld el=0; op ld; ev retired l1d-access tlb-access; lat issue 2; lat total 7; va 0x10008; lat xlat 1; ds 0; end"
+  done
+  echo "pc $(printf '0x%x' $((chase + 20))) el=0; op b cond; ev retired mispredicted; lat total 14; tgt $ld el=0; end"
+  echo "pc $main el=0; op other; ev retired; lat total 3; end"
+} > prof.spe
+"$armprof" encode -o prof.raw prof.spe
+
+"$armprof" report "${binopt[@]}" --format json -o report.json prof.raw
+python3 - "$bin" "${#binopt[@]}" <<'PY'
+import json, sys
+r = json.load(open("report.json"))
+assert r["records"] == 10, r["records"]
+fns = {f["function"]: f for f in r["functions"]}
+for f in r["functions"]:
+    assert "function" in f and "samples" in f
+name = "chase" if sys.argv[2] != "0" else "[unknown]"
+top = r["functions"][0]
+assert top["function"] == name, top["function"]
+assert top["samples"] == (9 if name == "chase" else 10), top
+if name == "chase":
+    assert abs(top["share"] - 0.9) < 1e-9
+    assert fns["main"]["samples"] == 1
+    assert top["data_source"] == {"L1D": 2, "DRAM": 6}, top["data_source"]
+    assert abs(top["l1d_miss_rate"] - 0.75) < 1e-9 and abs(top["llc_miss_rate"] - 0.75) < 1e-9
+    assert top["mispredict_rate"] == 1.0
+    ins = r["instructions"][0]
+    assert ins["samples"] == 8 and ins["function"] == "chase" and ins["offset"] == 12
+    assert ins["disasm"].startswith("ldr"), ins
+print("json ok")
+PY
+
+"$armprof" report "${binopt[@]}" prof.raw > report.txt
+grep -q '^# armprof report: prof.raw (raw SPE), 10 records' report.txt || fail "text header"
+grep -q 'Functions' report.txt && grep -q 'Instructions' report.txt || fail "text tables"
+"$armprof" report "${binopt[@]}" --format csv prof.raw > report.csv
+head -1 report.csv | grep -q '^kind,name,addr,samples,share,lat_mean' || fail "csv header"
+[ "$(grep -c '^function,' report.csv)" -ge 1 ] || fail "csv function rows"
+[ "$(grep -c '^instruction,' report.csv)" -eq 3 ] || fail "csv instruction rows"
+
+# Bad input: usage errors exit 2, a stream with decode errors exits 1.
+set +e
+"$armprof" report --format xml prof.raw 2>err.txt; [ $? -eq 2 ] || fail "bad format exit"
+grep -q "unknown format 'xml'" err.txt || fail "bad format message"
+"$armprof" report no-such-file 2>err.txt; [ $? -eq 2 ] || fail "missing file exit"
+"$armprof" report --binary /etc/hostname prof.raw 2>err.txt; [ $? -eq 2 ] || fail "bad binary exit"
+grep -q "not a 64-bit ELF" err.txt || fail "bad binary message"
+printf 'pc 0x1000 el=0; op ld; bytes 0x4a; end\n' > bad.spe
+"$armprof" encode -o bad.raw bad.spe
+"$armprof" report bad.raw >/dev/null 2>err.txt; [ $? -eq 1 ] || fail "decode errors exit"
+grep -q "decode errors" err.txt || fail "decode errors message"
+set -e
+echo "report_cli ok"

@@ -1,0 +1,184 @@
+/* lib/report: counting records into per-instruction and per-function rows,
+ * rates and latency percentiles, symbols from an ELF file.
+ *
+ * The counted fields are the record's packets: Operation Type CLASS and
+ * SUBCLASS (spec/002 5.3.8, SPE-2.3.2-5, SPE-2.3.1-7), Events E[2..9]
+ * (5.3.7: SPE-5.3.7-11, -12, -14, -16..-19), total/issue/translation
+ * latency (5.3.4: SPE-5.3.4-4, -5, -6) and Data Source (5.3.5,
+ * SPE-5.3.5-1). */
+#define _GNU_SOURCE 1 /* dladdr */
+#include <dlfcn.h>
+
+#include "armprof/codec.h"
+#include "armprof/error.h"
+#include "armprof/report.h"
+#include "harness.h"
+
+static struct ap_record load_rec(uint64_t pc, uint64_t events, uint16_t lat, uint16_t ds)
+{
+	struct ap_record r;
+	memset(&r, 0, sizeof(r));
+	r.has = AP_HAS_PC | AP_HAS_OP | AP_HAS_EVENTS | AP_HAS_LAT_TOTAL | AP_HAS_LAT_ISSUE |
+	        AP_HAS_LAT_XLAT | AP_HAS_DATA_SOURCE;
+	r.pc = pc;
+	r.op_class = AP_OP_CLASS_LDST;
+	r.op_subclass = AP_OP_LDST_GP;
+	r.events = events | AP_EV_RETIRED;
+	r.lat_total = lat;
+	r.lat_issue = 2;
+	r.lat_xlat = 1;
+	r.data_source = ds;
+	return r;
+}
+
+TEST(rates_and_sources)
+{
+	struct ap_report *r;
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	uint64_t hit = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
+	uint64_t miss = hit | AP_EV_L1D_REFILL | AP_EV_LLC_ACCESS | AP_EV_LLC_MISS | AP_EV_TLB_WALK;
+	for (int i = 0; i < 30; i++) {
+		struct ap_record a = load_rec(0x1000, i < 10 ? miss : hit, i < 10 ? 200 : 7, i < 10 ? 0xe : 0x0);
+		CHECK_EQ_U64(ap_report_add(r, &a), 0);
+	}
+	/* a store (ST bit), an atomic (extended, AT), a branch, and no-PC record */
+	struct ap_record st = load_rec(0x1004, hit, 5, 0);
+	st.op_subclass = AP_OP_ST;
+	st.has &= ~(uint32_t)AP_HAS_DATA_SOURCE;
+	struct ap_record at = load_rec(0x1008, hit, 9, 0);
+	at.op_subclass = AP_OP_LDST_EXT | AP_OP_LDST_AT;
+	struct ap_record br;
+	memset(&br, 0, sizeof(br));
+	br.has = AP_HAS_PC | AP_HAS_OP | AP_HAS_EVENTS | AP_HAS_LAT_TOTAL;
+	br.pc = 0x100c;
+	br.op_class = AP_OP_CLASS_BRANCH;
+	br.op_subclass = AP_OP_BR_COND;
+	br.events = AP_EV_RETIRED | AP_EV_MISPREDICTED | AP_EV_NOT_TAKEN;
+	br.lat_total = 14;
+	struct ap_record nopc = load_rec(0, hit, 3, 0);
+	nopc.has &= ~(uint32_t)AP_HAS_PC;
+	CHECK_EQ_U64(ap_report_add(r, &st), 0);
+	CHECK_EQ_U64(ap_report_add(r, &at), 0);
+	CHECK_EQ_U64(ap_report_add(r, &br), 0);
+	CHECK_EQ_U64(ap_report_add(r, &nopc), 0);
+	CHECK_EQ_U64(ap_report_finish(r), 0);
+
+	CHECK_EQ_U64(ap_report_records(r), 34);
+	const struct ap_report_stats *t = ap_report_totals(r);
+	CHECK_EQ_U64(t->samples, 34);
+	CHECK_EQ_U64(t->loads, 31);
+	CHECK_EQ_U64(t->stores, 1);
+	CHECK_EQ_U64(t->atomics, 1);
+	CHECK_EQ_U64(t->branches, 1);
+	CHECK_EQ_U64(t->cond_branches, 1);
+
+	const struct ap_report_row *rows;
+	size_t n = ap_report_instructions(r, &rows);
+	CHECK_EQ_U64(n, 4);
+	CHECK_EQ_U64(rows[0].addr, 0x1000);
+	CHECK_EQ_U64(rows[0].stats.samples, 30);
+	CHECK(rows[0].name == NULL);
+	struct ap_report_rates q;
+	ap_report_rates(&rows[0].stats, &q);
+	CHECK(q.l1d_miss > 0.3333 && q.l1d_miss < 0.3334);
+	CHECK(q.llc_miss > 0.3333 && q.llc_miss < 0.3334);
+	CHECK(q.tlb_walk > 0.3333 && q.tlb_walk < 0.3334);
+	CHECK(q.lat_mean > (10 * 200 + 20 * 7) / 30.0 - 1e-9 && q.lat_mean < (10 * 200 + 20 * 7) / 30.0 + 1e-9);
+	CHECK_EQ_U64(rows[0].stats.data_source[0xe], 10);
+	CHECK_EQ_U64(rows[0].stats.data_source[0x0], 20);
+	CHECK(q.lat_p50 == 7.0);
+	CHECK(q.lat_p90 >= 192 && q.lat_p90 <= 208); /* within 1/16 of 200 */
+
+	/* the branch row */
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].addr == 0x100c) {
+			ap_report_rates(&rows[i].stats, &q);
+			CHECK(q.mispredict == 1.0);
+			CHECK_EQ_U64(rows[i].stats.not_taken, 1);
+		}
+	/* Without symbols every PC falls in one "[unknown]" function row. */
+	CHECK_EQ_U64(ap_report_functions(r, &rows), 1);
+	CHECK_EQ_U64(rows[0].stats.samples, 33);
+	CHECK_EQ_U64(strcmp(ap_report_data_source_name(0xe), "DRAM"), 0);
+	CHECK_EQ_U64(strcmp(ap_report_data_source_name(0x9), "PEER-CORE"), 0);
+	CHECK(ap_report_data_source_name(0x3) == NULL);
+	ap_report_free(r);
+}
+
+TEST(percentiles_within_a_sixteenth)
+{
+	struct ap_report *r;
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	for (unsigned v = 1; v <= 4000; v++) {
+		struct ap_record a = load_rec(0x2000, AP_EV_L1D_ACCESS, (uint16_t)v, 0);
+		ap_report_add(r, &a);
+	}
+	ap_report_finish(r);
+	const struct ap_report_stats *t = ap_report_totals(r);
+	double qs[] = { 0.01, 0.1, 0.5, 0.9, 0.99 };
+	for (size_t i = 0; i < 5; i++) {
+		double want = qs[i] * 4000, got = ap_report_percentile(t, qs[i]);
+		CHECK(got >= want * (1 - 1.0 / 16) - 1 && got <= want * (1 + 1.0 / 16) + 1);
+	}
+	ap_report_free(r);
+}
+
+TEST(many_pcs_grow_the_table)
+{
+	struct ap_report *r;
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	for (uint64_t i = 0; i < 20000; i++) {
+		struct ap_record a = load_rec(0x400000 + 4 * (i % 5000), AP_EV_L1D_ACCESS, 4, 0);
+		CHECK(ap_report_add(r, &a) == 0);
+	}
+	ap_report_finish(r);
+	const struct ap_report_row *rows;
+	size_t n = ap_report_instructions(r, &rows);
+	CHECK_EQ_U64(n, 5000);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += rows[i].stats.samples;
+		CHECK_EQ_U64(rows[i].stats.samples, 4);
+	}
+	CHECK_EQ_U64(sum, 20000);
+	ap_report_free(r);
+}
+
+__attribute__((noinline)) static int marker_function(int x)
+{
+	return x * 3 + 1;
+}
+
+/* Symbols of this test's own executable: the PC of marker_function (as an
+ * ELF address) is attributed to it. */
+TEST(symbols_from_elf)
+{
+	Dl_info info;
+	CHECK(dladdr((void *)marker_function, &info) != 0);
+	uint64_t elf_addr = (uint64_t)(uintptr_t)marker_function - (uint64_t)(uintptr_t)info.dli_fbase;
+	if (marker_function(1) != 4)
+		return;
+	struct ap_report *r;
+	char msg[256];
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, msg, sizeof(msg)), 0);
+	struct ap_record a = load_rec(elf_addr + 0x10000 + 4, AP_EV_L1D_ACCESS, 4, 0);
+	ap_report_add(r, &a);
+	ap_report_finish(r);
+	const struct ap_report_row *rows;
+	CHECK_EQ_U64(ap_report_instructions(r, &rows), 1);
+	CHECK(rows[0].name && !strcmp(rows[0].name, "marker_function"));
+	CHECK_EQ_U64(rows[0].offset, 4);
+	CHECK_EQ_U64(ap_report_functions(r, &rows), 1);
+	CHECK_EQ_U64(rows[0].addr, elf_addr + 0x10000);
+	ap_report_free(r);
+
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/nonexistent/file", 0, msg, sizeof(msg)), (uint64_t)-AP_ERR_IO);
+	CHECK(strstr(msg, "/nonexistent/file") != NULL);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/cmdline", 0, msg, sizeof(msg)), (uint64_t)-AP_ERR_FORMAT);
+	ap_report_free(r);
+}
+
+TEST_MAIN(CASE(rates_and_sources), CASE(percentiles_within_a_sixteenth), CASE(many_pcs_grow_the_table),
+          CASE(symbols_from_elf))

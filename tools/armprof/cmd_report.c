@@ -1,0 +1,252 @@
+/* armprof report FILE: hot functions and instructions of an SPE capture
+ * (raw SPE stream or perf.data), with latency, cache/TLB/branch rates and
+ * data sources, symbolized from the profiled binary (--binary, or the one
+ * `armprof record` named in FILE.meta). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "armprof/decode.h"
+#include "armprof/report.h"
+#include "cli_io.h"
+#include "commands.h"
+#include "perf_input.h"
+#include "report_format.h"
+
+const char cmd_report_summary[] = "hot functions and instructions of an SPE capture (text, json, csv)";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: armprof report [options] FILE\n"
+	        "  FILE                 raw SPE stream or perf.data (detected by magic)\n"
+	        "  --format F           text (default), json or csv\n"
+	        "  --binary PATH        ELF file to symbolize (default: from FILE.meta)\n"
+	        "  --load-bias N        runtime address - ELF address (default: from FILE.meta, else 0)\n"
+	        "  --top N              rows per table (default 20 for text, all for json/csv; 0 = all)\n"
+	        "  --no-disasm          no instruction text (capstone)\n"
+	        "  --no-lines           no source lines (DWARF)\n"
+	        "  --cpu N, --tid N     perf.data: only the AUX buffers of this cpu / thread\n"
+	        "  -o FILE              write the report to FILE (default stdout)\n"
+	        "exit status: 0 reported, 1 the input held decode errors, 2 usage or I/O error\n");
+}
+
+struct report_run {
+	struct ap_report *rep;
+	int nomem;
+	uint64_t decode_errors;
+};
+
+static int on_record(void *ctx, const struct ap_record *rec)
+{
+	struct report_run *run = ctx;
+	if (rec->n_errors_total)
+		run->decode_errors++;
+	if (ap_report_add(run->rep, rec) < 0) {
+		run->nomem = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* FILE.meta from `armprof record`: binary=, load_bias=. */
+static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bias, int *have_bias)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s.meta", input);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[4200];
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "binary=", 7) && !binary[0] && strlen(line + 7) < cap)
+			memcpy(binary, line + 7, strlen(line + 7) + 1);
+		else if (!strncmp(line, "load_bias=", 10) && !*have_bias) {
+			*bias = strtoull(line + 10, NULL, 0);
+			*have_bias = 1;
+		}
+	}
+	fclose(f);
+}
+
+static int feed_raw(const char *path, struct ap_decoder *dec)
+{
+	FILE *f = cli_open_input("report", path);
+	if (!f)
+		return EXIT_USAGE;
+	static uint8_t buf[1 << 20];
+	size_t n;
+	int rc = 0;
+	while (!rc && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		rc = ap_decoder_feed(dec, buf, n);
+	int bad = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (bad) {
+		fprintf(stderr, "armprof report: %s: read error\n", path);
+		return EXIT_USAGE;
+	}
+	if (!rc)
+		ap_decoder_finish(dec);
+	return 0;
+}
+
+static int feed_perf(const char *path, int32_t cpu, int32_t tid, struct ap_decoder *dec)
+{
+	struct perf_input in;
+	int rc = perf_input_open(&in, "report", path, cpu, tid);
+	if (rc)
+		return rc;
+	const uint8_t *p;
+	size_t n;
+	while (perf_input_next(&in, dec, &p, &n)) {
+		/* Each AUX buffer is a stream of its own: records never span two. */
+		if (ap_decoder_feed(dec, p, n) != 0 || ap_decoder_finish(dec) != 0)
+			break;
+	}
+	perf_input_close(&in, NULL);
+	return 0;
+}
+
+static int parse_num(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (!s || !*s || *s == '-')
+		return -1;
+	*out = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	enum report_format fmt = REPORT_TEXT;
+	const char *input = NULL, *output = NULL;
+	char binary[4096] = "";
+	uint64_t bias = 0, top = 0;
+	int have_bias = 0, have_top = 0, disasm = 1, lines = 1;
+	int32_t cpu = AP_PERF_ANY, tid = AP_PERF_ANY;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(a, "--format") && v) {
+			if (report_format_parse(v, &fmt) != 0) {
+				fprintf(stderr, "armprof report: unknown format '%s' (text, json, csv)\n", v);
+				return EXIT_USAGE;
+			}
+			i++;
+		} else if (!strcmp(a, "--binary") && v) {
+			snprintf(binary, sizeof(binary), "%s", v);
+			i++;
+		} else if (!strcmp(a, "--load-bias") && v) {
+			if (parse_num(v, &bias)) {
+				fprintf(stderr, "armprof report: --load-bias '%s': not a number\n", v);
+				return EXIT_USAGE;
+			}
+			have_bias = 1;
+			i++;
+		} else if (!strcmp(a, "--top") && v) {
+			if (parse_num(v, &top)) {
+				fprintf(stderr, "armprof report: --top '%s': not a number\n", v);
+				return EXIT_USAGE;
+			}
+			have_top = 1;
+			i++;
+		} else if (!strcmp(a, "--no-disasm")) {
+			disasm = 0;
+		} else if (!strcmp(a, "--no-lines")) {
+			lines = 0;
+		} else if ((!strcmp(a, "--cpu") || !strcmp(a, "--tid")) && v) {
+			if (perf_input_parse_id(v, !strcmp(a, "--cpu") ? &cpu : &tid) != 0) {
+				fprintf(stderr, "armprof report: %s '%s': expected a number >= -1\n", a, v);
+				return EXIT_USAGE;
+			}
+			i++;
+		} else if (!strcmp(a, "-o") && v) {
+			output = v;
+			i++;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "armprof report: unknown or incomplete option '%s'\n", a);
+			usage(stderr);
+			return EXIT_USAGE;
+		} else if (input) {
+			fprintf(stderr, "armprof report: more than one input file ('%s', '%s')\n", input, a);
+			return EXIT_USAGE;
+		} else {
+			input = a;
+		}
+	}
+	if (!input) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(input, "-") != 0)
+		read_meta(input, binary, sizeof(binary), &bias, &have_bias);
+
+	struct report_run run = { 0 };
+	if (ap_report_new(&run.rep) < 0) {
+		fprintf(stderr, "armprof report: out of memory\n");
+		return EXIT_USAGE;
+	}
+	struct report_view view = { .input = input, .input_kind = "raw SPE", .disasm = disasm, .lines = lines };
+	view.top_functions = view.top_instructions = have_top ? (size_t)top : (fmt == REPORT_TEXT ? 20 : 0);
+	if (binary[0]) {
+		char msg[512];
+		if (ap_report_load_binary(run.rep, binary, bias, msg, sizeof(msg)) < 0) {
+			fprintf(stderr, "armprof report: %s\n", msg);
+			ap_report_free(run.rep);
+			return EXIT_USAGE;
+		}
+		view.binary = binary;
+		view.load_bias = bias;
+	}
+
+	struct ap_decoder_config dc;
+	ap_decoder_config_init(&dc);
+	dc.on_record = on_record;
+	dc.ctx = &run;
+	struct ap_decoder dec;
+	ap_decoder_init(&dec, &dc);
+	int is_perf = strcmp(input, "-") != 0 && perf_input_sniff(input);
+	int rc;
+	if (is_perf) {
+		view.input_kind = "perf.data";
+		rc = feed_perf(input, cpu, tid, &dec);
+	} else {
+		rc = feed_raw(input, &dec);
+	}
+	if (!rc && run.nomem) {
+		fprintf(stderr, "armprof report: out of memory\n");
+		rc = EXIT_USAGE;
+	}
+	if (!rc && ap_report_finish(run.rep) < 0) {
+		fprintf(stderr, "armprof report: out of memory\n");
+		rc = EXIT_USAGE;
+	}
+	if (rc) {
+		ap_report_free(run.rep);
+		return rc;
+	}
+	view.decode_errors = run.decode_errors;
+	struct cli_output out;
+	if (cli_output_open(&out, "report", output) != 0) {
+		ap_report_free(run.rep);
+		return EXIT_USAGE;
+	}
+	report_write(out.f, fmt, run.rep, &view);
+	ap_report_free(run.rep);
+	if (cli_output_close(&out, "report", 1) != 0)
+		return EXIT_USAGE;
+	if (run.decode_errors) {
+		fprintf(stderr, "armprof report: %s: %" PRIu64 " records held decode errors (see armprof decode)\n",
+		        input, run.decode_errors);
+		return EXIT_DATA_ERROR;
+	}
+	return EXIT_OK;
+}

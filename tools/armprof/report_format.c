@@ -1,0 +1,283 @@
+/* `armprof report` output (report_format.h). JSON: one object with
+ * "functions" and "instructions" arrays; each function entry has at least
+ * "function" (name, "[unknown]" without a symbol) and "samples". */
+#include "report_format.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+int report_format_parse(const char *name, enum report_format *fmt)
+{
+	if (!strcmp(name, "text"))
+		*fmt = REPORT_TEXT;
+	else if (!strcmp(name, "json"))
+		*fmt = REPORT_JSON;
+	else if (!strcmp(name, "csv"))
+		*fmt = REPORT_CSV;
+	else
+		return -1;
+	return 0;
+}
+
+static const char *row_name(const struct ap_report_row *row)
+{
+	return row->name ? row->name : "[unknown]";
+}
+
+static double share(uint64_t n, uint64_t total)
+{
+	return total ? (double)n / (double)total : 0.0;
+}
+
+/* "DRAM 80% L1D 20%": the three most frequent data sources. */
+static void sources_text(const struct ap_report_stats *s, char *buf, size_t cap)
+{
+	buf[0] = 0;
+	if (!s->n_data_source) {
+		snprintf(buf, cap, "-");
+		return;
+	}
+	int taken[AP_REPORT_DS_VALUES] = { 0 };
+	size_t len = 0;
+	for (int k = 0; k < 3; k++) {
+		int best = -1;
+		for (int i = 0; i < AP_REPORT_DS_VALUES; i++)
+			if (!taken[i] && s->data_source[i] && (best < 0 || s->data_source[i] > s->data_source[best]))
+				best = i;
+		if (best < 0)
+			break;
+		taken[best] = 1;
+		const char *n = ap_report_data_source_name((unsigned)best);
+		char other[16];
+		if (!n) {
+			snprintf(other, sizeof(other), "0x%x", best);
+			n = other;
+		}
+		len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s %.0f%%", k ? " " : "", n,
+		                        100.0 * share(s->data_source[best], s->n_data_source));
+		if (len >= cap)
+			break;
+	}
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static const unsigned ds_values[] = { 0x0, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe };
+
+static void text_header(FILE *out, const char *what)
+{
+	fprintf(out, "%9s %7s %8s %6s %6s %6s %8s %8s %8s %7s  %-24s %s\n", "samples", "share", "lat-mean",
+	        "p50", "p90", "p99", "l1d-miss", "llc-miss", "tlb-walk", "mispred", "data-sources", what);
+}
+
+static void text_row(FILE *out, const struct ap_report_row *row, uint64_t total)
+{
+	struct ap_report_rates q;
+	char src[96];
+	ap_report_rates(&row->stats, &q);
+	sources_text(&row->stats, src, sizeof(src));
+	fprintf(out, "%9" PRIu64 " %6.2f%% %8.1f %6.0f %6.0f %6.0f %7.1f%% %7.1f%% %7.2f%% %6.1f%%  %-24s ",
+	        row->stats.samples, 100.0 * share(row->stats.samples, total), q.lat_mean, q.lat_p50, q.lat_p90,
+	        q.lat_p99, 100.0 * q.l1d_miss, 100.0 * q.llc_miss, 100.0 * q.tlb_walk, 100.0 * q.mispredict, src);
+}
+
+static void write_text(FILE *out, const struct ap_report *r, const struct report_view *v)
+{
+	const struct ap_report_stats *t = ap_report_totals(r);
+	const struct ap_report_row *rows;
+	size_t nf = ap_report_functions(r, &rows);
+	fprintf(out, "# armprof report: %s (%s), %" PRIu64 " records", v->input, v->input_kind, ap_report_records(r));
+	if (v->decode_errors)
+		fprintf(out, ", %" PRIu64 " with decode errors", v->decode_errors);
+	fprintf(out, "\n# binary: %s", v->binary ? v->binary : "(none: use --binary for symbols)");
+	if (v->binary && v->load_bias)
+		fprintf(out, " (load bias 0x%" PRIx64 ")", v->load_bias);
+	struct ap_report_rates q;
+	ap_report_rates(t, &q);
+	fprintf(out, "\n# samples: %" PRIu64 " (loads %" PRIu64 ", stores %" PRIu64 ", atomics %" PRIu64
+	        ", branches %" PRIu64 ", other %" PRIu64 "); mean total latency %.1f cycles\n\n",
+	        t->samples, t->loads, t->stores, t->atomics, t->branches, t->others, q.lat_mean);
+	size_t n = v->top_functions && v->top_functions < nf ? v->top_functions : nf;
+	fprintf(out, "Functions (%zu of %zu, by samples)\n", n, nf);
+	text_header(out, "function");
+	for (size_t i = 0; i < n; i++) {
+		text_row(out, &rows[i], t->samples);
+		fprintf(out, "%s\n", row_name(&rows[i]));
+	}
+	size_t ni = ap_report_instructions(r, &rows);
+	n = v->top_instructions && v->top_instructions < ni ? v->top_instructions : ni;
+	fprintf(out, "\nInstructions (%zu of %zu, by samples)\n", n, ni);
+	text_header(out, "pc function+offset [instruction] [line]");
+	for (size_t i = 0; i < n; i++) {
+		char dis[96], line[160];
+		text_row(out, &rows[i], t->samples);
+		fprintf(out, "0x%" PRIx64 " %s+0x%" PRIx64, rows[i].addr, row_name(&rows[i]), rows[i].offset);
+		if (v->disasm && ap_report_disassemble(r, rows[i].addr, dis, sizeof(dis)) == 0)
+			fprintf(out, "  %s", dis);
+		if (v->lines && ap_report_source_line(r, rows[i].addr, line, sizeof(line)) == 0)
+			fprintf(out, "  %s", line);
+		fputc('\n', out);
+	}
+}
+
+static void json_stats(FILE *out, const struct ap_report_stats *s, uint64_t total)
+{
+	struct ap_report_rates q;
+	ap_report_rates(s, &q);
+	fprintf(out,
+	        "\"samples\":%" PRIu64 ",\"share\":%.6f,\"loads\":%" PRIu64 ",\"stores\":%" PRIu64
+	        ",\"atomics\":%" PRIu64 ",\"branches\":%" PRIu64 ",\"other\":%" PRIu64
+	        ",\"lat_mean\":%.3f,\"lat_p50\":%.1f,\"lat_p90\":%.1f,\"lat_p99\":%.1f"
+	        ",\"issue_lat_mean\":%.3f,\"xlat_lat_mean\":%.3f"
+	        ",\"l1d_miss_rate\":%.6f,\"llc_miss_rate\":%.6f,\"tlb_walk_rate\":%.6f,\"mispredict_rate\":%.6f"
+	        ",\"l1d_access\":%" PRIu64 ",\"l1d_refill\":%" PRIu64 ",\"llc_access\":%" PRIu64
+	        ",\"llc_miss\":%" PRIu64 ",\"tlb_access\":%" PRIu64 ",\"tlb_walk\":%" PRIu64
+	        ",\"mispredicted\":%" PRIu64 ",\"not_taken\":%" PRIu64 ",\"data_source\":{",
+	        s->samples, share(s->samples, total), s->loads, s->stores, s->atomics, s->branches, s->others,
+	        q.lat_mean, q.lat_p50, q.lat_p90, q.lat_p99, s->n_lat_issue ? (double)s->lat_issue_sum / (double)s->n_lat_issue : 0.0,
+	        s->n_lat_xlat ? (double)s->lat_xlat_sum / (double)s->n_lat_xlat : 0.0, q.l1d_miss, q.llc_miss,
+	        q.tlb_walk, q.mispredict, s->l1d_access, s->l1d_refill, s->llc_access, s->llc_miss, s->tlb_access,
+	        s->tlb_walk, s->mispredicted, s->not_taken);
+	int first = 1;
+	for (unsigned i = 0; i < AP_REPORT_DS_VALUES; i++) {
+		if (!s->data_source[i])
+			continue;
+		const char *n = ap_report_data_source_name(i);
+		char other[16];
+		snprintf(other, sizeof(other), "0x%x", i);
+		fprintf(out, "%s\"%s\":%" PRIu64, first ? "" : ",", n ? n : other, s->data_source[i]);
+		first = 0;
+	}
+	fputc('}', out);
+}
+
+static void write_json(FILE *out, const struct ap_report *r, const struct report_view *v)
+{
+	const struct ap_report_stats *t = ap_report_totals(r);
+	const struct ap_report_row *rows;
+	fprintf(out, "{\"input\":");
+	json_string(out, v->input);
+	fprintf(out, ",\"format\":");
+	json_string(out, v->input_kind);
+	fprintf(out, ",\"binary\":");
+	if (v->binary)
+		json_string(out, v->binary);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"load_bias\":%" PRIu64 ",\"records\":%" PRIu64 ",\"decode_errors\":%" PRIu64 ",\"totals\":{",
+	        v->load_bias, ap_report_records(r), v->decode_errors);
+	json_stats(out, t, t->samples);
+	fprintf(out, "},\n\"functions\":[");
+	size_t nf = ap_report_functions(r, &rows);
+	size_t n = v->top_functions && v->top_functions < nf ? v->top_functions : nf;
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s\n{\"function\":", i ? "," : "");
+		json_string(out, row_name(&rows[i]));
+		fprintf(out, ",\"addr\":\"0x%" PRIx64 "\",", rows[i].addr);
+		json_stats(out, &rows[i].stats, t->samples);
+		fputc('}', out);
+	}
+	fprintf(out, "],\n\"instructions\":[");
+	size_t ni = ap_report_instructions(r, &rows);
+	n = v->top_instructions && v->top_instructions < ni ? v->top_instructions : ni;
+	for (size_t i = 0; i < n; i++) {
+		char buf[160];
+		fprintf(out, "%s\n{\"pc\":\"0x%" PRIx64 "\",\"function\":", i ? "," : "", rows[i].addr);
+		json_string(out, row_name(&rows[i]));
+		fprintf(out, ",\"offset\":%" PRIu64 ",", rows[i].offset);
+		if (v->disasm && ap_report_disassemble(r, rows[i].addr, buf, sizeof(buf)) == 0) {
+			fprintf(out, "\"disasm\":");
+			json_string(out, buf);
+			fputc(',', out);
+		}
+		if (v->lines && ap_report_source_line(r, rows[i].addr, buf, sizeof(buf)) == 0) {
+			fprintf(out, "\"line\":");
+			json_string(out, buf);
+			fputc(',', out);
+		}
+		json_stats(out, &rows[i].stats, t->samples);
+		fputc('}', out);
+	}
+	fprintf(out, "]}\n");
+}
+
+static void csv_rows(FILE *out, const struct ap_report *r, const struct report_view *v, int fn)
+{
+	const struct ap_report_stats *t = ap_report_totals(r);
+	const struct ap_report_row *rows;
+	size_t nr = fn ? ap_report_functions(r, &rows) : ap_report_instructions(r, &rows);
+	size_t top = fn ? v->top_functions : v->top_instructions;
+	size_t n = top && top < nr ? top : nr;
+	for (size_t i = 0; i < n; i++) {
+		const struct ap_report_stats *s = &rows[i].stats;
+		struct ap_report_rates q;
+		ap_report_rates(s, &q);
+		fprintf(out, "%s,", fn ? "function" : "instruction");
+		csv_field(out, row_name(&rows[i]));
+		fprintf(out, ",0x%" PRIx64 ",%" PRIu64 ",%.6f,%.3f,%.1f,%.1f,%.1f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
+		        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+		        rows[i].addr, s->samples, share(s->samples, t->samples), q.lat_mean, q.lat_p50, q.lat_p90,
+		        q.lat_p99, q.l1d_miss, q.llc_miss, q.tlb_walk, q.mispredict, s->loads, s->stores, s->atomics,
+		        s->branches, s->others);
+		for (size_t k = 0; k < sizeof(ds_values) / sizeof(ds_values[0]); k++)
+			fprintf(out, ",%" PRIu64, s->data_source[ds_values[k]]);
+		char dis[96] = "";
+		if (!fn && v->disasm)
+			ap_report_disassemble(r, rows[i].addr, dis, sizeof(dis));
+		fputc(',', out);
+		csv_field(out, dis);
+		fputc('\n', out);
+	}
+}
+
+void report_write(FILE *out, enum report_format fmt, const struct ap_report *r, const struct report_view *v)
+{
+	if (fmt == REPORT_TEXT) {
+		write_text(out, r, v);
+	} else if (fmt == REPORT_JSON) {
+		write_json(out, r, v);
+	} else {
+		fprintf(out, "kind,name,addr,samples,share,lat_mean,lat_p50,lat_p90,lat_p99,l1d_miss_rate,"
+		             "llc_miss_rate,tlb_walk_rate,mispredict_rate,loads,stores,atomics,branches,other");
+		for (size_t k = 0; k < sizeof(ds_values) / sizeof(ds_values[0]); k++) {
+			char lower[24];
+			const char *n = ap_report_data_source_name(ds_values[k]);
+			size_t j = 0;
+			for (; n[j] && j + 1 < sizeof(lower); j++)
+				lower[j] = n[j] == '-' ? '_' : (char)(n[j] | 0x20);
+			lower[j] = 0;
+			fprintf(out, ",ds_%s", lower);
+		}
+		fprintf(out, ",disasm\n");
+		csv_rows(out, r, v, 1);
+		csv_rows(out, r, v, 0);
+	}
+}
