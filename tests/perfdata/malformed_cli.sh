@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Malformed perf.data on the command line (issue 5): `armprof convert --to raw`
-# refuses each file of perf_bytes.h with exit status 1 (docs/perfdata.md),
+# and `armprof decode` refuse each file of perf_bytes.h with exit status 1 (docs/perfdata.md),
 # one message naming FILE:OFFSET, the record type or header part, and what is
 # wrong, and leaves no output file; nothing crashes (signals give 128+).
 # Args: ARMPROF SRC_DIR WORK_DIR SPE_GEN
@@ -24,6 +24,17 @@ while read -r name offset rest; do
     || { echo "FAIL: $name: message does not name $name.data:$offset: $where" >&2; exit 1; }
   grep -qF "$msg" err.txt || { echo "FAIL: $name: message does not say '$msg'" >&2; exit 1; }
   [ ! -e "$name.spe" ] || { echo "FAIL: $name: an output file was left" >&2; exit 1; }
+  # armprof decode says the same (a file without the magic is not perf.data:
+  # decode reads it as raw SPE)
+  if [ "$name" != bad_magic ]; then
+    set +e
+    "$ARMPROF" decode "$name.data" > /dev/null 2> derr.txt
+    rc=$?
+    set -e
+    [ "$rc" -eq 1 ] || { echo "FAIL: decode $name: exit status $rc, want 1" >&2; exit 1; }
+    grep -qF "armprof decode: $name.data:$offset: $where" derr.txt \
+      || { echo "FAIL: decode $name: $(cat derr.txt)" >&2; exit 1; }
+  fi
   n=$((n + 1))
 done < expect.txt
 [ "$n" -ge 9 ] || { echo "FAIL: only $n malformed files" >&2; exit 1; }

@@ -73,7 +73,24 @@ cmp multi.data.buf1.spe cpu1.spe || fail "--cpu 1 did not select cpu 1's buffer"
 "$ARMPROF" convert --cpu 0 multi.data cpu0.spe
 cat multi.data.buf0.spe multi.data.buf2.spe | cmp - cpu0.spe || fail "--cpu 0 did not give cpu 0's buffers in order"
 
-# 6. the comparison can fail: perf's dump of another file must not match
+# 6. armprof decode reads perf.data transparently: the same records as the
+#    raw streams, --cpu/--tid selection, a line per flagged buffer on stderr
+"$ARMPROF" decode --format jsonl multi.data > m.jsonl 2> m.err
+cat multi.data.buf0.spe multi.data.buf1.spe multi.data.buf2.spe > mall.spe
+"$ARMPROF" decode --format jsonl mall.spe > mall.jsonl
+[ "$(wc -l < m.jsonl)" -eq "$(wc -l < mall.jsonl)" ] || fail "decode of perf.data and of its raw streams differ in records"
+grep -q "aux buffer 1: cpu 1 .* AUX truncated" m.err || fail "decode does not report the truncated buffer"
+grep -q "aux buffer 2: cpu 0 .* AUX collision" m.err || fail "decode does not report the collision"
+grep -q "3 of 3 AUX buffers selected, 1 truncated, 1 with collisions" m.err || fail "decode summary missing"
+"$ARMPROF" decode --format jsonl --cpu 1 multi.data > c1.jsonl 2> /dev/null
+"$ARMPROF" decode --format jsonl multi.data.buf1.spe > b1.jsonl
+cmp c1.jsonl b1.jsonl || fail "decode --cpu 1 is not cpu 1's buffer"
+"$ARMPROF" decode --stats --tid 9999 multi.data > /dev/null 2> t.err
+grep -q "0 of 3 AUX buffers selected" t.err || fail "decode --tid did not select by thread"
+"$ARMPROF" decode --stats multi.data > /dev/null 2> s.err
+[ "$(grep -c "aux buffer" s.err)" -eq 3 ] || fail "decode --stats does not list every buffer"
+
+# 7. the comparison can fail: perf's dump of another file must not match
 "$GEN" other.spe 400 8 $pcs
 "$ARMPROF" convert --buffer-size 4096 other.spe other.data
 "$PERF" report -D -i other.data > odump.txt 2> /dev/null

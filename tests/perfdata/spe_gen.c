@@ -7,7 +7,11 @@
  *                                         of each as OUT.bufN.spe
  *   perfdata_spe_gen --malformed DIR      the malformed files of perf_bytes.h
  *                                         as DIR/NAME.data, and DIR/expect.txt:
- *                                         "NAME OFFSET_HEX WHERE|MESSAGE" lines */
+ *                                         "NAME OFFSET_HEX WHERE|MESSAGE" lines,
+ *                                         and good.data re-wrapped as pipe mode
+ *                                         (good-pipe.data) and with zstd
+ *                                         COMPRESSED side-band (good-zstd.data):
+ *                                         the seed corpus of fuzz_perfdata */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -74,6 +78,14 @@ static int write_malformed(const char *dir)
 			return fail("cannot write a malformed file");
 		fprintf(ex, "%s 0x%llx %s|%s\n", m[i].name, (unsigned long long)m[i].offset, m[i].where, m[i].msg);
 		free(m[i].bytes);
+	}
+	for (int z = 0; z < 2; z++) {
+		size_t plen;
+		uint8_t *pipe = pb_rewrap_pipe(good, z, &plen);
+		snprintf(path, sizeof(path), "%s/%s", dir, z ? "good-zstd.data" : "good-pipe.data");
+		if (pb_spit(path, pipe, plen) != 0)
+			return fail("cannot write a pipe-mode file");
+		free(pipe);
 	}
 	free(good);
 	return fclose(ex) == 0 ? 0 : fail("cannot write expect.txt");

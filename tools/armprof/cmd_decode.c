@@ -6,6 +6,7 @@
 #include "armprof/decode.h"
 #include "cli_io.h"
 #include "commands.h"
+#include "perf_input.h"
 #include "record_format.h"
 
 const char cmd_decode_summary[] = "decode an SPE stream into records (text, jsonl, csv) or packets";
@@ -19,6 +20,9 @@ static void usage(FILE *out)
 	        "  --packets       one line per packet: offset, raw bytes, description\n"
 	        "  --stats         print stream totals to stderr\n"
 	        "  --chunk-size N  feed the decoder N bytes at a time (default 1 MiB)\n"
+	        "  FILE may be a perf.data (docs/perfdata.md): its AUX buffers are decoded,\n"
+	        "  --cpu N / --tid N select them, and a line per buffer goes to stderr\n"
+	        "  (all with --stats; else the truncated and collision ones)\n"
 	        "exit status: 0 decoded, 1 the input held errors, 2 usage or I/O error\n");
 }
 
@@ -62,6 +66,7 @@ int cmd_decode(int argc, char **argv)
 	const char *path = NULL;
 	int stats = 0;
 	size_t chunk = 1u << 20;
+	int32_t sel_cpu = AP_PERF_ANY, sel_tid = AP_PERF_ANY; /* perf.data selection */
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -87,6 +92,11 @@ int cmd_decode(int argc, char **argv)
 				fprintf(stderr, "armprof decode: bad --chunk-size '%s'\n", argv[i]);
 				return EXIT_USAGE;
 			}
+		} else if ((!strcmp(a, "--cpu") || !strcmp(a, "--tid")) && i + 1 < argc) {
+			if (perf_input_parse_id(argv[++i], a[2] == 'c' ? &sel_cpu : &sel_tid) != 0) {
+				fprintf(stderr, "armprof decode: bad %s '%s'\n", a, argv[i]);
+				return EXIT_USAGE;
+			}
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "armprof decode: unknown option '%s'\n", a);
 			usage(stderr);
@@ -103,13 +113,14 @@ int cmd_decode(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	FILE *in = cli_open_input("decode", path);
-	if (!in)
+	int perf = perf_input_sniff(path); /* perf.data: decode its AUX buffers */
+	FILE *in = perf ? NULL : cli_open_input("decode", path);
+	if (!perf && !in)
 		return EXIT_USAGE;
 	uint8_t *buf = malloc(chunk);
 	if (!buf) {
 		fprintf(stderr, "armprof decode: out of memory\n");
-		if (in != stdin)
+		if (in && in != stdin)
 			fclose(in);
 		return EXIT_USAGE;
 	}
@@ -128,16 +139,23 @@ int cmd_decode(int argc, char **argv)
 		record_format_header(stdout, run.fmt);
 	int io_error = 0;
 	size_t n;
-	while ((n = fread(buf, 1, chunk, in)) > 0)
+	if (perf) {
+		int prc = perf_input_feed("decode", path, sel_cpu, sel_tid, &dec, stats);
+		if (prc) {
+			free(buf);
+			return prc;
+		}
+	}
+	while (in && (n = fread(buf, 1, chunk, in)) > 0)
 		ap_decoder_feed(&dec, buf, n);
-	if (ferror(in)) {
+	if (in && ferror(in)) {
 		fprintf(stderr, "armprof decode: %s: read error at byte %llu\n", path,
 		        (unsigned long long)dec.offset);
 		io_error = 1;
 	}
 	ap_decoder_finish(&dec);
 	free(buf);
-	if (in != stdin)
+	if (in && in != stdin)
 		fclose(in);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "armprof decode: write error on standard output\n");

@@ -74,6 +74,8 @@ int perf_input_next(struct perf_input *in, const struct ap_decoder *dec, const u
 	if (dec)
 		in->before = *ap_decoder_stats(dec);
 	in->n_selected++;
+	in->n_truncated += (in->cur->aux_flags & AP_PERF_AUX_FLAG_TRUNCATED) != 0;
+	in->n_collision += (in->cur->aux_flags & AP_PERF_AUX_FLAG_COLLISION) != 0;
 	*data = in->cur->data;
 	*len = (size_t)in->cur->unpadded_size;
 	return 1;
@@ -87,8 +89,6 @@ void perf_input_buffer_done(struct perf_input *in, const struct ap_decoder *dec,
 	const struct ap_decoder_stats *st = ap_decoder_stats(dec);
 	int trunc = (b->aux_flags & AP_PERF_AUX_FLAG_TRUNCATED) != 0;
 	int coll = (b->aux_flags & AP_PERF_AUX_FLAG_COLLISION) != 0;
-	in->n_truncated += (uint64_t)trunc;
-	in->n_collision += (uint64_t)coll;
 	fprintf(out,
 	        "%s: aux buffer %" PRIu32 ": cpu %" PRId32 " tid %" PRId32 " idx %" PRIu32
 	        " at file offset 0x%" PRIx64 ": %" PRIu64 " bytes, %" PRIu64 " records (%" PRIu64
@@ -110,4 +110,23 @@ void perf_input_close(struct perf_input *in, FILE *out)
 	}
 	ap_perf_close(in->reader);
 	in->reader = NULL;
+}
+
+int perf_input_feed(const char *cmd, const char *path, int32_t cpu, int32_t tid,
+                    struct ap_decoder *dec, int verbose)
+{
+	struct perf_input in;
+	int rc = perf_input_open(&in, cmd, path, cpu, tid);
+	if (rc)
+		return rc;
+	const uint8_t *p;
+	size_t n;
+	while (perf_input_next(&in, dec, &p, &n)) {
+		ap_decoder_feed(dec, p, n);
+		ap_decoder_finish(dec);
+		if (verbose || (in.cur->aux_flags & (AP_PERF_AUX_FLAG_TRUNCATED | AP_PERF_AUX_FLAG_COLLISION)))
+			perf_input_buffer_done(&in, dec, stderr);
+	}
+	perf_input_close(&in, stderr);
+	return 0;
 }

@@ -48,4 +48,13 @@ void perf_input_buffer_done(struct perf_input *in, const struct ap_decoder *dec,
 /* Summary line on out (buffers selected, flags seen); closes the reader. */
 void perf_input_close(struct perf_input *in, FILE *out);
 
+/* All of the above for `armprof decode`/`report`: feed each selected AUX
+ * buffer of the perf.data at path to dec as its own stream (finished after
+ * each buffer: the SPE driver never splits a record across buffers), print a
+ * line per buffer on stderr when verbose or when the buffer was truncated or
+ * had a collision, then the summary. Returns 0 or the exit code (after
+ * printing the error). */
+int perf_input_feed(const char *cmd, const char *path, int32_t cpu, int32_t tid,
+                    struct ap_decoder *dec, int verbose);
+
 #endif
