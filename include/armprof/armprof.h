@@ -9,5 +9,7 @@
 #include "armprof/decode.h"
 #include "armprof/model.h"
 #include "armprof/perfdata.h"
+#include "armprof/uarch.h"
+#include "armprof/report.h"
 
 #endif
