@@ -37,7 +37,7 @@ done < syms.txt
 pcs+="0x400000"
 
 # 1. raw -> perf.data, several AUX buffers (split at record boundaries)
-"$GEN" s.spe 400 7 $pcs
+SPE_GEN_CTX=4243 "$GEN" s.spe 400 7 $pcs # Context = the thread id perf attributes by
 "$ARMPROF" convert --binary "$ELF" --pid 4242 --tid 4243 --buffer-size 4096 s.spe s.data
 "$PERF" report -D -i s.data > dump.txt 2> dump.err || fail "perf report -D failed: $(cat dump.err)"
 grep -q "ARM SPE data" dump.txt || fail "perf did not decode the AUX data as Arm SPE"

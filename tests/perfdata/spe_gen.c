@@ -1,6 +1,7 @@
 /* perfdata_spe_gen: stream and file maker for the perf.data CLI tests.
  *   perfdata_spe_gen OUT N SEED [PC...]   N realistic SPE records (spe_stream.h)
- *                                         as raw bytes; with PCs, used in turn
+ *                                         as raw bytes; with PCs, used in turn;
+ *                                         Context packets hold $SPE_GEN_CTX if set
  *   perfdata_spe_gen --perf OUT           a perf.data with three AUX buffers
  *                                         (cpu 0, 1, 0; flags none, truncated,
  *                                         collision|partial) and the raw stream
@@ -42,7 +43,7 @@ static int write_perf(const char *out, int n_buf, int with_side_band, size_t rec
 	}
 	for (int i = 0; i < n_buf; i++) {
 		size_t len = 0;
-		uint8_t *spe = spe_stream(100 + (uint64_t)i, records + 13 * (size_t)i, NULL, 0, &len);
+		uint8_t *spe = spe_stream(100 + (uint64_t)i, records + 13 * (size_t)i, NULL, 0, 501, &len);
 		char name[4096];
 		snprintf(name, sizeof(name), "%s.buf%d.spe", out, i);
 		if (!spe || pb_spit(name, spe, len) != 0 ||
@@ -104,11 +105,12 @@ int main(int argc, char **argv)
 	size_t n = strtoull(argv[2], NULL, 0);
 	uint64_t seed = strtoull(argv[3], NULL, 0);
 	size_t n_pcs = (size_t)(argc - 4);
+	uint32_t ctx = getenv("SPE_GEN_CTX") ? (uint32_t)strtoul(getenv("SPE_GEN_CTX"), NULL, 0) : 0;
 	uint64_t *pcs = calloc(n_pcs + 1, sizeof(*pcs));
 	for (size_t i = 0; i < n_pcs; i++)
 		pcs[i] = strtoull(argv[4 + i], NULL, 0);
 	size_t len = 0;
-	uint8_t *buf = spe_stream(seed, n, pcs, n_pcs, &len);
+	uint8_t *buf = spe_stream(seed, n, pcs, n_pcs, ctx, &len);
 	if (!buf || pb_spit(argv[1], buf, len) != 0)
 		return fail("cannot write the stream");
 	free(buf);

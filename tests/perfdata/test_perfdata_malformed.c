@@ -21,7 +21,7 @@ static void make_good(void)
 	char path[64];
 	snprintf(path, sizeof(path), "perfdata_malformed_%d.data", (int)getpid());
 	size_t n = 0;
-	uint8_t *spe = spe_stream(5, 30, NULL, 0, &n);
+	uint8_t *spe = spe_stream(5, 30, NULL, 0, 10, &n);
 	struct ap_perf_writer *w;
 	struct ap_perf_error err;
 	CHECK(ap_perf_writer_open(&w, path, NULL, &err) == 0);

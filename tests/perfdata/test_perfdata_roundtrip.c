@@ -72,7 +72,7 @@ static void write_file(void)
 {
 	snprintf(path, sizeof(path), "perfdata_roundtrip_%d.data", (int)getpid());
 	for (int i = 0; i < N_BUF; i++) {
-		streams[i] = spe_stream(42 + (uint64_t)i, buf_records[i], NULL, 0, &stream_len[i]);
+		streams[i] = spe_stream(42 + (uint64_t)i, buf_records[i], NULL, 0, (uint32_t)(i * 1000), &stream_len[i]);
 		CHECK(streams[i] != NULL);
 	}
 	struct ap_perf_write_config cfg;
