@@ -46,6 +46,10 @@ __attribute__((noinline)) static struct node *chase(struct node *p, long steps)
 int main(int argc, char **argv)
 {
 	long steps = argc > 1 ? atol(argv[1]) : 2000000;
+	if (steps < 0) {
+		fprintf(stderr, "usage: pointer_chase [STEPS]\n");
+		return 2;
+	}
 	struct node *nodes = malloc(NODES * sizeof(*nodes));
 	uint32_t *order = malloc(NODES * sizeof(*order));
 	if (!nodes || !order)

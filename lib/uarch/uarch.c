@@ -263,16 +263,16 @@ static uint16_t translate(struct ap_uarch_core *core, uint64_t vaddr, uint64_t *
 	return cfg->walk_latency;
 }
 
-/* Bring line into the private caches (and the LLC) without an access. */
+/* Bring line into the private caches without an access. */
 static void prefetch_line(struct ap_uarch_core *core, uint64_t line)
 {
 	if (uarch_cache_lookup(&core->l1d, line) >= 0)
 		return;
 	uarch_cache_fill(&core->l1d, line);
+	/* The core's prefetcher fills its private levels; the LLC (a
+	 * non-inclusive system cache) does not allocate prefetched lines. */
 	if (uarch_cache_lookup(&core->l2, line) < 0)
 		uarch_cache_fill(&core->l2, line);
-	if (uarch_cache_lookup(&core->sys->llc, line) < 0)
-		uarch_cache_fill(&core->sys->llc, line);
 }
 
 /* Stream detection on each new line: a line following a tracked stream's

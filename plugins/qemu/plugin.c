@@ -215,25 +215,28 @@ static inline void on_access(unsigned int vcpu_index, uint64_t vaddr, const stru
 {
 	struct vcpu_state *v = vcpus[vcpu_index];
 	struct mem_slot *s = &v->slot[in->index];
-	struct ap_uarch_result r = { 0 };
-	if (opts.timing) {
-		/* The access size does not matter to the model: an access that
-		 * crosses a line counts as one access of its first line. */
-		enum ap_uarch_access_kind kind = (in->cls.flags & A64_F_ATOMIC) ? AP_UARCH_ATOMIC
-		                                 : is_store                    ? AP_UARCH_STORE
-		                                                               : AP_UARCH_LOAD;
-		ap_uarch_access(v->core, vaddr, 0, kind, &r);
-	}
+	/* The access size does not matter to the model: an access that
+	 * crosses a line counts as one access of its first line. */
+	enum ap_uarch_access_kind kind = (in->cls.flags & A64_F_ATOMIC) ? AP_UARCH_ATOMIC
+	                                 : is_store                    ? AP_UARCH_STORE
+	                                                               : AP_UARCH_LOAD;
 	if (s->seq != v->seq) {
+		/* First access of the instruction in this TB execution: the
+		 * model writes the slot directly (no copy of the result). */
 		s->seq = v->seq;
 		s->vaddr = vaddr;
 		s->is_store = (uint8_t)is_store;
-		s->res = r;
+		if (opts.timing)
+			ap_uarch_access(v->core, vaddr, 0, kind, &s->res);
 		return;
 	}
 	/* A further access of the same instruction (pairs, structures). */
 	if (vaddr < s->vaddr)
 		s->vaddr = vaddr;
+	if (!opts.timing)
+		return;
+	struct ap_uarch_result r;
+	ap_uarch_access(v->core, vaddr, 0, kind, &r);
 	s->res.events |= r.events;
 	if (r.lat_total > s->res.lat_total) {
 		s->res.lat_total = r.lat_total;

@@ -1,0 +1,51 @@
+/* A64 instruction classification the way SPE describes operations
+ * (spec/002 5.3.8 Operation Type packet; encodings from DDI 0487 C4.1,
+ * "A64 instruction set encoding", top-level op0 field bits [28:25]).
+ *
+ * Pure functions on the 32-bit instruction word: no state, no allocation.
+ * Used by the QEMU plugin at translation time, once per instruction. */
+#ifndef ARMPROF_A64_CLASSIFY_H
+#define ARMPROF_A64_CLASSIFY_H
+
+#include <stdint.h>
+
+/* What kind of operation an instruction is, for sampling and timing. */
+enum a64_kind {
+	A64_OTHER = 0,   /* data processing, system, SIMD arithmetic, ... */
+	A64_COND_OTHER,  /* conditional select / conditional compare (CSEL, CCMP, FCSEL, FCCMP) */
+	A64_LDST,        /* load, store or atomic: see flags */
+	A64_BRANCH,      /* branch or exception return: see flags */
+};
+
+enum a64_flags {
+	A64_F_LOAD = 1u << 0,      /* reads memory (atomics that return data too) */
+	A64_F_STORE = 1u << 1,     /* writes memory */
+	A64_F_SIMD = 1u << 2,      /* SIMD&FP register transfer */
+	A64_F_ATOMIC = 1u << 3,    /* LSE atomic (CAS, SWP, LD<op>, ST<op>) */
+	A64_F_EXCL = 1u << 4,      /* load/store exclusive */
+	A64_F_ACQREL = 1u << 5,    /* acquire or release semantics */
+	A64_F_COND = 1u << 6,      /* conditional (branch or select/compare) */
+	A64_F_INDIRECT = 1u << 7,  /* branch to a register */
+	A64_F_CALL = 1u << 8,      /* BL / BLR: writes the link register */
+	A64_F_RETURN = 1u << 9,    /* RET family */
+	A64_F_DIRECT_TARGET = 1u << 10, /* .offset holds the PC-relative target */
+	A64_F_PREFETCH = 1u << 11, /* PRFM: no data returned to a register */
+};
+
+struct a64_class {
+	uint8_t kind;        /* enum a64_kind */
+	uint8_t spe_class;   /* enum ap_op_class (codec.h) */
+	uint8_t spe_subclass;/* Operation Type payload byte (codec.h AP_OP_*) */
+	uint8_t mem_size;    /* bytes per register transferred, 0 if unknown */
+	uint16_t flags;      /* enum a64_flags */
+	int64_t offset;      /* direct branch: target - pc */
+};
+
+/* Classify the instruction word insn (little-endian value as fetched). */
+void a64_classify(uint32_t insn, struct a64_class *out);
+
+/* "LD", "ST", "ATOMIC", "B", "B.COND", "BR", "CSEL", "OTHER": a short name
+ * for summaries and tests. */
+const char *a64_kind_name(const struct a64_class *c);
+
+#endif
