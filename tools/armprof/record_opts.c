@@ -26,8 +26,7 @@ void record_usage(FILE *out)
 	        "  -j, --jitter           randomise the interval (PMSIRR_EL1.RND)\n"
 	        "      --filter-type L    record only these types: load,store,branch (PMSFCR_EL1.FT)\n"
 	        "      --filter-events L  record only operations with all these events (PMSEVFR_EL1):\n"
-	        "                         retired, l1d-access, l1d-refill, tlb-access, tlb-walk,\n"
-	        "                         not-taken, mispredicted, llc-access, llc-miss, remote, or a mask\n"
+	        "                         retired, l1d-refill, tlb-walk, mispredicted, or a raw mask\n"
 	        "      --min-latency N    record only operations with total latency >= N (PMSLATFR_EL1)\n"
 	        "      --no-timestamps    no Timestamp packets (PMSCR_EL1.TS = 0)\n"
 	        "      --pa               collect physical addresses (PMSCR_EL1.PA; qemu-user: PA = VA)\n"
@@ -65,15 +64,15 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* Event names accepted by --filter-events: PMSEVFR_EL1 bit positions are
- * the Events packet's (spec/002 4.3.8, 5.3.7). E[0] and E[6] filter too. */
+/* Event names accepted by --filter-events: the events PMSEVFR_EL1 can
+ * select (spec/002 4.3.8: E[1], E[3], E[5], E[7]; events 2, 4, 6 and 8-11
+ * cannot be filtered, SPE-4.3.8-13). A number gives a raw mask for the
+ * IMPLEMENTATION DEFINED bits. */
 static const struct {
 	const char *name;
 	unsigned bit;
 } event_names[] = {
-	{ "exception", 0 }, { "retired", 1 },     { "l1d-access", 2 },   { "l1d-refill", 3 },
-	{ "tlb-access", 4 }, { "tlb-walk", 5 },   { "not-taken", 6 },    { "mispredicted", 7 },
-	{ "llc-access", 8 }, { "llc-miss", 9 },   { "remote", 10 },
+	{ "retired", 1 }, { "l1d-refill", 3 }, { "tlb-walk", 5 }, { "mispredicted", 7 },
 };
 
 static int parse_events(const char *list, uint64_t *mask)
@@ -233,7 +232,8 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 				return bad("--filter-type '%s': expected a list of load, store, branch%s", v, "");
 		} else if ((v = value_of(argc, argv, &i, "--filter-events", NULL))) {
 			if (parse_events(v, &o->pmsevfr))
-				return bad("--filter-events '%s': unknown event (see --help)%s", v, "");
+				return bad("--filter-events '%s': not an event PMSEVFR_EL1 can select (%s)", v,
+				           "retired, l1d-refill, tlb-walk, mispredicted, or a mask");
 			o->pmsfcr |= 1; /* PMSFCR_EL1.FE */
 		} else if ((v = value_of(argc, argv, &i, "--min-latency", NULL))) {
 			if (parse_u64(v, &n) || n == 0 || n > 0xFFF)

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# `armprof record` as a command: the program's output and exit status pass
+# through; options program the SPE controls (filters PMSFCR_EL1.FT/FE/FL,
+# SPE-3.2.2 Table 4 / CollectRecord; PMSCR_EL1.TS/PA/CX, SPE-3.3 collection
+# controls); bad options are refused with exit 2 and no output file.
+set -euo pipefail
+source "$(dirname "$0")/record_common.sh"
+pc=$examples/pointer_chase
+
+# Exit status and output pass through.
+set +e
+"$armprof" record -q -o bad.spe -- "$pc" -5 > out.txt 2> err.txt
+rc=$?
+set -e
+[ $rc -eq 2 ] || fail "exit status $rc, want the program's 2"
+grep -q "usage: pointer_chase" err.txt || fail "program stderr did not pass through"
+"$armprof" record -o ok.spe -- "$pc" 1000 > out.txt 2> err.txt
+grep -q "pointer_chase: 1000 steps" out.txt || fail "program stdout did not pass through"
+grep -q "exited with status 0" err.txt || fail "summary"
+
+# Filters: only loads; only operations with total latency >= 100; only
+# L1D refills (PMSEVFR_EL1.E[3], SPE-4.3.8-16). Every record written obeys them.
+"$armprof" record -q --filter-type load -o ld.spe -- "$pc" 20000 > /dev/null
+"$armprof" decode --format jsonl ld.spe > ld.jsonl
+[ -s ld.jsonl ] || fail "no records with --filter-type load"
+! grep -v '"op":"LD"' ld.jsonl | grep -q . || fail "--filter-type load let other types through"
+"$armprof" record -q --min-latency 100 -o lat.spe -- "$pc" 20000 > /dev/null
+"$armprof" decode --format jsonl lat.spe | python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.stdin]
+assert recs and all(r["lat_total"] >= 100 for r in recs), len(recs)'
+"$armprof" record -q --filter-events l1d-refill -o miss.spe -- "$pc" 20000 > /dev/null
+"$armprof" decode --format jsonl miss.spe | python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.stdin]
+assert recs and all("l1d-refill" in r["event_names"] for r in recs), len(recs)'
+
+# Collection controls: timestamps on by default, off with --no-timestamps;
+# --pa adds the physical address; context (CONTEXTIDR_EL1 = thread id) by default.
+"$armprof" decode --format jsonl ok.spe | head -50 > ok.jsonl
+grep -q '"end":"timestamp"' ok.jsonl || fail "no Timestamp packets by default"
+grep -q '"ctx_el1"' ok.jsonl || fail "no Context packets by default"
+! grep -q '"paddr"' ok.jsonl || fail "PA without --pa"
+"$armprof" record -q --no-timestamps --no-context --pa -o pa.spe -- "$pc" 1000 > /dev/null
+"$armprof" decode --format jsonl pa.spe | head -200 > pa.jsonl
+! grep -q '"end":"timestamp"' pa.jsonl || fail "--no-timestamps"
+! grep -q '"ctx_el1"' pa.jsonl || fail "--no-context"
+grep -q '"paddr"' pa.jsonl || fail "--pa"
+
+# perf.data output is read back by report; --no-model writes no SPE file.
+"$armprof" record -q -o run.data -- "$pc" 1000 > /dev/null
+"$armprof" report --format json run.data | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["format"] == "perf.data" and r["records"] > 0 and r["functions"][0]["function"]'
+"$armprof" record -q --no-model --counts nm.counts -o nomodel.data -- "$pc" 1000 > /dev/null
+[ ! -e nomodel.data ] || fail "--no-model wrote an SPE file"
+grep -q ' LD$' nm.counts || fail "--counts"
+
+# Bad options: exit 2, a message, no output file.
+for args in "-c 100" "-c abc" "--bogus" "--filter-type jump" "--filter-events nonsense" "--filter-events llc-miss" \
+            "--min-latency 0" "--buffer-size 1000" "--set no.such.key=1" "--uarch l1d.ways=3" \
+            "--format xml"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$armprof" record $args -o badopt.data -- "$pc" 10 > /dev/null 2> err.txt
+  rc=$?
+  set -e
+  [ $rc -eq 2 ] || fail "'$args': exit $rc, want 2"
+  grep -q "armprof record: " err.txt || fail "'$args': no message"
+  [ ! -e badopt.data ] || fail "'$args': output written"
+done
+set +e
+"$armprof" record -o x.data > /dev/null 2> err.txt; [ $? -eq 2 ] || fail "no program"
+"$armprof" record -o x.data -- /etc/hostname 2> err.txt; [ $? -eq 2 ] || fail "not a program"
+grep -q "not an ELF" err.txt || fail "not-ELF message"
+"$armprof" record -o x.data -- no-such-program-here 2> err.txt; [ $? -eq 2 ] || fail "missing program"
+set -e
+ls -a | grep -q '^\.armprof-record' && fail "temporary directory left behind"
+echo "record_cli ok"

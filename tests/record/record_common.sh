@@ -1,0 +1,38 @@
+# Shared set-up of the record tests: paths of the plugin and the examples
+# (both built next to the armprof binary), and a skip (exit 77) when
+# qemu-aarch64, the plugin or the cross-built examples are missing.
+armprof=$1 src=$2 work=$3
+build=$(dirname "$armprof")
+examples=$build/examples
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+if ! command -v qemu-aarch64 >/dev/null || [ ! -e "$build/armprof-qemu.so" ] ||
+   [ ! -x "$examples/pointer_chase" ]; then
+  echo "SKIP: needs qemu-aarch64, armprof-qemu.so and the aarch64 examples"
+  exit 77
+fi
+# Function of each PC in a counts file (pc count kind), from the binary's
+# symbols: prints "function count" lines summed per function.
+counts_by_function() {
+  python3 - "$1" "$2" <<'PY'
+import subprocess, sys, bisect
+binary, counts = sys.argv[1], sys.argv[2]
+syms = []
+for line in subprocess.run(["aarch64-linux-gnu-nm", binary], capture_output=True, text=True).stdout.splitlines():
+    f = line.split()
+    if len(f) == 3 and f[1] in "tTwW":
+        syms.append((int(f[0], 16), f[2]))
+syms.sort()
+addrs = [a for a, _ in syms]
+per = {}
+for line in open(counts):
+    if line.startswith("#"):
+        continue
+    pc, n, _ = line.split()
+    i = bisect.bisect_right(addrs, int(pc, 16)) - 1
+    name = syms[i][1] if i >= 0 else "[unknown]"
+    per[name] = per.get(name, 0) + int(n)
+for k, v in per.items():
+    print(k, v)
+PY
+}
