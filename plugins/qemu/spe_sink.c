@@ -54,18 +54,24 @@ static void pmbirq(void *ctx, int level)
 	((struct spe_sink *)ctx)->irq = level;
 }
 
-/* Run fn's register writes as the EL1 driver would, then return to EL0. */
-static int at_el1(struct spe_sink *s, uint32_t reg, uint64_t value)
+/* An MSR as software at Exception level el would do it, then back. */
+static int at_el(struct spe_sink *s, uint8_t target_el, uint32_t reg, uint64_t value)
 {
 	struct ap_pe_state st;
 	ap_pe_get_state(s->pe, &st);
 	uint8_t el = st.el;
-	st.el = AP_EL1;
+	st.el = target_el;
 	ap_pe_set_state(s->pe, &st);
 	int r = ap_pe_msr(s->pe, reg, value);
 	st.el = el;
 	ap_pe_set_state(s->pe, &st);
 	return r;
+}
+
+/* The EL1 driver's register writes. */
+static int at_el1(struct spe_sink *s, uint32_t reg, uint64_t value)
+{
+	return at_el(s, AP_EL1, reg, value);
 }
 
 static int append(struct spe_sink *s, const uint8_t *p, size_t n)
@@ -167,6 +173,20 @@ int spe_sink_new(struct spe_sink **out, const struct plugin_options *o, unsigned
 		{ AP_PMBLIMITR_EL1, (SINK_BUFFER_VA + s->mem_size) | 1u /* E */ },
 		{ AP_PMSCR_EL1, pmscr },
 	};
+	/* With EL2 implemented, PMSCR_EL2 must also allow physical addresses
+	 * and physical time for EL1's settings to take effect
+	 * (CollectPhysicalAddress(), CollectTimeStamp(), spec/002 3.3): the
+	 * hypervisor's part, written at EL2. E0HSPE/E2SPE stay 0. */
+	if (ap_pe_config(s->pe)->have_el2) {
+		uint64_t pmscr2 = (uint64_t)(o->pa ? 1 : 0) << 4 | 1ull << 6;
+		r = at_el(s, AP_EL2, AP_PMSCR_EL2, pmscr2);
+		if (r != AP_ACCESS_OK) {
+			snprintf(err, errlen, "programming PMSCR_EL2 = 0x%llx: %s", (unsigned long long)pmscr2,
+			         r < 0 ? ap_errstr(r) : ap_access_name((enum ap_access)r));
+			spe_sink_free(s);
+			return -AP_ERR_INVALID;
+		}
+	}
 	for (size_t i = 0; i < sizeof(prog) / sizeof(prog[0]); i++) {
 		r = at_el1(s, prog[i].reg, prog[i].value);
 		if (r != AP_ACCESS_OK) {
