@@ -18,13 +18,13 @@ static struct {
 	volatile uint64_t b;
 } padded __attribute__((aligned(64)));
 
-__attribute__((noinline)) static void bump_shared(volatile uint64_t *c)
+__attribute__((noinline, noipa)) static void bump_shared(volatile uint64_t *c)
 {
 	for (long i = 0; i < ITERS; i++)
 		(*c)++;
 }
 
-__attribute__((noinline)) static void bump_padded(volatile uint64_t *c)
+__attribute__((noinline, noipa)) static void bump_padded(volatile uint64_t *c)
 {
 	for (long i = 0; i < ITERS; i++)
 		(*c)++;
