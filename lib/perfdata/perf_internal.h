@@ -132,6 +132,10 @@ void pd_name_attrs(struct ap_perf_reader *r);
 int pd_read_events(struct ap_perf_reader *r, const uint8_t *p, size_t len,
                    uint64_t base_offset, struct ap_perf_error *err);
 
+/* lib/perfdata/aux_flags.c: AUX record flags and padding of each buffer. */
+int pd_match_aux_flags(const struct ap_perf_aux_record *aux, size_t n_aux,
+                       struct ap_perf_aux_buffer *bufs, size_t n_bufs);
+
 /* lib/perfdata/read_zstd.c: append the decompression of src to r->arena. */
 int pd_decompress(struct ap_perf_reader *r, const uint8_t *src, size_t len,
                   uint64_t offset, struct ap_perf_error *err);

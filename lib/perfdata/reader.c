@@ -76,22 +76,6 @@ void ap_perf_close(struct ap_perf_reader *r)
 	free(r);
 }
 
-/* Does AUX record a describe (part of) buffer b? Same CPU when both know
- * it, else the same thread when both know it, and overlapping AUX-area
- * ranges (a zero-sized AUX record matches the buffer containing its offset). */
-static int aux_matches(const struct ap_perf_aux_record *a, const struct ap_perf_aux_buffer *b)
-{
-	if (a->sid.has_cpu && b->cpu >= 0) {
-		if (a->sid.cpu != b->cpu)
-			return 0;
-	} else if (a->sid.has_tid && b->tid >= 0 && a->sid.tid != b->tid) {
-		return 0;
-	}
-	uint64_t a_end = a->aux_offset + (a->aux_size ? a->aux_size : 1);
-	uint64_t b_end = b->aux_offset + (b->size ? b->size : 1);
-	return a->aux_offset < b_end && b->aux_offset < a_end;
-}
-
 static int finalize(struct ap_perf_reader *r, struct ap_perf_error *err)
 {
 	struct ap_perf_info *in = &r->info;
@@ -111,34 +95,16 @@ static int finalize(struct ap_perf_reader *r, struct ap_perf_error *err)
 	in->n_queues = (uint32_t)r->queue_counts.n;
 
 	const struct pd_aux_slot *slots = r->aux_slots.data;
-	const struct ap_perf_aux_record *aux = r->aux_records.data;
 	for (size_t i = 0; i < r->aux_slots.n; i++) {
 		struct ap_perf_aux_buffer *b = pd_vec_push(&r->aux_buffers);
 		if (!b)
 			return pd_fail(err, AP_ERR_NOMEM, 0, 0, "data", "out of memory");
 		*b = slots[i].buf;
 		b->data = slots[i].in_arena ? r->arena + slots[i].arena_offset : r->file + b->data_offset;
-		uint64_t covered = 0;
-		for (size_t k = 0; k < r->aux_records.n; k++) {
-			if (aux_matches(&aux[k], b)) {
-				b->aux_flags |= aux[k].flags;
-				b->n_aux_records++;
-				uint64_t lo = aux[k].aux_offset > b->aux_offset ? aux[k].aux_offset : b->aux_offset;
-				uint64_t a_end = aux[k].aux_offset + aux[k].aux_size, b_end = b->aux_offset + b->size;
-				uint64_t hi = a_end < b_end ? a_end : b_end;
-				covered += hi > lo ? hi - lo : 0;
-			}
-		}
-		b->unpadded_size = b->size;
-		if (covered && covered < b->size && b->size - covered < 8) {
-			uint64_t k = covered;
-			while (k < b->size && b->data[k] == 0)
-				k++;
-			if (k == b->size) /* only zero (Padding) bytes past what AUX covered */
-				b->unpadded_size = covered;
-		}
 		in->aux_bytes += b->size;
 	}
+	if (pd_match_aux_flags(r->aux_records.data, r->aux_records.n, r->aux_buffers.data, r->aux_buffers.n))
+		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "data", "out of memory");
 	in->n_aux_buffers = r->aux_buffers.n;
 	in->aux_buffers = r->aux_buffers.data;
 	return 0;

@@ -253,6 +253,37 @@ TEST(stdin_like_fd)
 	free(f);
 }
 
+TEST(many_buffers_get_their_own_aux_flags)
+{
+	/* 3000 buffers on 4 CPUs: each gets exactly its AUX record's flags
+	 * (matched by cpu and AUX-area range through the sorted index) */
+	char p2[300];
+	snprintf(p2, sizeof(p2), "%s.many", path);
+	struct ap_perf_writer *w;
+	struct ap_perf_error err;
+	CHECK(ap_perf_writer_open(&w, p2, NULL, &err) == 0);
+	const size_t n = 3000;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t fl = (i % 5 == 0 ? AP_PERF_AUX_FLAG_TRUNCATED : 0) | (i % 7 == 0 ? AP_PERF_AUX_FLAG_COLLISION : 0);
+		ap_perf_write_aux(w, (int32_t)(i % 4), 1, 1, streams[0], 1 + i % 13, fl, 0);
+	}
+	CHECK(ap_perf_writer_finish(w, &err) == 0);
+	struct ap_perf_reader *r;
+	CHECK(ap_perf_open_file(&r, p2, NULL, &err) == 0);
+	const struct ap_perf_info *in = ap_perf_info(r);
+	CHECK_EQ_U64(in->n_aux_buffers, n);
+	size_t bad = 0;
+	for (size_t i = 0; i < in->n_aux_buffers; i++) {
+		const struct ap_perf_aux_buffer *b = &in->aux_buffers[i];
+		uint64_t fl = (i % 5 == 0 ? AP_PERF_AUX_FLAG_TRUNCATED : 0) | (i % 7 == 0 ? AP_PERF_AUX_FLAG_COLLISION : 0);
+		bad += b->aux_flags != fl || b->n_aux_records != 1 || b->unpadded_size != 1 + i % 13 ||
+		       b->cpu != (int32_t)(i % 4);
+	}
+	CHECK_EQ_U64(bad, 0);
+	ap_perf_close(r);
+	CHECK(unlink(p2) == 0);
+}
+
 TEST(cleanup)
 {
 	CHECK(unlink(path) == 0);
@@ -264,4 +295,5 @@ static void setup(void) { write_file(); }
 TEST(setup_writes) { setup(); }
 
 TEST_MAIN(CASE(setup_writes), CASE(file_mode_round_trip), CASE(pipe_mode_round_trip),
-          CASE(compressed_pipe_round_trip), CASE(stdin_like_fd), CASE(cleanup))
+          CASE(compressed_pipe_round_trip), CASE(stdin_like_fd),
+          CASE(many_buffers_get_their_own_aux_flags), CASE(cleanup))
