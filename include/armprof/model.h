@@ -21,6 +21,9 @@
 #include <stdint.h>
 
 #include "armprof/error.h"
+#include "armprof/pcsr.h"
+#include "armprof/pmu.h"
+#include "armprof/snapshot.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -131,6 +134,12 @@ struct ap_config {
 	uint64_t seed;
 
 	struct ap_spe_config spe;
+
+	/* PMU, PC Sample-based Profiling, PMU snapshots (pmu.*, pcsr.*,
+	 * snapshot.* keys; include/armprof/{pmu,pcsr,snapshot}.h). */
+	struct ap_pmu_config pmu;
+	struct ap_pcsr_config pcsr;
+	struct ap_snapshot_config snapshot;
 };
 
 /* Fill *cfg with a Neoverse-N1-like implementation (docs/model-config.md). */
@@ -204,6 +213,9 @@ struct ap_pe_state {
 	bool ext_secure_noninvasive; /* ExternalSecureNoninvasiveDebugEnabled() */
 	bool ext_realm_noninvasive;  /* ExternalRealmNoninvasiveDebugEnabled() */
 	bool ext_root_noninvasive;   /* ExternalRootNoninvasiveDebugEnabled() */
+	uint64_t sder32_el3; /* SUNIDEN [1] (SDER.SUNIDEN, PC sampling H7.1.1) */
+	bool tstate;         /* FEAT_TME Transactional state (PMPCSR.T) */
+	bool brbe_freeze;    /* BRBE would freeze on a PMU snapshot (BRBCR_ELx.FZPSS, ...) */
 };
 
 /* Field positions used above (Arm ARM, DDI 0487). */

@@ -54,8 +54,8 @@ struct ap_pcsr_config {
 	bool feat_pcsrv8p2;          /* PMPCSR in the PMU space */
 	bool feat_pcsrv8p9;          /* PMPCSCTL suspend/activate (needs v8p2) */
 	bool feat_pmuv3_ss;          /* PMPCSCTL.SS: sample on PMU snapshot */
-	unsigned arch_major, arch_minor; /* Armv8.x / Armv9.x: FEAT_PCSRv8 only before 8.2 */
-	enum ap_pcsr_pmu_ext pmu_ext;
+	uint8_t arch_major, arch_minor; /* Armv8.x / Armv9.x: FEAT_PCSRv8 only before 8.2 */
+	uint8_t pmu_ext;             /* enum ap_pcsr_pmu_ext */
 	bool atomic64;               /* EXT32: 64-bit atomic reads of PMPCSR (PMPCSR-6) */
 	bool software_lock;          /* OPTIONAL PMLSR/EDLSR Software Lock (PMPCSR-35) */
 	bool feat_rme, feat_tme, feat_vhe, feat_vmid16;
@@ -67,7 +67,7 @@ struct ap_pcsr_config {
 	bool activate_read_ones;     /* PCS-H7.1.3-4: the activating read returns 0xFFFFFFFF */
 	bool capture_unknown_ones;   /* SS-RWSVYM-3: first Capture after PMPCSCTL.SS=1 gives 0xFFFFFFFF */
 	bool edvidsr_hv_when_zero;   /* Read_EDPCSRlo: EDVIDSR.HV when EDPCSRhi is 0 (IMP DEF) */
-	enum ap_pcsr_unknown_policy unknown;
+	uint8_t unknown;             /* enum ap_pcsr_unknown_policy */
 	uint64_t unknown_fill;       /* the bits written where a register becomes UNKNOWN */
 	uint32_t pmdevarch_archid;   /* PCS-H7.1.2-13: 0x0A10 or 0x0A20 without a PMU */
 };
@@ -208,6 +208,16 @@ uint32_t ap_pcsr_read_lsr(const struct ap_pcsr *p, bool memory_mapped);
 uint64_t ap_pcsr_pmpcsr(const struct ap_pcsr *p);
 uint64_t ap_pcsr_pmccidsr(const struct ap_pcsr *p); /* CONTEXTIDR_EL2 : CONTEXTIDR_EL1 */
 uint64_t ap_pcsr_pmvcidsr(const struct ap_pcsr *p); /* VMID at [47:32], CONTEXTIDR_EL1 [31:0] */
+
+/* The PE retired the instruction at pc (branch_target as for
+ * ap_pcsr_retire()): feeds the PC sample, counts INST_RETIRED (and
+ * BR_RETIRED for a branch target) on the PE's PMU, and advances a PMU
+ * snapshot Capture event in progress. The state it samples is the PE state
+ * last given to ap_pe_set_state(). */
+struct ap_pe;
+void ap_pe_retire(struct ap_pe *pe, uint64_t pc, bool branch_target);
+/* The PE's PC sample logic, for statistics and tests (read-only use). */
+const struct ap_pcsr *ap_pe_pcsr(const struct ap_pe *pe);
 
 #ifdef __cplusplus
 }

@@ -52,7 +52,7 @@ extern "C" {
 
 struct ap_pmu_config {
 	size_t size;            /* sizeof(struct ap_pmu_config) */
-	unsigned num_counters;  /* IMPLEMENTATION DEFINED N, 0..31 (SS-RVLKCZ) */
+	uint8_t num_counters;   /* IMPLEMENTATION DEFINED N, 0..31 (SS-RVLKCZ) */
 	bool icntr;             /* FEAT_PMUv3_ICNTR: PMICNTR_EL0 */
 	bool pmuv3p5;           /* 64-bit event counters (PMCR_EL0.LP); else 32-bit */
 	uint8_t pmcr_imp;       /* PMCR_EL0.IMP, IMPLEMENTATION DEFINED */
@@ -106,6 +106,12 @@ uint64_t ap_pmu_read_ccntr(const struct ap_pmu *pmu);
 void ap_pmu_write_ccntr(struct ap_pmu *pmu, uint64_t value);
 uint64_t ap_pmu_read_icntr(const struct ap_pmu *pmu);
 void ap_pmu_write_icntr(struct ap_pmu *pmu, uint64_t value);
+
+/* The PMU of a PE (include/armprof/model.h): the host reports events and
+ * cycles; PMCR_EL0.N etc. come from ap_config.pmu. */
+struct ap_pe;
+void ap_pe_pmu_event(struct ap_pe *pe, uint16_t event, uint64_t increment);
+void ap_pe_cycles(struct ap_pe *pe, uint64_t n);
 
 #ifdef __cplusplus
 }

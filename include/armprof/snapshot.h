@@ -54,7 +54,7 @@ struct ap_snapshot_config {
 	bool have_el2, have_el3;
 	bool capture_in_debug;        /* SS-RTSYTY-8: IMPLEMENTATION DEFINED */
 	bool snapshot_event_in_debug; /* SS-RPLPCY-2: CONSTRAINED UNPREDICTABLE */
-	enum ap_ss_reserved_sse reserved_sse;
+	uint8_t reserved_sse;         /* enum ap_ss_reserved_sse */
 	uint32_t capture_delay;       /* retired instructions until a Capture completes
 	                                 (0: at once); SS reads 1 meanwhile (SS-4) */
 };
@@ -85,7 +85,7 @@ struct ap_snapshot {
 	uint64_t evcntsvr[AP_PMU_MAX_COUNTERS];
 	uint64_t ccntsvr, icntsvr;
 	uint32_t pending;            /* > 0: a Capture event is in progress */
-	uint64_t captures_ok, captures_prohibited, requests_ignored;
+	uint64_t captures_ok, captures_prohibited, requests_ignored, brbe_freezes;
 	ap_brbe_freeze_fn on_brbe_freeze;
 	void *brbe_ctx;
 };
@@ -111,7 +111,7 @@ struct ap_snapshot_targets {
 
 /* A direct write of PMSSCR_EL1 (after the access check): a 1 in SS starts a
  * Capture event when enabled; when disabled SS ignores writes (SS-RMFJWS).
- * NC takes the written value. Returns 1 if a Capture event started. */
+ * NC is read-only (set by Capture events). Returns 1 if a Capture event started. */
 int ap_snapshot_write_pmsscr(struct ap_snapshot *s, const struct ap_snapshot_pe *pe,
                              const struct ap_snapshot_targets *t, uint64_t value);
 /* The IMPLEMENTATION DEFINED external snapshot request: an indirect write of
@@ -130,6 +130,17 @@ void ap_snapshot_write_pmecr(struct ap_snapshot *s, uint64_t value);
 uint64_t ap_snapshot_read_evcntsvr(const struct ap_snapshot *s, unsigned n);
 uint64_t ap_snapshot_read_ccntsvr(const struct ap_snapshot *s);
 uint64_t ap_snapshot_read_icntsvr(const struct ap_snapshot *s);
+
+/* The IMPLEMENTATION DEFINED external snapshot request of a PE (SS-RSCLCQ-2).
+ * Returns 1 if a Capture event started, 0 if it was ignored. */
+struct ap_pe;
+int ap_pe_snapshot_request(struct ap_pe *pe);
+/* The BRBE freeze output of a PE (called on a successful Capture event when
+ * the PE state's brbe_freeze input is set). */
+void ap_pe_set_brbe_hook(struct ap_pe *pe, ap_brbe_freeze_fn fn, void *ctx);
+const struct ap_snapshot *ap_pe_snapshot(const struct ap_pe *pe);
+/* Table D13-10 class of Capture events in the PE's current state. */
+enum ap_ss_capture ap_pe_snapshot_class(const struct ap_pe *pe);
 
 #ifdef __cplusplus
 }

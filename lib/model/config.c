@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "armprof/model.h"
+#include "model/pcsr/prof_config.h"
 
 void ap_config_init(struct ap_config *cfg)
 {
@@ -50,6 +51,7 @@ void ap_config_init(struct ap_config *cfg)
 	s->ts_when_timer_disabled = false;
 	s->cond_fail_target = false;
 	s->misspeculated_written = false;
+	ap_prof_config_defaults(cfg); /* pmu.*, pcsr.*, snapshot.* */
 }
 
 const struct ap_config_key *ap_config_key_find(const char *name)
@@ -288,5 +290,7 @@ int ap_config_validate(const struct ap_config *cfg, struct ap_config_error *err)
 			return fail(err, "spe.align (%u) must not exceed spe.max_size (%u): records are padded to 2^align bytes",
 			            s->align, s->max_size);
 	}
+	if (cfg->size >= offsetof(struct ap_config, snapshot) + sizeof(struct ap_snapshot_config))
+		return ap_prof_config_validate(cfg, err);
 	return 0;
 }

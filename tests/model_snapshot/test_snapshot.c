@@ -204,8 +204,8 @@ TEST(prohibited_capture)
 	rig_default(&r);
 	set_controls(&r, 2, 0, 0);
 	ap_pmu_event(&r.pmu, AP_PMU_EV_INST_RETIRED, 9);
-	ap_snapshot_write_pmsscr(&r.ss, &r.pe, &r.t, 0); /* NC written 0 */
-	CHECK_EQ_U64(ap_snapshot_read_pmsscr(&r.ss), 0);
+	ap_snapshot_write_pmsscr(&r.ss, &r.pe, &r.t, 0); /* NC is not writable */
+	CHECK_EQ_U64(ap_snapshot_read_pmsscr(&r.ss), AP_PMSSCR_NC);
 	CHECK(ap_snapshot_write_pmsscr(&r.ss, &r.pe, &r.t, AP_PMSSCR_SS) == 1);
 	CHECK_EQ_U64(ap_snapshot_read_pmsscr(&r.ss), AP_PMSSCR_NC);
 	CHECK_EQ_U64(ap_snapshot_read_evcntsvr(&r.ss, 0), 0);
@@ -220,7 +220,7 @@ TEST(disabled_and_powered_down)
 	struct rig r;
 	rig_default(&r);
 	set_controls(&r, 0, 0, 0);
-	CHECK(ap_snapshot_write_pmsscr(&r.ss, &r.pe, &r.t, AP_PMSSCR_SS | AP_PMSSCR_NC) == 0);
+	CHECK(ap_snapshot_write_pmsscr(&r.ss, &r.pe, &r.t, AP_PMSSCR_SS) == 0);
 	CHECK_EQ_U64(ap_snapshot_read_pmsscr(&r.ss), AP_PMSSCR_NC); /* SS stays 0 */
 	CHECK(ap_snapshot_request(&r.ss, &r.pe, &r.t) == 0);
 	set_controls(&r, 3, 0, 0);

@@ -19,7 +19,9 @@
 #include "armprof/model.h"
 
 #define SIM_MODULES(X) \
-	X(sim_module_core)
+	X(sim_module_core) \
+	X(sim_module_pcsr) \
+	X(sim_module_snapshot)
 
 struct sim;
 

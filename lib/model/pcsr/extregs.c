@@ -358,6 +358,16 @@ static const char *const reg_names[] = {
 	[R_EDCIDSR] = "EDCIDSR", [R_EDVIDSR] = "EDVIDSR", [R_EDDEVID1] = "EDDEVID1",
 };
 
+unsigned ap_ext_natural_size(const struct ap_ext_frame *f, enum ap_ext_space space, uint32_t offset)
+{
+	if (!f || !f->pcsr || offset >= 0x1000 || offset % 4)
+		return 0;
+	struct loc l = decode(f, space, offset);
+	if (l.id == R_NONE)
+		return 0;
+	return l.is64 && l.part == 0 && size_ok(f, space, &l, 8) && ext64(f) ? 8 : 4;
+}
+
 const char *ap_ext_name(const struct ap_ext_frame *f, enum ap_ext_space space, uint32_t offset)
 {
 	/* One static buffer: for messages only, not thread-safe by design. */

@@ -55,7 +55,9 @@ int ap_pcsr_config_check(const struct ap_pcsr_config *cfg, const char **why)
 		msg = "PCS-H7.1.2-13: PMDEVARCH.ARCHID must be 0x0A10 or 0x0A20 without a PMU (H7.1.2)";
 	else if (cfg->feat_rme && !cfg->have_el3)
 		msg = "FEAT_RME needs EL3";
-	else if ((int)cfg->unknown < 0 || cfg->unknown > AP_PCSR_UNKNOWN_STALE)
+	else if (cfg->pmu_ext > AP_PCSR_EXT64)
+		msg = "pmu_ext must be none, ext32 or ext64";
+	else if (cfg->unknown > AP_PCSR_UNKNOWN_STALE)
 		msg = "unknown policy must be ones or stale";
 	if (why)
 		*why = msg;

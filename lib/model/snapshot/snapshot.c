@@ -131,8 +131,11 @@ static void capture(struct ap_snapshot *s, const struct ap_snapshot_pe *pe,
 	/* SS-RVPZHN-4..9, SS-IYSWSD: the PC sample is taken before {NC,SS}. */
 	if (s->cfg.feat_pcsrv8p9 && t->pcsr && !ap_pcsr_sampling_on_reads(t->pcsr))
 		ap_pcsr_capture(t->pcsr);
-	if (pe->brbe_freeze && s->on_brbe_freeze)
-		s->on_brbe_freeze(s->brbe_ctx);                      /* SS-IWRNBL */
+	if (pe->brbe_freeze) {                                       /* SS-IWRNBL */
+		s->brbe_freezes++;
+		if (s->on_brbe_freeze)
+			s->on_brbe_freeze(s->brbe_ctx);
+	}
 	s->pmsscr = 0;                                               /* SS-RDBRSV */
 	s->captures_ok++;
 	/* SS-RPLPCY-1/2: counted after the counters were captured. */
@@ -165,9 +168,10 @@ int ap_snapshot_write_pmsscr(struct ap_snapshot *s, const struct ap_snapshot_pe 
 {
 	if (!s->cfg.feat_pmuv3_ss)
 		return 0;
-	/* NC has no access restriction in D24.5.23: it takes the written value,
-	 * unless the Capture event below sets it. A write of 0 to SS is ignored. */
-	s->pmsscr = (s->pmsscr & ~AP_PMSSCR_NC) | (value & AP_PMSSCR_NC);
+	/* NC "indicates whether the PMU counters have been captured": only a
+	 * Capture event sets it (D24.5.23 states no access rule for NC; were it
+	 * writable, MSR PMSSCR_EL1, #1 with Capture events disabled would fake a
+	 * successful capture). A write of 0 to SS is ignored. */
 	if (value & AP_PMSSCR_SS)
 		return start(s, pe, t);
 	return 0;
