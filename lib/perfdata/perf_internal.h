@@ -111,7 +111,7 @@ struct ap_perf_reader {
 	size_t arena_len, arena_cap;
 	size_t arena_parsed; /* arena bytes already parsed as events */
 	void *zstd;          /* ZSTD_DStream, created on first use */
-	uint8_t zstd_in_frame; /* the last COMPRESSED record ended inside a frame */
+	uint8_t zstd_in_frame; /* the last COMPRESSED record ended inside a zstd block */
 	uint64_t compressed_offset; /* file offset of the COMPRESSED record being parsed */
 };
 

@@ -426,7 +426,7 @@ int pd_read_events(struct ap_perf_reader *r, const uint8_t *p, size_t len, uint6
 	if (r->zstd_in_frame) {
 		struct ap_perf_error *e = err;
 		return pd_fail(e, AP_ERR_FORMAT, r->compressed_offset, AP_PERF_RECORD_COMPRESSED,
-		               "PERF_RECORD_COMPRESSED", "the data ends inside a zstd frame");
+		               "PERF_RECORD_COMPRESSED", "the data ends inside a zstd block");
 	}
 	if (r->arena_parsed < r->arena_len) {
 		struct stream in = { r, r->arena + r->arena_parsed, r->arena_len - r->arena_parsed,

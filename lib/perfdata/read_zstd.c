@@ -49,8 +49,12 @@ int pd_decompress(struct ap_perf_reader *r, const uint8_t *src, size_t len, uint
 			return pd_fail(err, AP_ERR_FORMAT, offset, T, "PERF_RECORD_COMPRESSED",
 			               "decompressed data exceeds the %llu-byte limit",
 			               (unsigned long long)r->cfg.max_decompressed);
-		/* ret 0: a frame ended and is flushed; else more input is due */
-		r->zstd_in_frame = ret != 0;
+		/* ret: 0 when a frame ended, else the input zstd wants next. perf
+		 * record -z flushes (ZSTD_e_flush) after each batch but never ends
+		 * its frame, so a complete file stops at a block boundary, where
+		 * zstd asks for exactly a 3-byte block header; any other value at
+		 * the end of the data means a block (and events) was cut. */
+		r->zstd_in_frame = ret != 0 && ret != 3;
 		if (in.pos == in.size && out.pos < out.size)
 			return 0;
 	}

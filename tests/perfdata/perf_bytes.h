@@ -232,7 +232,7 @@ static inline int pb_make_malformed(const uint8_t *good, size_t len, struct pb_m
 	m[n++] = (struct pb_malformed){ "bad_zstd_frame", z.p, z.n, AP_ERR_FORMAT, 16,
 		                            AP_PERF_RECORD_COMPRESSED, "PERF_RECORD_COMPRESSED", "does not decompress" };
 
-	/* a zstd frame that stops half way: the file ends inside it */
+	/* a zstd frame that stops half way through a block: the file ends inside it */
 	struct pb_buf h = { 0 }, full = { 0 };
 	pb_put(&h, pipe, 16);
 	pb_put_compressed(&full, good + 256, 200, 4096);
@@ -242,7 +242,7 @@ static inline int pb_make_malformed(const uint8_t *good, size_t len, struct pb_m
 	pb_put(&h, full.p, keep);
 	free(full.p);
 	m[n++] = (struct pb_malformed){ "zstd_frame_cut", h.p, h.n, AP_ERR_FORMAT, 16,
-		                            AP_PERF_RECORD_COMPRESSED, "PERF_RECORD_COMPRESSED", "inside a zstd frame" };
+		                            AP_PERF_RECORD_COMPRESSED, "PERF_RECORD_COMPRESSED", "inside a zstd block" };
 
 	/* a feature section that points past the end of the file */
 	c = malloc(len);

@@ -11,6 +11,11 @@
  *     (5.3.8), data source (5.3.5), timestamp (5.3.6). perf prints up to 16
  *     consecutive Padding bytes on one line; armprof's PAD packets are
  *     grouped the same way before comparing.
+ *   perfdata_compare stats FILE.data DUMP.txt
+ *     For a file written by perf itself: the "Aggregated stats" perf prints at
+ *     the end of `perf report -D` (records per type, COMPRESSED ones and the
+ *     events inside them both counted) must be the counts armprof's reader
+ *     finds, type by type, and in total.
  *   perfdata_compare script FILE.data SCRIPT.txt SYMS.txt
  *     SCRIPT.txt is `perf script --itrace=i1i -F addr,ip,sym`: one
  *     instructions sample per SPE record. Each line must be the next record
@@ -18,7 +23,23 @@
  *     (bits [55:0], top byte 0xff when bits [55:48] are), sym = the symbol of
  *     SYMS.txt ("ADDR SIZE NAME" lines) that holds the PC, or [unknown].
  * Exit 0 when everything matches, 1 on a mismatch (each one printed), 2 on
- * usage or I/O errors. */
+ * usage or I/O errors.
+ *
+ * perf's packet decoder is an independent reading of the profile format, so
+ * agreement field by field shows these encodings (spec/002 section 5) as
+ * armprof writes and reads them: packets and payload sizes SPE-5.1.1-1,
+ * SPE-5.1.1-2; record framing SPE-5.1.2-1, SPE-5.1.3-1, SPE-5.1.4-1,
+ * SPE-5.1.4-2, SPE-5.3.9-1; Address SPE-5.3.1-1, SPE-5.3.1-3, SPE-5.3.1-5,
+ * SPE-5.3.1-6, SPE-5.3.1-8, SPE-5.3.1-9, SPE-5.3.1-18, SPE-5.3.1-19,
+ * SPE-5.3.1-22, SPE-5.3.1-23; Context SPE-5.3.3-1, SPE-5.3.3-2, SPE-5.3.3-3,
+ * SPE-5.3.3-4, SPE-5.3.3-6; Counter SPE-5.3.4-1, SPE-5.3.4-2, SPE-5.3.4-4,
+ * SPE-5.3.4-5, SPE-5.3.4-6; Data Source SPE-5.3.5-5; End SPE-5.3.6-1,
+ * SPE-5.3.6-2; Events SPE-5.3.7-1, SPE-5.3.7-2, SPE-5.3.7-10, SPE-5.3.7-11,
+ * SPE-5.3.7-12, SPE-5.3.7-14, SPE-5.3.7-15, SPE-5.3.7-16, SPE-5.3.7-17,
+ * SPE-5.3.7-18, SPE-5.3.7-19, SPE-5.3.7-20, SPE-5.3.7-22; Operation Type
+ * SPE-5.3.8-1, SPE-5.3.8-2, SPE-5.3.8-3, SPE-5.3.8-4, SPE-5.3.8-5,
+ * SPE-5.3.8-7, SPE-5.3.8-8, SPE-5.3.8-10, SPE-5.3.8-11, SPE-5.3.8-13;
+ * Timestamp SPE-5.3.10-1, SPE-5.3.10-2, SPE-5.3.10-3. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,11 +394,67 @@ static int compare_script(const struct ap_perf_reader *r, FILE *script, FILE *sy
 	return mismatches ? 1 : 0;
 }
 
+/* ---- perf report -D "Aggregated stats" ---------------------------------- */
+static int compare_stats(const struct ap_perf_reader *r, FILE *dump)
+{
+	const struct ap_perf_info *in = ap_perf_info(r);
+	char line[512];
+	int in_stats = 0;
+	uint64_t seen[AP_PERF_RECORD_TYPE_LIMIT] = { 0 }, total = 0, perf_total = 0, types = 0;
+	while (fgets(line, sizeof(line), dump)) {
+		if (strstr(line, "Aggregated stats:")) {
+			in_stats = 1;
+			continue;
+		}
+		char name[64];
+		unsigned long long n;
+		if (!in_stats || sscanf(line, " %63s events: %llu", name, &n) != 2) {
+			if (in_stats && strstr(line, "stats:"))
+				break; /* per-event stats follow */
+			continue;
+		}
+		if (!strcmp(name, "TOTAL")) {
+			perf_total = n;
+			continue;
+		}
+		uint32_t t;
+		char nbuf[32];
+		for (t = 1; t < AP_PERF_RECORD_TYPE_LIMIT; t++) {
+			const char *rn = ap_perf_record_name(t, nbuf, sizeof(nbuf));
+			if (!strncmp(rn, "PERF_RECORD_", 12) &&
+			    (!strcmp(rn + 12, name) || (!strncmp(rn + 12, "HEADER_", 7) && !strcmp(rn + 19, name))))
+				break;
+		}
+		types++;
+		if (t == AP_PERF_RECORD_TYPE_LIMIT) {
+			MISMATCH("perf counts %llu %s records, a type armprof does not name\n", n, name);
+			continue;
+		}
+		seen[t] = 1;
+		if (in->n_records[t] != n)
+			MISMATCH("%s: perf counts %llu, armprof %llu\n", name, n, (unsigned long long)in->n_records[t]);
+	}
+	for (uint32_t t = 0; t < AP_PERF_RECORD_TYPE_LIMIT; t++) {
+		total += in->n_records[t];
+		if (in->n_records[t] && !seen[t])
+			MISMATCH("armprof counts %llu records of type %u, perf none\n",
+			         (unsigned long long)in->n_records[t], t);
+	}
+	if (total != perf_total)
+		MISMATCH("perf counts %llu records in total, armprof %llu\n", (unsigned long long)perf_total,
+		         (unsigned long long)total);
+	printf("stats: %llu record types, %llu records, %d mismatches\n", (unsigned long long)types,
+	       (unsigned long long)perf_total, mismatches);
+	return mismatches || !types ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	int script = argc == 5 && !strcmp(argv[1], "script");
-	if (!script && !(argc == 4 && !strcmp(argv[1], "dump"))) {
+	int stats = argc == 4 && !strcmp(argv[1], "stats");
+	if (!script && !stats && !(argc == 4 && !strcmp(argv[1], "dump"))) {
 		fprintf(stderr, "usage: perfdata_compare dump FILE.data DUMP.txt\n"
+		                "       perfdata_compare stats FILE.data DUMP.txt\n"
 		                "       perfdata_compare script FILE.data SCRIPT.txt SYMS.txt\n");
 		return 2;
 	}
@@ -393,7 +470,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "perfdata_compare: cannot open %s\n", argv[3]);
 		return 2;
 	}
-	int rc = script ? compare_script(r, f, s) : compare_dump(r, f);
+	int rc = script ? compare_script(r, f, s) : stats ? compare_stats(r, f) : compare_dump(r, f);
 	fclose(f);
 	if (s)
 		fclose(s);

@@ -93,8 +93,8 @@ grep -q "0 of 3 AUX buffers selected" t.err || fail "decode --tid did not select
 # 7. the golden streams (tests/golden/streams, SPE text format) whose packets
 #    perf's packet layer reads as the architecture does: records, Padding,
 #    End/Timestamp framing, every event bit, every op type, both contexts,
-#    PCs in every EL (SPE-5.1.2-1, SPE-5.1.4-2, SPE-5.3.1-5..23, SPE-5.3.3-3/4,
-#    SPE-5.3.4-4..6, SPE-5.3.7-10..22, SPE-5.3.8-3..13, SPE-5.3.10-2). Not
+#    PCs in every EL (the IDs listed in perf_compare.c, e.g. SPE-5.1.2-1,
+#    SPE-5.3.1-19, SPE-5.3.3-4, SPE-5.3.7-15, SPE-5.3.8-11, SPE-5.3.10-2). Not
 #    compared: framing (perf aligns by host address, SPE-5.3.2-10), garbage and
 #    unknown-packets (perf moves 1 byte on an undefined header, SPE-5.1.4-4),
 #    truncated (a cut packet then perf record's zero padding).

@@ -13,7 +13,7 @@
  * pcs[i % n_pcs] in EL0 when n_pcs > 0, else random. Timestamps increase;
  * every 7th record ends with an End packet instead (SPE-5.3.10-6). With ctx
  * != 0, every 3rd record has a Context packet for CONTEXTIDR_EL1 and every
- * 6th one for CONTEXTIDR_EL2 too, both holding ctx (SPE-5.3.3-3/4): perf
+ * 6th one for CONTEXTIDR_EL2 too, both holding ctx (SPE-5.3.3-3, SPE-5.3.3-4): perf
  * takes a record's last Context value as its thread id. */
 static inline uint8_t *spe_stream(uint64_t seed, size_t n, const uint64_t *pcs, size_t n_pcs,
                                   uint32_t ctx, size_t *len)
