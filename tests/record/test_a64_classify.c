@@ -2,11 +2,14 @@
  * by GNU as (aarch64-linux-gnu-as -march=armv8.5-a+lse+rcpc+pauth) and
  * against capstone's own decoding of the same words.
  *
- * Shows the Operation Type classes and subclasses the plugin gives the model:
- * SPE-5.3.8 (Operation Type packet: CLASS, LDST GP/SIMD/extended with AT,
- * EXCL, AR and ST, branch COND/indirect, other COND), spec/002 2.3.2
- * (exception returns are unconditional branches), 2.3.3 (conditional
- * select/compare are conditional operations). */
+ * Shows the operation types the plugin gives the model (spec/002 5.3.8
+ * Operation Type packet): CLASS other / load-store / branch (SPE-5.3.8-3,
+ * SPE-5.3.8-4, SPE-5.3.8-5), Other SUBCLASS unconditional / conditional
+ * select or compare (SPE-5.3.8-7, SPE-5.3.8-8, SPE-2.3.3-1), Branch direct /
+ * indirect and COND (SPE-5.3.8-10, SPE-5.3.8-11, SPE-5.3.8-13, SPE-2.3.1-1,
+ * SPE-2.3.1-7), load/store/atomic, exclusive, acquire/release, GP or
+ * SIMD&FP (SPE-2.3.2-5, SPE-2.3.2-6, SPE-2.3.2-7; the extended payload
+ * layout of DDI 0487, SPE-5.3.8-14). */
 #include <capstone/capstone.h>
 
 #include "a64_classify.h"
