@@ -8,6 +8,7 @@
 #include "armprof/record.h"
 #include "armprof/decode.h"
 #include "armprof/model.h"
+#include "armprof/spe.h"
 #include "armprof/perfdata.h"
 #include "armprof/uarch.h"
 #include "armprof/report.h"

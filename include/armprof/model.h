@@ -107,6 +107,21 @@ struct ap_spe_config {
 	bool ts_when_timer_disabled; /* SPE-2.3-3: TS written (UNKNOWN value) if CNTEN.EN == 0 */
 	bool cond_fail_target;     /* SPE-2.3.3-3: failed conditional branch keeps its target */
 	bool misspeculated_written; /* SPE-2.3.5-1: records of misspeculated operations written */
+
+	/* SPE engine choices (lib/model/spe/engine.c, docs/model-config.md). */
+	bool exclude_misspeculated; /* SPE-2.2.5-1: misspeculated operations are not in the population */
+	bool exclude_not_arch;     /* SPE-2.2.5-2: micro-ops of no architecture instruction are not */
+	bool exclude_nonarch_exc;  /* SPE-2.2.5-3: operations with a non-architectural exception are not */
+	bool ts_at_completion;     /* SPE-2.3-2: timestamp when the operation completes (else when sampled) */
+	bool exception_minimal;    /* SPE-2.3.5-5: exception records hold only Events, Context, TS/End */
+	bool eret_disabled_target; /* SPE-5.3.1-7: target kept for an ERET to an EL with profiling disabled */
+	bool pa_on_perm_af;        /* SPE-5.3.1-10: PA kept on a Permission or Access Flag fault */
+	bool ds_on_ext_abort;      /* SPE-5.3.5-2: Data Source kept on an external abort */
+	bool ds_atomic_noreturn;   /* SPE-5.3.5-3: Data Source for atomics that return nothing */
+	bool bad_ptr_data_loss;    /* SPE-3.4.1-1: the bad_ptr event sets PMBSR_EL1.DL */
+	uint8_t record_hold;       /* 3.6: completed records held in the PE until PSB CSYNC or more
+	                              records push them out (0 = written at completion) */
+	uint8_t events_size;       /* SPE-5.3.7-4: Events payload bytes 1/2/4/8, 0 = smallest that fits */
 };
 
 /* The whole model configuration. Starts with its size so it can grow:

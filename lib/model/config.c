@@ -39,7 +39,7 @@ void ap_config_init(struct ap_config *cfg)
 	s->min_granule_log2 = 12;
 	/* Reset values (4.2): IMPLEMENTATION DEFINED; the model picks 0 except
 	 * the RES1 bits, so a reset PE is quiescent. */
-	s->sample_next_op = false;
+	s->sample_next_op = true; /* the INTERVAL*256+1 of the 3.1.2 Note (SPE-3.1.2-3) */
 	s->unknown_interval = 0x100;
 	s->max_in_flight = 1;
 	s->fe_zero_discards = false;

@@ -1,6 +1,5 @@
 /* Configuration keys of SPE (struct ap_spe_config).
- * Created by the core; the SPE engine helper (M2) owns it from here and adds
- * keys for the engine choices it adds to struct ap_spe_config. */
+ * The engine's own choices are the keys from spe.exclude_misspeculated on. */
 #include <stddef.h>
 
 #include "armprof/model.h"
@@ -57,8 +56,8 @@ static const struct ap_config_key spe_keys[] = {
 	  "PMBSR_EL1 value on reset; S=1 asserts PMBIRQ out of reset (SPE-4.2-1)" },
 	{ "spe.sample_next_op", AP_CFG_BOOL, OFF(sample_next_op), 0, 1, NULL,
 	  "sample the operation after the one on which the counter reached 0 (SPE-2.2.1-4)" },
-	{ "spe.unknown_interval", AP_CFG_U32, OFF(unknown_interval), 1, UINT32_MAX, NULL,
-	  "the UNKNOWN interval used when PMSIRR_EL1.INTERVAL == 0 (SPE-4.3.12-10)" },
+	{ "spe.unknown_interval", AP_CFG_U32, OFF(unknown_interval), 1, 0xFFFFFF, NULL,
+	  "the INTERVAL value (PMSICR_EL1.COUNT[31:8] on reload) used when PMSIRR_EL1.INTERVAL == 0 (SPE-4.3.12-10)" },
 	{ "spe.max_in_flight", AP_CFG_U32, OFF(max_in_flight), 1, 1024, NULL,
 	  "sampled operations in flight at once; one more is a collision (SPE-2.2.4-1)" },
 	{ "spe.fe_zero_discards", AP_CFG_BOOL, OFF(fe_zero_discards), 0, 1, NULL,
@@ -78,7 +77,31 @@ static const struct ap_config_key spe_keys[] = {
 	{ "spe.cond_fail_target", AP_CFG_BOOL, OFF(cond_fail_target), 0, 1, NULL,
 	  "a failed conditional branch's record keeps its target address (SPE-2.3.3-3)" },
 	{ "spe.misspeculated_written", AP_CFG_BOOL, OFF(misspeculated_written), 0, 1, NULL,
-	  "records of misspeculated operations are written (SPE-2.3.5-1)" },
+	  "records of misspeculated operations and of operations with a non-architectural exception are written (SPE-2.3.5-1)" },
+	{ "spe.exclude_misspeculated", AP_CFG_BOOL, OFF(exclude_misspeculated), 0, 1, NULL,
+	  "misspeculated operations are not part of the sample population (SPE-2.2.5-1)" },
+	{ "spe.exclude_not_arch", AP_CFG_BOOL, OFF(exclude_not_arch), 0, 1, NULL,
+	  "micro-ops that relate to no architecture instruction are not part of the population (SPE-2.2.5-2)" },
+	{ "spe.exclude_nonarch_exc", AP_CFG_BOOL, OFF(exclude_nonarch_exc), 0, 1, NULL,
+	  "operations that generate a non-architectural exception are not part of the population (SPE-2.2.5-3)" },
+	{ "spe.ts_at_completion", AP_CFG_BOOL, OFF(ts_at_completion), 0, 1, NULL,
+	  "the timestamp is read when the sampled operation completes, not when it is sampled (SPE-2.3-2)" },
+	{ "spe.exception_minimal", AP_CFG_BOOL, OFF(exception_minimal), 0, 1, NULL,
+	  "records of operations that generate an exception hold only Events, Context and Timestamp/End (SPE-2.3.5-5)" },
+	{ "spe.eret_disabled_target", AP_CFG_BOOL, OFF(eret_disabled_target), 0, 1, NULL,
+	  "an exception return to an EL where profiling is disabled keeps its target address (SPE-5.3.1-7)" },
+	{ "spe.pa_on_perm_af", AP_CFG_BOOL, OFF(pa_on_perm_af), 0, 1, NULL,
+	  "the data physical address is kept for Permission and Access Flag faults (SPE-5.3.1-10)" },
+	{ "spe.ds_on_ext_abort", AP_CFG_BOOL, OFF(ds_on_ext_abort), 0, 1, NULL,
+	  "loads and atomics that get an external abort keep their Data Source packet (SPE-5.3.5-2)" },
+	{ "spe.ds_atomic_noreturn", AP_CFG_BOOL, OFF(ds_atomic_noreturn), 0, 1, NULL,
+	  "atomics that return no data get a Data Source packet (SPE-5.3.5-3)" },
+	{ "spe.bad_ptr_data_loss", AP_CFG_BOOL, OFF(bad_ptr_data_loss), 0, 1, NULL,
+	  "the management event of spe.bad_ptr full/translation also sets PMBSR_EL1.DL (SPE-3.4.1-1)" },
+	{ "spe.record_hold", AP_CFG_U8, OFF(record_hold), 0, 16, NULL,
+	  "completed records the PE holds before writing them; PSB CSYNC writes them (3.6, SPE-3.6-12)" },
+	{ "spe.events_size", AP_CFG_U8, OFF(events_size), 0, 8, NULL,
+	  "Events packet payload bytes 1, 2, 4 or 8; 0 = the smallest that holds the events (SPE-5.3.7-4)" },
 };
 
 AP_CFG_KEY_TABLE(ap_spe_config_keys, spe_keys);

@@ -149,7 +149,9 @@ static const struct ap_sysreg spe_regs[] = {
 	{ "PMSCR_EL1", AP_PMSCR_EL1, AP_SR_R | AP_SR_W, 26, 0x828, ~PMSCR_VALID, 0, 0,
 	  pmscr_el1_masks, ap_spe_check_sampling_reg, pmscr_el1_redirect, REG(pmscr_el1),
 	  NULL, NULL, spe_written },
-	SAMPLING("PMSICR_EL1", AP_PMSICR_EL1, 29, 0x838, PMSICR_RES0, pmsicr_masks, pmsicr_el1),
+	/* PMSICR_EL1 counts lazily in the SPE engine: reads go through it. */
+	{ "PMSICR_EL1", AP_PMSICR_EL1, AP_SR_R | AP_SR_W, 29, 0x838, PMSICR_RES0, 0, 0, pmsicr_masks,
+	  ap_spe_check_sampling_reg, NULL, REG(pmsicr_el1), ap_spe_engine_read_pmsicr, NULL, spe_written },
 	SAMPLING("PMSIRR_EL1", AP_PMSIRR_EL1, 31, 0x840, ~PMSIRR_VALID, NULL, pmsirr_el1),
 	SAMPLING("PMSFCR_EL1", AP_PMSFCR_EL1, 28, 0, ~PMSFCR_VALID, NULL, pmsfcr_el1),
 	SAMPLING("PMSEVFR_EL1", AP_PMSEVFR_EL1, 27, 0x830, ~(PMSEVFR_ARCH | PMSEVFR_IMPDEF),

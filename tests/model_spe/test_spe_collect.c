@@ -1,0 +1,126 @@
+/* Collection controls (spec/002 3.3 prose against the 3.3.1 pseudocode that
+ * lib/model/spe/collect.c transcribes): every combination of PE state,
+ * owner and PMSCR_EL1/PMSCR_EL2 bits. */
+#include "harness.h"
+#include "model/spe/collect.h"
+
+/* The 3.3 prose, written independently of the pseudocode. */
+static bool prose_ctx1(const struct ap_spe_collect_view *v)
+{
+	/* SPE-3.3-1 */
+	if (!(v->pmscr_el1 & AP_PMSCR_CX))
+		return false;
+	if (v->el == 1)
+		return true;
+	if (v->el == 0 && v->secure)
+		return true;
+	if (v->el == 0 && !v->secure && (!v->have_el2 || !v->tge))
+		return true;
+	return false;
+}
+static bool prose_ctx2(const struct ap_spe_collect_view *v)
+{
+	return v->have_el2 && (v->pmscr_el2 & AP_PMSCR_CX) && !v->secure; /* SPE-3.3-2 */
+}
+/* Without EL2 the PE behaves as if PMSCR_EL2.PA/PCT == 1 (SPE-3.3-9,
+ * 4.3.7) and PMSCR_EL1.PCT is RES1 (SPE-3.3-7). */
+static bool el2_bit(const struct ap_spe_collect_view *v, uint64_t bit)
+{
+	return !v->have_el2 || (v->pmscr_el2 & bit);
+}
+static enum ap_spe_ts_kind prose_ts(const struct ap_spe_collect_view *v)
+{
+	/* SPE-3.3-3 */
+	bool on = ((v->pmscr_el1 & AP_PMSCR_TS) && v->owner_el == 1) ||
+	          ((v->pmscr_el2 & AP_PMSCR_TS) && v->owner_el == 2);
+	if (!on)
+		return AP_SPE_TS_NONE;
+	bool pct1 = !v->have_el2 || (v->pmscr_el1 & AP_PMSCR_PCT);
+	/* SPE-3.3-6 */
+	bool phys = (pct1 && v->owner_secure && v->owner_el == 1) ||
+	            (el2_bit(v, AP_PMSCR_PCT) && v->owner_el == 2) ||
+	            (pct1 && el2_bit(v, AP_PMSCR_PCT) && !v->owner_secure && v->owner_el == 1);
+	return phys ? AP_SPE_TS_PHYSICAL : AP_SPE_TS_VIRTUAL;
+}
+static bool prose_pa(const struct ap_spe_collect_view *v)
+{
+	bool pa1 = (v->pmscr_el1 & AP_PMSCR_PA) != 0;
+	/* SPE-3.3-8 */
+	return (pa1 && v->owner_secure && v->owner_el == 1) ||
+	       (el2_bit(v, AP_PMSCR_PA) && v->owner_el == 2) ||
+	       (pa1 && el2_bit(v, AP_PMSCR_PA) && !v->owner_secure && v->owner_el == 1);
+}
+
+/* SPE-3.3-1..9, SPE-3.3.1-1..21, gap SPE-3.3.1-12 (TimeStamp_None). */
+TEST(pseudocode_matches_prose_everywhere)
+{
+	const uint64_t bits = AP_PMSCR_CX | AP_PMSCR_PA | AP_PMSCR_TS | AP_PMSCR_PCT;
+	int compared = 0;
+	for (int el = 0; el <= 2; el++)
+		for (int sec = 0; sec < 2; sec++)
+			for (int have2 = 0; have2 < 2; have2++)
+				for (int tge = 0; tge < 2; tge++)
+					for (int owner = 0; owner < 3; owner++)
+						for (uint64_t m = 0; m < 256; m++) {
+							if ((el == 2 || owner == 2) && !have2)
+								continue;
+							if (owner == 2 && sec) /* EL2 owner is Non-secure */
+								continue;
+							if (!sec && tge && el == 1)
+								continue; /* EL1 is not used with TGE == 1 */
+							struct ap_spe_collect_view v = {
+								.enabled = true, .el = (uint8_t)el, .secure = sec,
+								.have_el2 = have2, .tge = have2 && tge,
+								.owner_secure = owner == 0, .owner_el = owner == 2 ? 2 : 1,
+							};
+							/* spread the 8 bits of m over the two registers */
+							uint64_t b1 = 0, b2 = 0;
+							for (int i = 0, j = 0; i < 64 && j < 8; i++) {
+								if (!((bits >> i) & 1))
+									continue;
+								if ((m >> j) & 1)
+									b1 |= 1ull << i;
+								if ((m >> (j + 4)) & 1)
+									b2 |= 1ull << i;
+								j++;
+							}
+							v.pmscr_el1 = b1;
+							v.pmscr_el2 = b2;
+							CHECK(ap_spe_collect_contextidr1(&v) == prose_ctx1(&v));
+							CHECK(ap_spe_collect_contextidr2(&v) == prose_ctx2(&v));
+							CHECK(ap_spe_collect_timestamp(&v) == prose_ts(&v));
+							CHECK(ap_spe_collect_physical_address(&v) == prose_pa(&v));
+							compared++;
+						}
+	CHECK(compared > 1000);
+}
+
+/* SPE-3.3.1-2/7/11/19: nothing is collected while profiling is disabled. */
+TEST(nothing_when_disabled)
+{
+	struct ap_spe_collect_view v = { .enabled = false, .el = 1, .have_el2 = true, .owner_el = 1,
+	                                 .pmscr_el1 = 0x78, .pmscr_el2 = 0x78 };
+	CHECK(!ap_spe_collect_contextidr1(&v));
+	CHECK(!ap_spe_collect_contextidr2(&v));
+	CHECK(ap_spe_collect_timestamp(&v) == AP_SPE_TS_NONE);
+	CHECK(!ap_spe_collect_physical_address(&v));
+	v.enabled = true;
+	CHECK(ap_spe_collect_contextidr1(&v));
+	CHECK(ap_spe_collect_timestamp(&v) == AP_SPE_TS_PHYSICAL);
+}
+
+/* SPE-3.3.1-3/4: CONTEXTIDR_EL1 never at EL2, nor in the host (TGE == 1). */
+TEST(ctx1_not_at_el2_or_in_host)
+{
+	struct ap_spe_collect_view v = { .enabled = true, .el = 2, .have_el2 = true, .owner_el = 2,
+	                                 .pmscr_el1 = AP_PMSCR_CX };
+	CHECK(!ap_spe_collect_contextidr1(&v));
+	v.el = 0;
+	v.tge = true;
+	CHECK(!ap_spe_collect_contextidr1(&v));
+	v.tge = false;
+	CHECK(ap_spe_collect_contextidr1(&v));
+}
+
+TEST_MAIN(CASE(pseudocode_matches_prose_everywhere), CASE(nothing_when_disabled),
+          CASE(ctx1_not_at_el2_or_in_host))
