@@ -11,6 +11,14 @@
  *     (5.3.8), data source (5.3.5), timestamp (5.3.6). perf prints up to 16
  *     consecutive Padding bytes on one line; armprof's PAD packets are
  *     grouped the same way before comparing.
+ *   perfdata_compare synth FILE.data SCRIPT.txt SYMS.txt
+ *     SCRIPT.txt is `perf script -F event,addr,ip,sym` with perf's default
+ *     synthesis: per record, one sample per kind its events and operation
+ *     give, in perf's order: l1d-miss (E[3]), l1d-access (E[2]), llc-miss
+ *     (E[9]), llc-access (E[8]), tlb-miss (E[5]), tlb-access (E[4]),
+ *     branch-miss (E[7], addr = branch target), remote-access (E[10]),
+ *     memory (load/store/atomic class). Each line must be the next expected
+ *     sample, with the record's PC, address and symbol.
  *   perfdata_compare stats FILE.data DUMP.txt
  *     For a file written by perf itself: the "Aggregated stats" perf prints at
  *     the end of `perf report -D` (records per type, COMPRESSED ones and the
@@ -394,6 +402,114 @@ static int compare_script(const struct ap_perf_reader *r, FILE *script, FILE *sy
 	return mismatches ? 1 : 0;
 }
 
+/* ---- perf script with perf's default synthesis --------------------------- */
+static uint64_t perf_ip(uint64_t raw56, unsigned el, unsigned ns)
+{
+	uint64_t v = raw56 & 0x00FFFFFFFFFFFFFFull;
+	return (ns && (el == 1 || el == 2)) ? v | 0xFFull << 56 : v;
+}
+
+static uint64_t perf_va(const struct ap_record *rec)
+{
+	if (!(rec->has & AP_HAS_VADDR))
+		return 0;
+	uint64_t v = rec->vaddr & 0x00FFFFFFFFFFFFFFull;
+	return (v >> 52 & 0xF) == 0xF ? v | 0xFFull << 56 : v;
+}
+
+static int compare_synth(const struct ap_perf_reader *r, FILE *script, FILE *syms_f)
+{
+	struct sym syms[256];
+	size_t n_syms = 0;
+	char line[1024];
+	while (n_syms < 256 && fgets(line, sizeof(line), syms_f)) {
+		unsigned long long a, sz;
+		if (sscanf(line, "%llx %llu %63s", &a, &sz, syms[n_syms].name) == 3) {
+			syms[n_syms].addr = a;
+			syms[n_syms].size = sz;
+			n_syms++;
+		}
+	}
+	struct rec_list recs = { 0 };
+	struct ap_decoder_config cfg;
+	ap_decoder_config_init(&cfg);
+	cfg.on_record = on_record;
+	cfg.ctx = &recs;
+	struct ap_perf_aux_iter it;
+	ap_perf_aux_iter_init(&it);
+	it.order = AP_PERF_ORDER_QUEUE;
+	const struct ap_perf_aux_buffer *b;
+	while (ap_perf_next_aux_buffer(r, &it, &b)) {
+		struct ap_decoder dec;
+		ap_decoder_init(&dec, &cfg);
+		ap_decoder_feed(&dec, b->data, (size_t)b->size);
+		ap_decoder_finish(&dec);
+	}
+	static const struct {
+		const char *name;
+		int bit; /* event bit, -1: the load/store class */
+	} kinds[] = { { "l1d-miss", 3 }, { "l1d-access", 2 }, { "llc-miss", 9 }, { "llc-access", 8 },
+		          { "tlb-miss", 5 }, { "tlb-access", 4 }, { "branch-miss", 7 }, { "remote-access", 10 },
+		          { "memory", -1 } };
+	size_t ri = 0, ki = 0, lines = 0;
+	uint64_t per_kind[9] = { 0 };
+	while (fgets(line, sizeof(line), script)) {
+		char ev[64], sym[128];
+		unsigned long long addr, ip;
+		if (sscanf(line, " %63[^:]: %llx %llx %127s", ev, &addr, &ip, sym) != 4)
+			continue;
+		lines++;
+		/* the next expected sample */
+		const struct ap_record *rec = NULL;
+		size_t k = 0;
+		while (ri < recs.n) {
+			rec = &recs.v[ri];
+			for (; ki < 9; ki++) {
+				int bit = kinds[ki].bit;
+				if (bit >= 0 ? (rec->events >> bit & 1) != 0 : rec->op_class == AP_OP_CLASS_LDST)
+					break;
+			}
+			if (ki < 9)
+				break;
+			ri++;
+			ki = 0;
+		}
+		if (ri >= recs.n) {
+			MISMATCH("perf script sample %zu (%s) has no armprof record left\n", lines, ev);
+			continue;
+		}
+		k = ki++;
+		per_kind[k]++;
+		uint64_t want_ip = perf_ip(rec->pc, rec->el, rec->ns);
+		uint64_t want_addr = k == 6 ? ((rec->has & AP_HAS_TARGET) ? perf_ip(rec->target, rec->target_el, rec->target_ns) : 0)
+		                            : perf_va(rec);
+		const char *want_sym = sym_of(syms, n_syms, rec->pc);
+		if (strcmp(ev, kinds[k].name) || ip != want_ip || addr != want_addr || strcmp(sym, want_sym))
+			MISMATCH("record %zu at 0x%" PRIx64 ": perf '%s' addr 0x%llx ip 0x%llx %s; armprof expects '%s' addr 0x%" PRIx64
+			         " ip 0x%" PRIx64 " %s\n",
+			         ri, rec->offset, ev, addr, ip, sym, kinds[k].name, want_addr, want_ip, want_sym);
+	}
+	/* no expected sample may be left over */
+	while (ri < recs.n) {
+		const struct ap_record *rec = &recs.v[ri];
+		for (; ki < 9; ki++) {
+			int bit = kinds[ki].bit;
+			if (bit >= 0 ? (rec->events >> bit & 1) != 0 : rec->op_class == AP_OP_CLASS_LDST) {
+				MISMATCH("record %zu at 0x%" PRIx64 ": no perf '%s' sample\n", ri, rec->offset, kinds[ki].name);
+				break;
+			}
+		}
+		ri++;
+		ki = 0;
+	}
+	printf("synth: %zu samples compared (", lines);
+	for (size_t k = 0; k < 9; k++)
+		printf("%s%s %llu", k ? ", " : "", kinds[k].name, (unsigned long long)per_kind[k]);
+	printf("), %d mismatches\n", mismatches);
+	free(recs.v);
+	return mismatches || !lines ? 1 : 0;
+}
+
 /* ---- perf report -D "Aggregated stats" ---------------------------------- */
 static int compare_stats(const struct ap_perf_reader *r, FILE *dump)
 {
@@ -452,9 +568,11 @@ int main(int argc, char **argv)
 {
 	int script = argc == 5 && !strcmp(argv[1], "script");
 	int stats = argc == 4 && !strcmp(argv[1], "stats");
-	if (!script && !stats && !(argc == 4 && !strcmp(argv[1], "dump"))) {
+	int synth = argc == 5 && !strcmp(argv[1], "synth");
+	if (!script && !stats && !synth && !(argc == 4 && !strcmp(argv[1], "dump"))) {
 		fprintf(stderr, "usage: perfdata_compare dump FILE.data DUMP.txt\n"
 		                "       perfdata_compare stats FILE.data DUMP.txt\n"
+		                "       perfdata_compare synth FILE.data SCRIPT.txt SYMS.txt\n"
 		                "       perfdata_compare script FILE.data SCRIPT.txt SYMS.txt\n");
 		return 2;
 	}
@@ -465,12 +583,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	FILE *f = fopen(argv[3], "r");
-	FILE *s = script ? fopen(argv[4], "r") : NULL;
-	if (!f || (script && !s)) {
+	FILE *s = (script || synth) ? fopen(argv[4], "r") : NULL;
+	if (!f || ((script || synth) && !s)) {
 		fprintf(stderr, "perfdata_compare: cannot open %s\n", argv[3]);
 		return 2;
 	}
-	int rc = script ? compare_script(r, f, s) : stats ? compare_stats(r, f) : compare_dump(r, f);
+	int rc = script  ? compare_script(r, f, s)
+	         : synth ? compare_synth(r, f, s)
+	         : stats ? compare_stats(r, f)
+	                 : compare_dump(r, f);
 	fclose(f);
 	if (s)
 		fclose(s);

@@ -50,6 +50,14 @@ grep -q "ARM SPE data" dump.txt || fail "perf did not decode the AUX data as Arm
 named=$(sed -n 's/.*(\([0-9]*\) in named symbols).*/\1/p' script.cmp)
 [ "${named:-0}" -gt 300 ] || fail "too few samples attributed to symbols ($named)"
 
+# 2b. perf script with perf's default synthesis: one sample per kind each
+#     record gives (l1d/llc/tlb miss and access, branch-miss, remote-access,
+#     memory), in perf's order, with the record's PC, address and symbol
+#     (one CPU: with several, perf interleaves queues by timestamp)
+"$PERF" script -i s.data -F event,addr,ip,sym > synth.txt 2> synth.err \
+  || fail "perf script failed: $(cat synth.err)"
+"$CMP" synth s.data synth.txt syms.txt
+
 # 3. perf report --stdio runs and attributes samples to the binary's symbols
 "$PERF" report --stdio -i s.data --itrace=i1i > report.txt 2> report.err \
   || fail "perf report --stdio failed: $(cat report.err)"
