@@ -58,6 +58,16 @@ named=$(sed -n 's/.*(\([0-9]*\) in named symbols).*/\1/p' script.cmp)
   || fail "perf script failed: $(cat synth.err)"
 "$CMP" synth s.data synth.txt syms.txt
 
+# 2c. the CPUID feature carries the MIDR: with Neoverse N1's (the default)
+#     perf decodes Data Source packets with its Neoverse table (peer-core and
+#     peer-cluster sources become "SNP Peer"); with a Cortex-A57 MIDR it
+#     falls back to the events and never says so
+"$PERF" script -i s.data -F event,data_src > ds-n1.txt 2> /dev/null
+"$ARMPROF" convert --midr 0x410fd070 --binary "$ELF" --pid 4242 --tid 4243 s.spe a57.data
+"$PERF" script -i a57.data -F event,data_src > ds-a57.txt 2> /dev/null
+grep -q "SNP Peer" ds-n1.txt || fail "perf did not decode Data Source with the Neoverse table"
+if grep -q "SNP Peer" ds-a57.txt; then fail "the MIDR in CPUID made no difference to perf"; fi
+
 # 3. perf report --stdio runs and attributes samples to the binary's symbols
 "$PERF" report --stdio -i s.data --itrace=i1i > report.txt 2> report.err \
   || fail "perf report --stdio failed: $(cat report.err)"
