@@ -32,7 +32,11 @@ int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uin
 	c->line_shift = log2u(line_bytes);
 	c->way = calloc(entries, sizeof(*c->way));
 	c->version = calloc(entries, sizeof(*c->version));
-	if (!c->way || !c->version) {
+	if (ways > 8) {
+		c->hint_mask = 255;
+		c->hint = calloc(c->hint_mask + 1, sizeof(*c->hint));
+	}
+	if (!c->way || !c->version || (ways > 8 && !c->hint)) {
 		uarch_cache_fini(c);
 		return -AP_ERR_NOMEM;
 	}
@@ -43,7 +47,13 @@ void uarch_cache_fini(struct uarch_cache *c)
 {
 	free(c->way);
 	free(c->version);
+	free((void *)c->hint);
 	memset(c, 0, sizeof(*c));
+}
+
+static inline uint32_t hint_slot(const struct uarch_cache *c, uint64_t line)
+{
+	return (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 40) & c->hint_mask;
 }
 
 static inline uint64_t tick(struct uarch_cache *c)
@@ -67,10 +77,20 @@ int uarch_cache_lookup(struct uarch_cache *c, uint64_t line)
 	}
 	uint32_t base = (uint32_t)(line & c->set_mask) * c->ways;
 	struct uarch_way *w = &c->way[base];
+	if (c->hint) {
+		uint32_t h = atomic_load_explicit(&c->hint[hint_slot(c, line)], memory_order_relaxed);
+		if (h - base < c->ways && atomic_load_explicit(&c->way[h].tag, memory_order_relaxed) == tag) {
+			atomic_store_explicit(&c->way[h].stamp, tick(c), memory_order_relaxed);
+			atomic_store_explicit(&c->mru, h, memory_order_relaxed);
+			return (int)h;
+		}
+	}
 	for (uint32_t i = 0; i < c->ways; i++) {
 		if (atomic_load_explicit(&w[i].tag, memory_order_relaxed) == tag) {
 			atomic_store_explicit(&w[i].stamp, tick(c), memory_order_relaxed);
 			atomic_store_explicit(&c->mru, base + i, memory_order_relaxed);
+			if (c->hint)
+				atomic_store_explicit(&c->hint[hint_slot(c, line)], base + i, memory_order_relaxed);
 			return (int)(base + i);
 		}
 	}
@@ -100,5 +120,7 @@ int uarch_cache_fill(struct uarch_cache *c, uint64_t line)
 	atomic_store_explicit(&w[victim].stamp, tick(c), memory_order_relaxed);
 	c->version[base + victim] = 0;
 	atomic_store_explicit(&c->mru, base + victim, memory_order_relaxed);
+	if (c->hint)
+		atomic_store_explicit(&c->hint[hint_slot(c, line)], base + victim, memory_order_relaxed);
 	return (int)(base + victim);
 }

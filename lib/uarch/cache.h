@@ -25,6 +25,13 @@ struct uarch_cache {
 	_Atomic uint32_t mru; /* index of the last hit entry: checked first */
 	struct uarch_way *way;
 	uint32_t *version;    /* coherence version seen (private caches) */
+	/* Highly associative caches (more than 8 ways, e.g. a fully
+	 * associative TLB) keep a direct-mapped hint: line hash -> entry last
+	 * filled or hit there. A lookup checks the hinted entry before
+	 * scanning the set; the scan stays the authority, so results do not
+	 * change, only how fast a hit is found. */
+	_Atomic uint32_t *hint;
+	uint32_t hint_mask;
 	_Atomic uint64_t clock;
 };
 
