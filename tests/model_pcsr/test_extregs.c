@@ -185,9 +185,10 @@ TEST(ext64_map)
 	CHECK(strcmp(ap_ext_name(&r.f, AP_EXT_PMU, 0x228), "PMCCIDSR") == 0);
 }
 
-/* Error responses: Core powered down, OS Lock and Double Lock for the PC
- * sample and counter registers; the snapshot registers ignore the OS Lock
- * (SS-IKGJMV) but follow AllowExternalPMSSAccess(). */
+/* Error responses: Core powered down (PMPCSR-3: the Core power domain), OS
+ * Lock and Double Lock for the PC sample and counter registers (PMPCSR-46:
+ * from DDI 0487); the snapshot registers ignore the OS Lock (SS-IKGJMV) but
+ * follow AllowExternalPMSSAccess(). */
 TEST(error_responses)
 {
 	struct rig r;

@@ -1,6 +1,9 @@
 /* PC Sample-based Profiling (spec/001 H7.1, spec/003 PMPCSR): the sample,
  * its 0xFFFFFFFF/UNKNOWN cases, context side-effects, the Software Lock,
- * the authentication rules and suspend/activate. */
+ * the authentication rules and suspend/activate. The behaviour follows the
+ * DDI 0487 pseudocode bodies spec/001 only names (PCS-H7.1.4-3):
+ * CreatePCSample, Read_PMPCSR, Read_EDPCSRlo, SetPCSample, SetPCSRUnknown,
+ * PCSRSuspended, SetPCSRActive. */
 #include "armprof/error.h"
 #include "armprof/pcsr.h"
 #include "harness.h"
@@ -131,7 +134,8 @@ TEST(read_returns_branch_target_and_context)
 	CHECK_EQ_U64(ap_pcsr_read_pmpcsr_lo(&p, false), 0x1004);
 }
 
-/* PMPCSR-11..15, PMPCSR-19, PMPCSR-21/23/24: the NS, NSE, EL and T fields. */
+/* PMPCSR-11 PMPCSR-12 PMPCSR-13 PMPCSR-14 PMPCSR-15 PMPCSR-19 PMPCSR-21
+ * PMPCSR-23 PMPCSR-24 PMPCSR-25: the NS, NSE, EL and T fields. */
 TEST(security_el_and_t_fields)
 {
 	static const struct { enum ap_pcsr_security s; uint64_t ns, nse; } rows[] = {

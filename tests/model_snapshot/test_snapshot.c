@@ -1,6 +1,12 @@
 /* PMU snapshots (spec/000 D13.9): RSCLCQ, RMFJWS, RYWLFL, RTSYTY, every row
  * of Table D13-10, the Capture event (RVPZHN, RDBRSV, RPLPCY, RMPZSB,
- * IWRNBL) and the snapshot registers. */
+ * IWRNBL) and the snapshot registers.
+ * ap_snapshot_enabled() and ap_snapshot_allowed() are the DDI 0487
+ * pseudocode functions PMUCaptureEventEnabled() and PMUCaptureEventAllowed()
+ * that spec/000 names without their bodies: SS-RYWLFL-5, SS-RTSYTY-9, SS-1.
+ * Rows: SS-TD13-10-row1 SS-TD13-10-row2 SS-TD13-10-row3 SS-TD13-10-row4
+ * SS-TD13-10-row5 SS-TD13-10-row6 SS-TD13-10-row7 SS-TD13-10-row8
+ * SS-TD13-10-row9 (table_d13_10_every_row). */
 #include "armprof/error.h"
 #include "armprof/snapshot.h"
 #include "harness.h"
