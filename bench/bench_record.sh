@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Wall time of `armprof record` on each aarch64 example against plain
+# Wall and CPU time of `armprof record` on each aarch64 example against plain
 # qemu-aarch64 on the same binary, the plugin with instrumentation only
 # (--no-model --no-timing), and the plugin with the timing model but no SPE
 # model (--no-model). Best of N runs each (default 3), in one run of this
-# script, so the ratios compare like with like on a shared machine.
+# script, so the ratios compare like with like. CPU time (user + sys of QEMU
+# and armprof) is given beside wall time because the machine is shared: when
+# other work holds the cores, wall time measures the queue, not armprof.
 #
 # usage: bench/bench_record.sh [BUILD_DIR] [RUNS]     (default build-q, 3)
 # Prints a markdown table for docs/PERFORMANCE.md.
@@ -14,28 +16,36 @@ armprof=$build/armprof
 ex=$build/examples
 [ -x "$armprof" ] && [ -e "$build/armprof-qemu.so" ] && [ -x "$ex/pointer_chase" ] ||
   { echo "bench_record: build $build first (armprof, armprof-qemu.so, examples)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench_record: needs /usr/bin/time (Debian package time)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-best() { # best wall time in seconds of "$@" over $runs runs
-  local b="" t0 t1 t
+best() { # "wall cpu": the best of $runs runs of "$@" for each
+  local bw="" bc="" w c
   for _ in $(seq "$runs"); do
-    t0=$(date +%s.%N)
-    "$@" > /dev/null 2>&1
-    t1=$(date +%s.%N)
-    t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
-    if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; fi
+    /usr/bin/time -f '%e %U %S' -o "$tmp/t" "$@" > /dev/null 2>&1
+    read -r w u s < "$tmp/t"
+    c=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+    if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN { exit !(a < b) }'; then bw=$w; fi
+    if [ -z "$bc" ] || awk -v a="$c" -v b="$bc" 'BEGIN { exit !(a < b) }'; then bc=$c; fi
   done
-  printf '%.3f' "$b"
+  echo "$bw $bc"
 }
 
-echo "| example | plain qemu (s) | instrumentation only (s) | + timing model (s) | armprof record (s) | record / plain | instr. / plain |"
+echo "| example | plain qemu wall / cpu (s) | instrumentation only | + timing model | armprof record | record / plain (wall, cpu) | instr. / plain (cpu) |"
 echo "|---|---|---|---|---|---|---|"
-for name in pointer_chase stream branchy false_sharing; do
-  plain=$(best qemu-aarch64 "$ex/$name")
-  instr=$(best "$armprof" record -q --no-model --no-timing -o "$tmp/x.data" -- "$ex/$name")
-  timing=$(best "$armprof" record -q --no-model -o "$tmp/x.data" -- "$ex/$name")
-  full=$(best "$armprof" record -q -o "$tmp/x.data" -- "$ex/$name")
-  awk -v n="$name" -v p="$plain" -v i="$instr" -v t="$timing" -v f="$full" \
-    'BEGIN { printf "| %s | %s | %s | %s | %s | %.1fx | %.1fx |\n", n, p, i, t, f, f / p, i / p }'
+# Workloads long enough (0.1-1 s under plain QEMU) that start-up (~50 ms to
+# load the plugin and write the output) does not dominate.
+for run in "pointer_chase 4000000" "stream 8" branchy false_sharing; do
+  set -- $run
+  name=$1
+  shift
+  read -r pw pc < <(best qemu-aarch64 "$ex/$name" "$@")
+  read -r iw ic < <(best "$armprof" record -q --no-model --no-timing -o "$tmp/x.data" -- "$ex/$name" "$@")
+  read -r tw tc < <(best "$armprof" record -q --no-model -o "$tmp/x.data" -- "$ex/$name" "$@")
+  read -r fw fc < <(best "$armprof" record -q -o "$tmp/x.data" -- "$ex/$name" "$@")
+  awk -v n="$name $*" -v pw="$pw" -v pc="$pc" -v iw="$iw" -v ic="$ic" -v tw="$tw" -v tc="$tc" \
+      -v fw="$fw" -v fc="$fc" 'function r(a, b) { return b > 0 ? a / b : 0 }
+    BEGIN { printf "| %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.1fx, %.1fx | %.1fx |\n",
+            n, pw, pc, iw, ic, tw, tc, fw, fc, r(fw, pw), r(fc, pc), r(ic, pc) }'
 done
