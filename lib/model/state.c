@@ -138,6 +138,15 @@ int ap_pe_state_check(const struct ap_config *cfg, const struct ap_pe_state *st)
 		return -AP_ERR_INVALID;
 	if ((st->el == AP_EL2 && !cfg->have_el2) || (st->el == AP_EL3 && !cfg->have_el3))
 		return -AP_ERR_INVALID;
+	/* Secure EL2 needs FEAT_SEL2 and SCR_EL3.EEL2 == 1. */
+	if (st->el == AP_EL2 && cfg->have_el3 && !((st->scr_el3 >> AP_SCR_EL3_NS) & 1) &&
+	    !(cfg->have_sel2 && ((st->scr_el3 >> AP_SCR_EL3_EEL2) & 1)))
+		return -AP_ERR_INVALID;
+	/* Table 3 "n/a": Non-secure EL1 cannot be entered with HCR_EL2.TGE == 1
+	 * (the exception return would be illegal). */
+	if (st->el == AP_EL1 && cfg->have_el2 && ((st->hcr_el2 >> AP_HCR_EL2_TGE) & 1) &&
+	    (!cfg->have_el3 || ((st->scr_el3 >> AP_SCR_EL3_NS) & 1)))
+		return -AP_ERR_INVALID;
 	if (st->aarch32 & ~cfg->aarch32_els & 0xF)
 		return -AP_ERR_INVALID;
 	if (st->aarch32 >> 4)

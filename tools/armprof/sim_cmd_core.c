@@ -62,7 +62,8 @@ static int cmd_state(struct sim *s, int argc, char **argv)
 		int rc = sim_split_kv(s, argv[i], &key, &value);
 		if (rc)
 			return rc;
-		if (!strcasecmp(key, "el") && (value[0] == 'E' || value[0] == 'e'))
+		if (!strcasecmp(key, "el") && (value[0] == 'E' || value[0] == 'e') &&
+		    (value[1] == 'L' || value[1] == 'l'))
 			value += 2; /* el=EL2 */
 		rc = sim_parse_u64(s, value, &v, key);
 		if (rc)

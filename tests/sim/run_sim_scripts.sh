@@ -1,0 +1,46 @@
+#!/bin/bash
+# Runs the PE-core scenario scripts. $1 = armprof, $2 = source dir, $3 = scratch dir.
+#   tests/sim/*.sim      must exit 0; if NAME.out exists, stdout must equal it.
+#   tests/sim/bad/*.sim  header lines "# expect-exit: N" and "# expect-stderr: TEXT"
+#                        (TEXT must appear in stderr, which must name FILE:LINE).
+set -u
+armprof=$1 src=$2 work=$3
+dir=$src/tests/sim
+mkdir -p "$work"
+fail=0 count=0
+for script in "$dir"/*.sim; do
+	count=$((count + 1))
+	name=$(basename "$script" .sim)
+	"$armprof" sim "$script" >"$work/$name.stdout" 2>"$work/$name.stderr"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "FAIL $name: exit $rc"; cat "$work/$name.stderr"; fail=1; continue
+	fi
+	if [ -f "$dir/$name.out" ] && ! diff -u "$dir/$name.out" "$work/$name.stdout"; then
+		echo "FAIL $name: output differs"; fail=1; continue
+	fi
+	echo "ok   $name"
+done
+for script in "$dir"/bad/*.sim; do
+	count=$((count + 1))
+	name=bad/$(basename "$script" .sim)
+	want_rc=$(sed -n 's/^# expect-exit: *//p' "$script" | head -1)
+	want_err=$(sed -n 's/^# expect-stderr: *//p' "$script" | head -1)
+	if [ -z "$want_rc" ] || [ -z "$want_err" ]; then
+		echo "FAIL $name: header lacks expect-exit/expect-stderr"; fail=1; continue
+	fi
+	"$armprof" sim "$script" >/dev/null 2>"$work/stderr"
+	rc=$?
+	if [ "$rc" != "$want_rc" ]; then
+		echo "FAIL $name: exit $rc, expected $want_rc"; cat "$work/stderr"; fail=1; continue
+	fi
+	if ! grep -qF -- "$want_err" "$work/stderr"; then
+		echo "FAIL $name: stderr lacks '$want_err':"; cat "$work/stderr"; fail=1; continue
+	fi
+	if ! grep -qE -- "$(basename "$script"):[0-9]+: " "$work/stderr"; then
+		echo "FAIL $name: stderr lacks FILE:LINE:"; cat "$work/stderr"; fail=1; continue
+	fi
+	echo "ok   $name"
+done
+[ $count -gt 10 ] || { echo "FAIL: only $count scripts found"; fail=1; }
+exit $fail
