@@ -216,6 +216,11 @@ uint64_t ap_pcsr_pmvcidsr(const struct ap_pcsr *p); /* VMID at [47:32], CONTEXTI
  * last given to ap_pe_set_state(). */
 struct ap_pe;
 void ap_pe_retire(struct ap_pe *pe, uint64_t pc, bool branch_target);
+/* A basic block of n A64 instructions (4 bytes each) from pc retired: the
+ * first is a branch target, the others follow it. The same as n calls of
+ * ap_pe_retire(), at the cost of one (a Capture event in progress completes
+ * at the end of the block). */
+void ap_pe_retire_block(struct ap_pe *pe, uint64_t pc, uint64_t n);
 /* The PE's PC sample logic, for statistics and tests (read-only use). */
 const struct ap_pcsr *ap_pe_pcsr(const struct ap_pe *pe);
 

@@ -70,6 +70,11 @@ struct ap_pmu {
 	uint64_t cnten;      /* PMCNTENSET_EL0: P<n>, C (31), F0 (32) */
 	uint64_t ovs;        /* PMOVSSET_EL0 */
 	uint64_t counting;   /* cnten & implemented, or 0 when PMCR_EL0.E is 0 */
+	/* The per-instruction fast path (ap_pmu_inst_retired()): the counting
+	 * counters whose event is INST_RETIRED, plus bit 32 for PMICNTR_EL0. */
+	uint64_t inst_mask;
+	uint64_t ev_width;   /* event counter width mask */
+	uint64_t ev_ovf;     /* low bits whose wrap to 0 is an overflow */
 	uint32_t cycle_div;  /* cycles left over by PMCR_EL0.D (divide by 64) */
 };
 
@@ -83,6 +88,29 @@ void ap_pmu_reset(struct ap_pmu *pmu);
  * event counter whose PMEVTYPER<n>_EL0.evtCount is `event` counts them, and
  * INST_RETIRED also counts on PMICNTR_EL0 (PMUEvent() in DDI 0487). */
 void ap_pmu_event(struct ap_pmu *pmu, uint16_t event, uint64_t increment);
+/* n instructions retired: ap_pmu_event(pmu, AP_PMU_EV_INST_RETIRED, n),
+ * made cheap for the per-instruction hot path. */
+static inline void ap_pmu_inst_retired(struct ap_pmu *pmu, uint64_t n)
+{
+	uint64_t m = pmu->inst_mask;
+	while (m) {
+		unsigned i = (unsigned)__builtin_ctzll(m);
+		m &= m - 1;
+		if (i == AP_PMU_BIT_INSTR) {
+			uint64_t v = pmu->icntr + n;
+			if (v < pmu->icntr)
+				pmu->ovs |= 1ull << AP_PMU_BIT_INSTR;
+			pmu->icntr = v;
+		} else {
+			uint64_t old = pmu->evcntr[i];
+			uint64_t v = (old + n) & pmu->ev_width;
+			if ((v & pmu->ev_ovf) < (old & pmu->ev_ovf) || n > pmu->ev_ovf)
+				pmu->ovs |= 1ull << i;
+			pmu->evcntr[i] = v;
+		}
+	}
+}
+
 /* The host reports n processor clock cycles: PMCCNTR_EL0 (with PMCR_EL0.D)
  * and any counter counting CPU_CYCLES. */
 void ap_pmu_cycles(struct ap_pmu *pmu, uint64_t n);

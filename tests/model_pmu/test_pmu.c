@@ -136,6 +136,46 @@ TEST(width_and_overflow)
 	CHECK_EQ_U64(ap_pmu_read_ovs(&pmu), 1);
 }
 
+/* The INST_RETIRED fast path counts exactly as ap_pmu_event() does,
+ * overflow flags included, for 32-bit, 64-bit and LP configurations. */
+TEST(inst_retired_fast_path_matches_event)
+{
+	for (int variant = 0; variant < 3; variant++) {
+		struct ap_pmu a, b;
+		make(&a, 3, true, variant > 0);
+		make(&b, 3, true, variant > 0);
+		uint64_t pmcr = AP_PMCR_E | (variant == 2 ? AP_PMCR_LP : 0);
+		struct ap_pmu *both[2] = { &a, &b };
+		for (int k = 0; k < 2; k++) {
+			ap_pmu_write_evtyper(both[k], 0, AP_PMU_EV_INST_RETIRED);
+			ap_pmu_write_evtyper(both[k], 1, AP_PMU_EV_CPU_CYCLES);
+			ap_pmu_write_evtyper(both[k], 2, AP_PMU_EV_INST_RETIRED);
+			ap_pmu_write_pmcr(both[k], pmcr);
+			ap_pmu_cnten_set(both[k], 0x5 | 1ull << AP_PMU_BIT_INSTR);
+			ap_pmu_write_evcntr(both[k], 0, 0xFFFFFFF0ull);
+			ap_pmu_write_evcntr(both[k], 2, 0xFFFFFFFFFFFFFFF0ull);
+			ap_pmu_write_icntr(both[k], 0xFFFFFFFFFFFFFFF8ull);
+		}
+		for (uint64_t i = 0; i < 40; i++) {
+			ap_pmu_inst_retired(&a, i % 3);
+			ap_pmu_event(&b, AP_PMU_EV_INST_RETIRED, i % 3);
+		}
+		CHECK_EQ_U64(ap_pmu_read_evcntr(&a, 0), ap_pmu_read_evcntr(&b, 0));
+		CHECK_EQ_U64(ap_pmu_read_evcntr(&a, 2), ap_pmu_read_evcntr(&b, 2));
+		CHECK_EQ_U64(ap_pmu_read_icntr(&a), ap_pmu_read_icntr(&b));
+		CHECK_EQ_U64(ap_pmu_read_ovs(&a), ap_pmu_read_ovs(&b));
+		CHECK(ap_pmu_read_ovs(&a) != 0);
+		CHECK_EQ_U64(ap_pmu_read_evcntr(&a, 1), 0);
+		/* Disabling a counter or changing its event takes it off the path. */
+		ap_pmu_write_evtyper(&a, 0, AP_PMU_EV_BR_RETIRED);
+		ap_pmu_cnten_clr(&a, 0x4);
+		uint64_t c0 = ap_pmu_read_evcntr(&a, 0), c2 = ap_pmu_read_evcntr(&a, 2);
+		ap_pmu_inst_retired(&a, 5);
+		CHECK_EQ_U64(ap_pmu_read_evcntr(&a, 0), c0);
+		CHECK_EQ_U64(ap_pmu_read_evcntr(&a, 2), c2);
+	}
+}
+
 TEST(out_of_range_counters_are_inert)
 {
 	struct ap_pmu pmu;
@@ -149,4 +189,5 @@ TEST(out_of_range_counters_are_inert)
 
 TEST_MAIN(CASE(pmcr_n_reports_configured_counters), CASE(counts_only_matching_enabled_counters),
           CASE(instruction_counter), CASE(cycle_counter_and_divider), CASE(width_and_overflow),
+          CASE(inst_retired_fast_path_matches_event),
           CASE(out_of_range_counters_are_inert))

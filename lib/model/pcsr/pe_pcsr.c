@@ -94,11 +94,26 @@ void ap_pe_retire(struct ap_pe *pe, uint64_t pc, bool branch_target)
 {
 	ap_pcsr_retire(&pe->pcsr.pcsr, pc, branch_target);
 	struct ap_pmu *pmu = &pe->snapshot.pmu;
-	if (pmu->counting)
-		ap_pmu_event(pmu, AP_PMU_EV_INST_RETIRED, 1);
+	ap_pmu_inst_retired(pmu, 1);
 	if (pe->snapshot.ss.pending) {
 		struct ap_snapshot_targets t = { pmu, &pe->pcsr.pcsr };
 		ap_snapshot_tick(&pe->snapshot.ss, &pe->snapshot.view, &t, 1);
+	}
+}
+
+void ap_pe_retire_block(struct ap_pe *pe, uint64_t pc, uint64_t n)
+{
+	if (n == 0)
+		return;
+	struct ap_pcsr *p = &pe->pcsr.pcsr;
+	ap_pcsr_retire(p, pc, true);
+	if (n > 1 && p->cfg.sample_any)
+		ap_pcsr_retire(p, pc + 4 * (n - 1), false);
+	struct ap_pmu *pmu = &pe->snapshot.pmu;
+	ap_pmu_inst_retired(pmu, n);
+	if (pe->snapshot.ss.pending) {
+		struct ap_snapshot_targets t = { pmu, p };
+		ap_snapshot_tick(&pe->snapshot.ss, &pe->snapshot.view, &t, n);
 	}
 }
 

@@ -26,10 +26,18 @@ uint64_t ap_pmu_implemented_mask(const struct ap_pmu *pmu)
 	return mask;
 }
 
-/* The set of counters that count right now: PMCR_EL0.E gates them all. */
+/* The set of counters that count right now: PMCR_EL0.E gates them all.
+ * Also the INST_RETIRED fast-path mask and widths (ap_pmu_inst_retired()). */
 static void recompute_counting(struct ap_pmu *pmu)
 {
 	pmu->counting = (pmu->pmcr & AP_PMCR_E) ? (pmu->cnten & ap_pmu_implemented_mask(pmu)) : 0;
+	pmu->ev_width = pmu->cfg.pmuv3p5 ? UINT64_MAX : 0xffffffffull;
+	pmu->ev_ovf = (pmu->pmcr & AP_PMCR_LP) && pmu->cfg.pmuv3p5 ? UINT64_MAX : 0xffffffffull;
+	uint64_t m = pmu->counting & (1ull << AP_PMU_BIT_INSTR);
+	for (unsigned n = 0; n < pmu->cfg.num_counters; n++)
+		if (((pmu->counting >> n) & 1) && pmu->evtype[n] == AP_PMU_EV_INST_RETIRED)
+			m |= 1ull << n;
+	pmu->inst_mask = m;
 }
 
 int ap_pmu_init(struct ap_pmu *pmu, const struct ap_pmu_config *cfg)
@@ -175,6 +183,7 @@ void ap_pmu_write_evtyper(struct ap_pmu *pmu, unsigned n, uint64_t value)
 	 * read as 0 (docs/not-modelled/pcsr-snapshot.md). */
 	if (n < pmu->cfg.num_counters)
 		pmu->evtype[n] = (uint16_t)(value & 0xffff);
+	recompute_counting(pmu);
 }
 
 uint64_t ap_pmu_read_ccntr(const struct ap_pmu *pmu)
