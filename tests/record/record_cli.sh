@@ -18,6 +18,20 @@ grep -q "usage: pointer_chase" err.txt || fail "program stderr did not pass thro
 grep -q "pointer_chase: 1000 steps" out.txt || fail "program stdout did not pass through"
 grep -q "exited with status 0" err.txt || fail "summary"
 
+# A program killed by a signal: its status (128 + signal) passes through;
+# QEMU runs no exit handler then, so no profile is written.
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+  printf 'int main(void) { volatile int *p = 0; *p = 1; return 0; }\n' > seg.c
+  aarch64-linux-gnu-gcc -static -O1 -o seg seg.c
+  set +e
+  "$armprof" record -o seg.data -- ./seg > /dev/null 2> err.txt
+  rc=$?
+  set -e
+  [ $rc -eq 139 ] || fail "killed program: exit $rc, want 139"
+  grep -q "no profile written" err.txt || fail "killed program: message"
+  [ ! -e seg.data ] || fail "killed program: output written"
+fi
+
 # Filters: only loads; only operations with total latency >= 100; only
 # L1D refills (PMSEVFR_EL1.E[3], SPE-4.3.8-16). Every record written obeys them.
 "$armprof" record -q --filter-type load -o ld.spe -- "$pc" 20000 > /dev/null

@@ -234,12 +234,16 @@ int cmd_record(int argc, char **argv)
 
 	struct record_stats *st = calloc(1, sizeof(*st));
 	if (!st || record_read_stats(t.stats, st) != 0) {
+		/* QEMU runs the plugin's exit handler on exit() and exit_group,
+		 * not when a fatal signal kills the program: then nothing was
+		 * recorded, and the program's status still passes through. */
 		fprintf(stderr,
-		        "armprof record: the plugin wrote no results (qemu-aarch64 exited with status %d; "
-		        "see its message above)\n", status);
+		        "armprof record: no profile written: the plugin wrote no results (qemu-aarch64 exited with "
+		        "status %d%s; see its message above)\n",
+		        status, status > 128 ? ", killed by a signal" : "");
 		free(st);
 		remove_tmp(&t);
-		return EXIT_USAGE;
+		return status ? status : EXIT_USAGE;
 	}
 	uint64_t entry = elf_entry(prog);
 	uint64_t bias = st->entry && entry ? st->entry - entry : 0;
