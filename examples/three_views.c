@@ -232,7 +232,7 @@ static int buffer_write(void *ctx, uint64_t va, const uint8_t *bytes, size_t len
 }
 
 struct spe_view {
-	uint64_t loads[NFUNCS], latency[NFUNCS], records;
+	uint64_t ops[NFUNCS], loads[NFUNCS], load_latency[NFUNCS], records;
 };
 
 static int on_record(void *ctx, const struct ap_record *rec)
@@ -242,9 +242,12 @@ static int on_record(void *ctx, const struct ap_record *rec)
 	if (!(rec->has & AP_HAS_PC))
 		return 0;
 	int f = func_of(rec->pc);
-	if (f >= 0 && (rec->has & AP_HAS_LAT_TOTAL)) {
+	if (f < 0)
+		return 0;
+	v->ops[f]++;
+	if ((rec->has & AP_HAS_VADDR) && (rec->has & AP_HAS_LAT_TOTAL)) { /* a load */
 		v->loads[f]++;
-		v->latency[f] += rec->lat_total;
+		v->load_latency[f] += rec->lat_total;
 	}
 	return 0;
 }
@@ -367,8 +370,9 @@ int main(int argc, char **argv)
 	printf("\n== view 3: SPE records (one operation in 1024 sampled), %" PRIu64 " records, %" PRIu64 " bytes\n",
 	       view.records, ptr - r.buffer_base);
 	for (unsigned f = 0; f < NFUNCS; f++)
-		printf("%-6s %6" PRIu64 " sampled operations, mean total latency %.1f cycles\n", funcs[f].name,
-		       view.loads[f], view.loads[f] ? (double)view.latency[f] / (double)view.loads[f] : 0.0);
+		printf("%-6s %6" PRIu64 " sampled operations, %4" PRIu64 " loads, mean load latency %4.1f cycles\n",
+		       funcs[f].name, view.ops[f], view.loads[f],
+		       view.loads[f] ? (double)view.load_latency[f] / (double)view.loads[f] : 0.0);
 	free(r.buffer);
 #endif
 	ap_pe_destroy(r.pe);
