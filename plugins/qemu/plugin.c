@@ -71,6 +71,8 @@ static struct vcpu_state *vcpu_get(unsigned index)
 		fail("cannot create the timing model of a core");
 	if (opts.model && !v->sink && spe_sink_new(&v->sink, &opts, index, v->tid, err, sizeof(err)) < 0)
 		fail(err);
+	else if (v->sink)
+		spe_sink_set_tid(v->sink, v->tid); /* the index of a thread that exited */
 	/* Only valid while a vCPU runs (QEMU reads the current CPU's task). */
 	if (!entry_code)
 		entry_code = qemu_plugin_entry_code();

@@ -211,6 +211,15 @@ void spe_sink_free(struct spe_sink *s)
 	free(s);
 }
 
+void spe_sink_set_tid(struct spe_sink *s, int64_t tid)
+{
+	struct ap_pe_state st;
+	ap_pe_get_state(s->pe, &st);
+	st.contextidr_el1 = (uint64_t)tid;
+	ap_pe_set_state(s->pe, &st);
+	s->tid = tid;
+}
+
 uint64_t spe_sink_skip(struct spe_sink *s, uint64_t n, uint64_t now)
 {
 	s->now = now;

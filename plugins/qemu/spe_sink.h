@@ -19,6 +19,8 @@ struct spe_sink;
 int spe_sink_new(struct spe_sink **out, const struct plugin_options *o, unsigned vcpu, int64_t tid,
                  char *err, size_t errlen);
 void spe_sink_free(struct spe_sink *s);
+/* A new guest thread took over this vCPU: CONTEXTIDR_EL1 = its tid. */
+void spe_sink_set_tid(struct spe_sink *s, int64_t tid);
 
 /* Let up to n undescribed operations pass (ap_spe_skip); returns how many
  * passed: fewer than n means the next one is selected and must be given to
