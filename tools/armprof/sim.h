@@ -20,6 +20,7 @@
 
 #define SIM_MODULES(X) \
 	X(sim_module_core) \
+	X(sim_module_spe_ops) \
 	X(sim_module_pcsr) \
 	X(sim_module_snapshot)
 
