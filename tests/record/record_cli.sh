@@ -66,7 +66,15 @@ grep -q '"paddr"' pa.jsonl || fail "--pa"
 "$armprof" report --format json run.data | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
-assert r["format"] == "perf.data" and r["records"] > 0 and r["functions"][0]["function"]'
+assert r["format"] == "perf.data" and r["records"] > 0
+assert "chase" in {f["function"] for f in r["functions"]}'
+# Without FILE.meta the binary comes from the perf.data MMAP2 record.
+rm run.data.meta
+"$armprof" report --format json run.data | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["binary"].endswith("/pointer_chase"), r["binary"]
+assert "chase" in {f["function"] for f in r["functions"]}'
 "$armprof" record -q --no-model --counts nm.counts -o nomodel.data -- "$pc" 1000 > /dev/null
 [ ! -e nomodel.data ] || fail "--no-model wrote an SPE file"
 grep -q ' LD$' nm.counts || fail "--counts"

@@ -22,7 +22,8 @@ static void usage(FILE *out)
 	        "usage: armprof report [options] FILE\n"
 	        "  FILE                 raw SPE stream or perf.data (detected by magic)\n"
 	        "  --format F           text (default), json or csv\n"
-	        "  --binary PATH        ELF file to symbolize (default: from FILE.meta)\n"
+	        "  --binary PATH        ELF file to symbolize (default: from FILE.meta, else the\n"
+	        "                       perf.data's first executable mapping of an ELF file)\n"
 	        "  --load-bias N        runtime address - ELF address (default: from FILE.meta, else 0)\n"
 	        "  --top N              rows per table (default 20 for text, all for json/csv; 0 = all)\n"
 	        "  --no-disasm          no instruction text (capstone)\n"
@@ -93,12 +94,56 @@ static int feed_raw(const char *path, struct ap_decoder *dec)
 	return 0;
 }
 
-static int feed_perf(const char *path, int32_t cpu, int32_t tid, struct ap_decoder *dec)
+/* Without --binary or FILE.meta: the first mapping in the perf.data whose
+ * file is a readable ELF with an executable segment at that file offset
+ * (the MMAP/MMAP2 records perf and `armprof record` write). Fills binary
+ * and bias, or leaves binary empty. */
+static void binary_from_mmaps(const struct ap_perf_info *info, char *binary, size_t cap, uint64_t *bias)
+{
+	for (size_t i = 0; i < info->n_mmaps; i++) {
+		const struct ap_perf_mmap *m = &info->mmaps[i];
+		if (!m->filename || m->filename[0] != '/' || strlen(m->filename) >= cap)
+			continue;
+		struct ap_perf_elf_map maps[16];
+		struct ap_perf_error err;
+		int n = ap_perf_elf_exec_maps(m->filename, maps, 16, &err);
+		for (int k = 0; k < n && k < 16; k++) {
+			if (maps[k].pgoff != m->pgoff)
+				continue;
+			memcpy(binary, m->filename, strlen(m->filename) + 1);
+			*bias = m->addr - maps[k].addr;
+			return;
+		}
+	}
+}
+
+static int load_binary(struct report_run *run, struct report_view *view, const char *binary, uint64_t bias)
+{
+	char msg[512];
+	if (ap_report_load_binary(run->rep, binary, bias, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "armprof report: %s\n", msg);
+		return EXIT_USAGE;
+	}
+	view->binary = binary;
+	view->load_bias = bias;
+	return 0;
+}
+
+static int feed_perf(const char *path, int32_t cpu, int32_t tid, struct ap_decoder *dec,
+                     struct report_run *run, struct report_view *view, char *binary, size_t cap)
 {
 	struct perf_input in;
 	int rc = perf_input_open(&in, "report", path, cpu, tid);
 	if (rc)
 		return rc;
+	if (!binary[0]) {
+		uint64_t bias = 0;
+		binary_from_mmaps(ap_perf_info(in.reader), binary, cap, &bias);
+		if (binary[0] && (rc = load_binary(run, view, binary, bias)) != 0) {
+			perf_input_close(&in, NULL);
+			return rc;
+		}
+	}
 	const uint8_t *p;
 	size_t n;
 	while (perf_input_next(&in, dec, &p, &n)) {
@@ -196,15 +241,9 @@ int cmd_report(int argc, char **argv)
 	}
 	struct report_view view = { .input = input, .input_kind = "raw SPE", .disasm = disasm, .lines = lines };
 	view.top_functions = view.top_instructions = have_top ? (size_t)top : (fmt == REPORT_TEXT ? 20 : 0);
-	if (binary[0]) {
-		char msg[512];
-		if (ap_report_load_binary(run.rep, binary, bias, msg, sizeof(msg)) < 0) {
-			fprintf(stderr, "armprof report: %s\n", msg);
-			ap_report_free(run.rep);
-			return EXIT_USAGE;
-		}
-		view.binary = binary;
-		view.load_bias = bias;
+	if (binary[0] && load_binary(&run, &view, binary, bias) != 0) {
+		ap_report_free(run.rep);
+		return EXIT_USAGE;
 	}
 
 	struct ap_decoder_config dc;
@@ -217,7 +256,7 @@ int cmd_report(int argc, char **argv)
 	int rc;
 	if (is_perf) {
 		view.input_kind = "perf.data";
-		rc = feed_perf(input, cpu, tid, &dec);
+		rc = feed_perf(input, cpu, tid, &dec, &run, &view, binary, sizeof(binary));
 	} else {
 		rc = feed_raw(input, &dec);
 	}
