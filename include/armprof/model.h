@@ -366,6 +366,10 @@ enum ap_access {
 };
 /* Exception class of a trapped MSR/MRS (ESR_ELx.EC). */
 #define AP_EC_SYSREG_TRAP 0x18u
+/* ISS of ESR_ELx for a trapped MSR/MRS of reg with general-purpose register
+ * Rt (DDI 0487, EC 0x18: Op0 [21:20], Op2 [19:17], Op1 [16:14], CRn [13:10],
+ * Rt [9:5], CRm [4:1], Direction [0] = 1 for MRS). PMSICR-50. */
+uint32_t ap_sysreg_trap_iss(uint32_t reg, unsigned rt, bool read);
 /* "OK", "UNDEFINED", "TRAP EL1", "TRAP EL2", "TRAP EL3". */
 const char *ap_access_name(enum ap_access a);
 

@@ -20,6 +20,12 @@ const char *ap_access_name(enum ap_access a)
 	return "?";
 }
 
+uint32_t ap_sysreg_trap_iss(uint32_t reg, unsigned rt, bool read)
+{
+	return AP_SYSREG_OP0(reg) << 20 | AP_SYSREG_OP2(reg) << 17 | AP_SYSREG_OP1(reg) << 14 |
+	       AP_SYSREG_CRN(reg) << 10 | (rt & 31u) << 5 | AP_SYSREG_CRM(reg) << 1 | (read ? 1u : 0u);
+}
+
 const struct ap_sysreg *ap_sysreg_find(uint32_t enc)
 {
 	for (size_t t = 0; t < ap_sysreg_table_count; t++)

@@ -1,4 +1,11 @@
-/* Access checks of every SPE System register in every class of PE state:
+/* Access checks of every SPE System register in every class of PE state
+ * (SPE-3.2.3-11 SPE-3.2.3-12 SPE-3.2.3-13 SPE-3.2.3-14 SPE-3.2.3-15
+ * SPE-3.4.6-12 SPE-3.4.6-13 SPE-3.4.6-14 SPE-3.4.6-15 SPE-3.4.6-16 SPE-3.4.6-17;
+ * the MSR side of the PMSICR_EL1 pseudocode PMSICR-35 .. PMSICR-49 and its
+ * MRS side PMSICR-20 .. PMSICR-34: PMSICR-33 PMSICR-34 PMSICR-36 PMSICR-37
+ * PMSICR-38 PMSICR-39 PMSICR-40 PMSICR-41 PMSICR-42 PMSICR-43 PMSICR-44
+ * PMSICR-45 PMSICR-46 PMSICR-47 PMSICR-48 PMSICR-49, each row checking MRS
+ * and MSR alike):
  * each row is one condition of the register pages' "Usage constraints",
  * "Traps and enables" and "Configurations" text (4.3.1-4.3.13), of
  * CheckStatisticalProfilingAccess() (3.2.3), CheckProfilingBufferAccess()
@@ -111,6 +118,11 @@ static const struct row rows[] = {
 	  "", "el=2 debug=1 edscr.sdd=1 mdcr_el3.nspb=0b10", 'U', 'U', 'O', 'U', 'U' },
 	{ "PMSICR-30: EL2 with the priority option", "el3_trap_priority_sdd=1",
 	  "el=2 e2h=1 debug=1 edscr.sdd=1 mdcr_el3.nspb=0b00", 'U', 'U', 'O', 'U', 'U' },
+	{ "PMSICR-51: EL2Enabled() includes Secure EL2 (FEAT_SEL2): Secure EL1 traps to EL2",
+	  "have_sel2=1", "el=1 ns=0 scr_el3.eel2=1 mdcr_el3.nspb=0b01 mdcr_el2.tpms=1 mdcr_el2.e2pb=0b10",
+	  '2', '2', 'O', 'U', 'U' },
+	{ "SPE-4.3.6-4: PMSCR_EL12 UNDEFINED at Secure EL2 (SCR_EL3.NS == 0)",
+	  "have_sel2=1", "el=2 ns=0 scr_el3.eel2=1 e2h=1 mdcr_el3.nspb=0b01", 'O', 'O', 'O', 'O', 'U' },
 	{ "SPE-4.3.7-1 SPE-4.3.6-2 with FEAT_NV (DDI 0487): EL1 access to PMSCR_EL2/PMSCR_EL12 traps to EL2 when HCR_EL2.NV == 1",
 	  "have_nv2=1", "el=1 hcr_el2.nv=1", 'O', 'O', 'O', '2', '2' },
 };
@@ -310,5 +322,17 @@ TEST(unknown_encoding_is_reported)
 	ap_pe_destroy(pe);
 }
 
-TEST_MAIN(CASE(access_table_every_register_every_row), CASE(fine_grained_traps_per_register),
+/* PMSICR-50: a trap is AArch64.SystemAccessTrap(ELx, 0x18); the ISS the
+ * host reports (DDI 0487): MRS X0, PMSCR_EL1 -> 0x302413; MSR PMSCR_EL12, X3
+ * -> op0 3, op2 0, op1 5, CRn 9, Rt 3, CRm 9, write. */
+TEST(trap_syndrome)
+{
+	CHECK_EQ_U64(AP_EC_SYSREG_TRAP, 0x18);
+	CHECK_EQ_U64(ap_sysreg_trap_iss(AP_PMSCR_EL1, 0, true), 0x302413);
+	CHECK_EQ_U64(ap_sysreg_trap_iss(AP_PMSCR_EL12, 3, false), (3u << 20) | (5u << 14) | (9u << 10) | (3u << 5) | (9u << 1));
+	CHECK_EQ_U64(ap_sysreg_trap_iss(AP_PMBIDR_EL1, 30, true),
+	             (3u << 20) | (7u << 17) | (9u << 10) | (30u << 5) | (10u << 1) | 1u);
+}
+
+TEST_MAIN(CASE(trap_syndrome), CASE(access_table_every_register_every_row), CASE(fine_grained_traps_per_register),
           CASE(nv2_redirects_el1_accesses_to_memory), CASE(unknown_encoding_is_reported))

@@ -3,7 +3,21 @@
  * translation regime), the owning-EL rules of 3.4.2, and the pseudocode
  * functions StatisticalProfilingEnabled() (3.2.3), ProfilingBufferOwner()
  * and ProfilingBufferEnabled() (3.4.6), including "disabled in AArch32"
- * (2.1.1), in Debug state (3.2.1) and at EL3. */
+ * (2.1.1), in Debug state (3.2.1) and at EL3.
+ *
+ * IDs: SPE-3.2.1-1 SPE-3.2.1-2 SPE-3.2.1-3 SPE-3.2.1-4 SPE-3.2.1-5 (the Debug
+ * state check the pseudocode lacks) SPE-3.2.1-6 SPE-3.2.1-7 SPE-3.2.1-8
+ * SPE-3.2.1-9 (E2PB 0b01 as EL1 ownership; Secure EL2 and AArch32 outside the
+ * table), SPE-3.2.3-1 SPE-3.2.3-2 SPE-3.2.3-3 SPE-3.2.3-4 SPE-3.2.3-5
+ * SPE-3.2.3-6 SPE-3.2.3-7 SPE-3.2.3-8 SPE-3.2.3-9 SPE-3.2.3-10,
+ * SPE-3.4.2-1 SPE-3.4.2-2 SPE-3.4.2-3 SPE-3.4.2-4 SPE-3.4.2-6 SPE-3.4.2-7
+ * SPE-3.4.2-9 SPE-3.4.2-12 SPE-3.4.2-13 SPE-3.4.2-14 SPE-3.4.2-15,
+ * SPE-3.4.6-1 SPE-3.4.6-2 SPE-3.4.6-3 SPE-3.4.6-4 SPE-3.4.6-5 SPE-3.4.6-6
+ * SPE-3.4.6-7 SPE-3.4.6-8 SPE-3.4.6-9 SPE-3.4.6-10 SPE-3.4.6-11 (SCR_EL3.NS
+ * without EL3 = the PE's Security state) SPE-3.4.6-17, SPE-2.1.1-1 (the
+ * "disabled in AArch32" part), and the enable bits SPE-4.3.5-19 SPE-4.3.5-20
+ * SPE-4.3.5-21 SPE-4.3.5-22 SPE-4.3.7-17 SPE-4.3.7-18 SPE-4.3.7-19
+ * SPE-4.3.7-20 SPE-4.3.7-21 (E2SPE/E0HSPE kept but unused while E2PB != 0b00). */
 #include "harness.h"
 #include "model_regs/model_fixture.h"
 
@@ -268,5 +282,27 @@ TEST(enable_without_el2_or_el3)
 	ap_pe_destroy(pe);
 }
 
-TEST_MAIN(CASE(table3_every_row), CASE(aarch32_disables), CASE(no_spe_never_enabled),
+/* SPE-4.3.7-18 SPE-4.3.7-20 SPE-4.3.7-21: PMSCR_EL2.{E2SPE,E0HSPE} are "RES0
+ * if MDCR_EL2.E2PB != 0b00": the model keeps the written value, ignores it
+ * while E2PB != 0b00, and uses it again when E2PB returns to 0b00. */
+TEST(e2spe_kept_while_e2pb_not_zero)
+{
+	struct ap_pe *pe = fixture_pe("");
+	ap_pe_poke(pe, AP_PMBLIMITR_EL1, PMBLIMITR_E);
+	CHECK_EQ_U64(fixture_state(pe, "el=2 mdcr_el2.e2pb=0b11"), 0);
+	CHECK_EQ_U64(ap_pe_msr(pe, AP_PMSCR_EL2, 0x3), AP_ACCESS_OK);
+	uint64_t v = 0;
+	CHECK_EQ_U64(ap_pe_mrs(pe, AP_PMSCR_EL2, &v), AP_ACCESS_OK);
+	CHECK_EQ_U64(v, 0x3);
+	CHECK_EQ_U64(ap_spe_profiling_enabled(pe), 0); /* owner NS EL1: EL2 disabled */
+	CHECK_EQ_U64(fixture_state(pe, "el=0 tge=1"), 0);
+	CHECK_EQ_U64(ap_spe_profiling_enabled(pe), 0); /* E0HSPE unused: SPE-3.4.2-7 */
+	CHECK_EQ_U64(fixture_state(pe, "mdcr_el2.e2pb=0b00"), 0);
+	CHECK_EQ_U64(ap_spe_profiling_enabled(pe), 1); /* E0HSPE applies again */
+	CHECK_EQ_U64(fixture_state(pe, "el=2"), 0);
+	CHECK_EQ_U64(ap_spe_profiling_enabled(pe), 1); /* E2SPE */
+	ap_pe_destroy(pe);
+}
+
+TEST_MAIN(CASE(e2spe_kept_while_e2pb_not_zero), CASE(table3_every_row), CASE(aarch32_disables), CASE(no_spe_never_enabled),
           CASE(table5_every_row), CASE(owner_without_el2_or_el3), CASE(enable_without_el2_or_el3))

@@ -8,7 +8,12 @@
 
 #define BIT(n) (1ull << (n))
 
-/* Table 7 (SPE-T7-row1..13), with SPE-4.1-1: op2 = 4 is PMSFCR_EL1. */
+/* Table 7: SPE-T7-row1 SPE-T7-row2 SPE-T7-row3 SPE-T7-row4 SPE-T7-row5
+ * SPE-T7-row6 SPE-T7-row7 SPE-T7-row8 SPE-T7-row9 SPE-T7-row10 SPE-T7-row11
+ * SPE-T7-row12 SPE-T7-row13, with SPE-4.1-1 (op2 = 4 is PMSFCR_EL1), and the
+ * "Accessing" encodings of each page: SPE-4.3.1-4 SPE-4.3.2-6 SPE-4.3.3-6
+ * SPE-4.3.4-6 SPE-4.3.5-7 SPE-4.3.6-7 SPE-4.3.7-7 SPE-4.3.8-7 SPE-4.3.9-7
+ * SPE-4.3.10-7 SPE-4.3.11-6 SPE-4.3.12-6 SPE-4.3.13-6 PMSICR-18. */
 TEST(table7_encodings_and_names)
 {
 	static const struct {
@@ -63,8 +68,8 @@ static const struct mask_case mask_cases[] = {
 	{ "SPE-4.3.10-9 PMSICR-4 PMSICR-5: ERnd == 1, ECOUNT [63:56]", "spe.ernd=1", AP_PMSICR_EL1,
 	  0xFF000000FFFFFFFFull, 0 },
 	{ "SPE-4.3.12-7 SPE-4.3.12-8 SPE-4.3.12-11", "", AP_PMSIRR_EL1, 0xFFFFFF01, 0 },
-	{ "SPE-4.3.9-8 .. SPE-4.3.9-16", "", AP_PMSFCR_EL1, 0x70007, 0 },
-	{ "SPE-4.3.8-13 .. SPE-4.3.8-17: only E[7,5,3,1] without IMPDEF events", "", AP_PMSEVFR_EL1, 0xAA, 0 },
+	{ "SPE-4.3.9-8", "", AP_PMSFCR_EL1, 0x70007, 0 },
+	{ "SPE-4.3.8-13: only E[7,5,3,1] without IMPDEF events", "", AP_PMSEVFR_EL1, 0xAA, 0 },
 	{ "SPE-4.3.8-8 SPE-4.3.8-9: IMPDEF events implemented", "spe.evfr_impdef_mask=0xFFFF0000FF00F000",
 	  AP_PMSEVFR_EL1, 0xFFFF0000FF00F0AAull, 0 },
 	{ "SPE-4.3.8-9: only some IMPDEF events", "spe.evfr_impdef_mask=0x0001000001001000",
@@ -287,6 +292,91 @@ TEST(reserved_values_read_as_written)
 	ap_pe_destroy(pe);
 }
 
-TEST_MAIN(CASE(table7_encodings_and_names), CASE(write_masks_res0_res1), CASE(pmsidr_fields),
+/* PMSIDR_EL1 and PMBIDR_EL1 encodings from the configuration: every defined
+ * value is accepted and read back, reserved ones are refused.
+ * MaxSize: SPE-4.3.11-9 SPE-4.3.11-10 SPE-4.3.11-11 SPE-4.3.11-12
+ * SPE-4.3.11-13 SPE-4.3.11-14 SPE-4.3.11-15 SPE-4.3.11-16; Interval:
+ * SPE-4.3.11-17 .. SPE-4.3.11-25 (SPE-4.3.11-18 SPE-4.3.11-19 SPE-4.3.11-20
+ * SPE-4.3.11-21 SPE-4.3.11-22 SPE-4.3.11-23 SPE-4.3.11-24); CountSize
+ * SPE-4.3.11-8; ERnd/LDS/ArchInst SPE-4.3.11-26 SPE-4.3.11-27 SPE-4.3.11-28
+ * SPE-4.3.11-29; FT/FE SPE-4.3.11-31 SPE-4.3.11-32; SPE-4.3.11-33.
+ * Align: SPE-4.3.1-16 SPE-4.3.1-17 SPE-4.3.1-18 SPE-4.3.1-19 SPE-4.3.1-20
+ * SPE-4.3.1-21 SPE-4.3.1-22 SPE-4.3.1-23 SPE-4.3.1-24; F: SPE-4.3.1-6
+ * SPE-4.3.1-7 SPE-4.3.1-8. */
+TEST(id_register_encodings)
+{
+	for (unsigned m = 0; m < 16; m++) {
+		struct ap_config cfg;
+		ap_config_init(&cfg);
+		char val[8];
+		snprintf(val, sizeof(val), "%u", m);
+		bool defined = m >= 4 && m <= 11;
+		CHECK_EQ_U64(ap_config_set(&cfg, "spe.max_size", val, NULL) == 0, defined);
+		if (!defined)
+			continue;
+		CHECK_EQ_U64(ap_config_set(&cfg, "spe.align", val, NULL), 0); /* Align up to MaxSize */
+		struct ap_pe *pe = NULL;
+		CHECK_EQ_U64(ap_pe_create(&cfg, NULL, &pe, NULL), 0);
+		uint64_t v = 0;
+		ap_pe_peek(pe, AP_PMSIDR_EL1, &v);
+		CHECK_EQ_U64((v >> 12) & 0xF, m);
+		ap_pe_peek(pe, AP_PMBIDR_EL1, &v);
+		CHECK_EQ_U64(v & 0xF, m);
+		/* Align m: PMBPTR_EL1[m-1:0] RES0 when synchronous aborts are not
+		 * reported (SPE-4.3.3-9/10). */
+		ap_pe_destroy(pe);
+	}
+	for (unsigned a = 0; a < 16; a++) {
+		struct ap_config cfg;
+		ap_config_init(&cfg);
+		cfg.spe.max_size = 11;
+		char val[8];
+		snprintf(val, sizeof(val), "%u", a);
+		CHECK_EQ_U64(ap_config_set(&cfg, "spe.align", val, NULL) == 0, a <= 11);
+	}
+	static const unsigned interval_defined[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0 };
+	for (unsigned i = 0; i < 16; i++) {
+		struct ap_config cfg;
+		ap_config_init(&cfg);
+		char val[8];
+		snprintf(val, sizeof(val), "%u", i);
+		int rc = ap_config_set(&cfg, "spe.interval", val, NULL);
+		if (rc == 0)
+			rc = ap_config_validate(&cfg, NULL);
+		CHECK_EQ_U64(rc == 0, interval_defined[i]);
+		if (rc)
+			continue;
+		struct ap_pe *pe = NULL;
+		CHECK_EQ_U64(ap_pe_create(&cfg, NULL, &pe, NULL), 0);
+		uint64_t v = 0;
+		ap_pe_peek(pe, AP_PMSIDR_EL1, &v);
+		CHECK_EQ_U64((v >> 8) & 0xF, i);
+		CHECK_EQ_U64((v >> 16) & 0xF, 2); /* CountSize 0b0010 */
+		CHECK_EQ_U64(v & 7, 7);           /* FL, FT, FE */
+		ap_pe_destroy(pe);
+	}
+	struct ap_config cfg;
+	ap_config_init(&cfg);
+	CHECK(ap_config_set(&cfg, "spe.count_size", "3", NULL) < 0); /* SPE-4.3.11-8 reserved */
+	for (unsigned bits = 0; bits < 16; bits++) {
+		ap_config_init(&cfg);
+		cfg.spe.ernd = bits & 1;
+		cfg.spe.lds = (bits >> 1) & 1;
+		cfg.spe.arch_inst = (bits >> 2) & 1;
+		cfg.spe.f = (bits >> 3) & 1;
+		struct ap_pe *pe = NULL;
+		CHECK_EQ_U64(ap_pe_create(&cfg, NULL, &pe, NULL), 0);
+		uint64_t v = 0;
+		ap_pe_peek(pe, AP_PMSIDR_EL1, &v);
+		CHECK_EQ_U64((v >> 5) & 1, bits & 1);
+		CHECK_EQ_U64((v >> 4) & 1, (bits >> 1) & 1);
+		CHECK_EQ_U64((v >> 3) & 1, (bits >> 2) & 1);
+		ap_pe_peek(pe, AP_PMBIDR_EL1, &v);
+		CHECK_EQ_U64((v >> 5) & 1, (bits >> 3) & 1);
+		ap_pe_destroy(pe);
+	}
+}
+
+TEST_MAIN(CASE(id_register_encodings), CASE(table7_encodings_and_names), CASE(write_masks_res0_res1), CASE(pmsidr_fields),
           CASE(pmbidr_p_follows_the_owner), CASE(pmscr_aliases), CASE(reset_values),
           CASE(pmbirq_follows_pmbsr_s), CASE(reserved_values_read_as_written))

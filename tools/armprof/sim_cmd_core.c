@@ -40,7 +40,7 @@ static void core_host_setup(struct sim *s, struct ap_host *host)
 static int cmd_config(struct sim *s, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
-		char *key, *value;
+		char *key = NULL, *value = NULL;
 		int rc = sim_split_kv(s, argv[i], &key, &value);
 		if (rc)
 			return rc;
@@ -57,8 +57,8 @@ static int cmd_state(struct sim *s, int argc, char **argv)
 	st.size = sizeof(st);
 	ap_pe_get_state(s->pe, &st);
 	for (int i = 1; i < argc; i++) {
-		char *key, *value;
-		uint64_t v;
+		char *key = NULL, *value = NULL;
+		uint64_t v = 0;
 		int rc = sim_split_kv(s, argv[i], &key, &value);
 		if (rc)
 			return rc;
@@ -92,8 +92,8 @@ static int cmd_reset(struct sim *s, int argc, char **argv)
 static int cmd_timer(struct sim *s, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
-		char *key, *value;
-		uint64_t v;
+		char *key = NULL, *value = NULL;
+		uint64_t v = 0;
 		int rc = sim_split_kv(s, argv[i], &key, &value);
 		if (!rc)
 			rc = sim_parse_u64(s, value, &v, key);
@@ -122,8 +122,8 @@ static int cmd_echo(struct sim *s, int argc, char **argv)
 static int cmd_msr(struct sim *s, int argc, char **argv)
 {
 	(void)argc;
-	uint32_t reg;
-	uint64_t v;
+	uint32_t reg = 0;
+	uint64_t v = 0;
 	int rc = sim_parse_reg(s, argv[1], &reg);
 	if (!rc)
 		rc = sim_parse_u64(s, argv[2], &v, "msr value");
@@ -140,7 +140,7 @@ static int cmd_msr(struct sim *s, int argc, char **argv)
 static int cmd_mrs(struct sim *s, int argc, char **argv)
 {
 	(void)argc;
-	uint32_t reg;
+	uint32_t reg = 0;
 	uint64_t v = 0;
 	int rc = sim_parse_reg(s, argv[1], &reg);
 	if (rc)
@@ -159,15 +159,15 @@ static int cmd_mrs(struct sim *s, int argc, char **argv)
  * access check, no side effect), compared under the mask. */
 static int cmd_expect(struct sim *s, int argc, char **argv)
 {
-	uint32_t reg;
-	uint64_t want, got, mask = ~0ull;
+	uint32_t reg = 0;
+	uint64_t want = 0, got = 0, mask = ~0ull;
 	int rc = sim_parse_reg(s, argv[1], &reg);
 	if (!rc)
 		rc = sim_parse_u64(s, argv[2], &want, "expected value");
 	if (rc)
 		return rc;
 	if (argc == 4) {
-		char *key, *value;
+		char *key = NULL, *value = NULL;
 		rc = sim_split_kv(s, argv[3], &key, &value);
 		if (rc)
 			return rc;
@@ -208,7 +208,7 @@ static int cmd_expect_access(struct sim *s, int argc, char **argv)
 		write = true;
 	else
 		return sim_error(s, "expect-access: '%s' is not mrs or msr", argv[1]);
-	uint32_t reg;
+	uint32_t reg = 0;
 	int rc = sim_parse_reg(s, argv[2], &reg);
 	if (rc)
 		return rc;
