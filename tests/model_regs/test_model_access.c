@@ -9,7 +9,7 @@
  * each row is one condition of the register pages' "Usage constraints",
  * "Traps and enables" and "Configurations" text (4.3.1-4.3.13), of
  * CheckStatisticalProfilingAccess() (3.2.3), CheckProfilingBufferAccess()
- * (3.4.6) and of the PMSICR_EL1 access pseudocode (spec/004, PMSICR-20..32),
+ * (3.4.6) and of the PMSICR_EL1 access pseudocode (spec/004, PMSICR-20 PMSICR-21 PMSICR-22 PMSICR-23 PMSICR-24 PMSICR-25 PMSICR-26 PMSICR-27 PMSICR-28 PMSICR-29 PMSICR-30 PMSICR-31 PMSICR-32),
  * with the IDs it shows. For each row and register the test also checks that
  * the access has its value effect only when it is OK. */
 #include "harness.h"
@@ -42,7 +42,7 @@ static const struct row rows[] = {
 	{ "SPE-4.3.5-1 SPE-4.3.1-1 SPE-4.3.2-1 SPE-4.3.3-1 SPE-4.3.4-1 SPE-4.3.8-2 SPE-4.3.9-2 "
 	  "SPE-4.3.10-2 SPE-4.3.11-1 SPE-4.3.12-1 SPE-4.3.13-1 SPE-4.3.7-1 SPE-4.3.6-2 PMSICR-21",
 	  "", "el=0", 'U', 'U', 'U', 'U', 'U' },
-	{ "SPE-3.2.3 CheckStatisticalProfilingAccess OK; SPE-4.3.7-1 SPE-4.3.6-2 PMSICR-29",
+	{ "SPE 3.2.3 CheckStatisticalProfilingAccess OK; SPE-4.3.7-1 SPE-4.3.6-2 PMSICR-29",
 	  "", "el=1", 'O', 'O', 'O', 'U', 'U' },
 	{ "SPE-4.3.5-3 SPE-4.3.8-3 SPE-4.3.9-3 SPE-4.3.10-3 SPE-4.3.11-2 SPE-4.3.12-2 SPE-4.3.13-2 "
 	  "SPE-4.3.1-2 PMSICR-25",
@@ -51,7 +51,7 @@ static const struct row rows[] = {
 	  "", "el=1 mdcr_el2.e2pb=0b00", 'O', '2', 'O', 'U', 'U' },
 	{ "SPE-4.3.2-2 SPE-4.3.3-2 SPE-4.3.4-2 (E2PB == 0b10)",
 	  "", "el=1 mdcr_el2.e2pb=0b10", 'O', '2', 'O', 'U', 'U' },
-	{ "SPE-3.4.6 CheckProfilingBufferAccess: E2PB<0> == 1 does not trap (E2PB == 0b01)",
+	{ "SPE 3.4.6 CheckProfilingBufferAccess: E2PB<0> == 1 does not trap (E2PB == 0b01)",
 	  "", "el=1 mdcr_el2.e2pb=0b01", 'O', 'O', 'O', 'U', 'U' },
 	{ "SPE-4.3.5-5 SPE-4.3.2-4 SPE-4.3.3-4 SPE-4.3.4-4 SPE-4.3.8-5 SPE-4.3.9-5 SPE-4.3.10-5 "
 	  "SPE-4.3.11-4 SPE-4.3.12-4 SPE-4.3.13-4 PMSICR-27 (NS EL1, NSPB 0b10)",
@@ -65,9 +65,9 @@ static const struct row rows[] = {
 	  "", "el=1 ns=0 mdcr_el3.nspb=0b11", '3', '3', 'O', 'U', 'U' },
 	{ "SPE-4.3.5-4 SPE-4.3.2-3 (S EL1, NSPB 0b00)", "", "el=1 ns=0 mdcr_el3.nspb=0b00", '3', '3', 'O', 'U', 'U' },
 	{ "SPE-4.3.5-4 SPE-4.3.2-3 (S EL1, NSPB 0b10)", "", "el=1 ns=0 mdcr_el3.nspb=0b10", '3', '3', 'O', 'U', 'U' },
-	{ "SPE-3.2.3 SPE-3.4.6: the EL2 traps apply only in Non-secure state (EL2 not enabled in Secure)",
+	{ "SPE 3.2.3 SPE 3.4.6: the EL2 traps apply only in Non-secure state (EL2 not enabled in Secure)",
 	  "", "el=1 ns=0 mdcr_el3.nspb=0b01 mdcr_el2.tpms=1 mdcr_el2.e2pb=0", 'O', 'O', 'O', 'U', 'U' },
-	{ "SPE-3.2.3 SPE-3.4.6 SPE-4.3.2-14 PMSICR-25: the EL2 trap has priority over the EL3 trap",
+	{ "SPE 3.2.3 SPE 3.4.6 SPE-4.3.2-14 PMSICR-25: the EL2 trap has priority over the EL3 trap",
 	  "", "el=1 mdcr_el2.tpms=1 mdcr_el2.e2pb=0 mdcr_el3.nspb=0b10", '2', '2', 'O', 'U', 'U' },
 	{ "SPE-4.3.7-1 SPE-4.3.6-3: EL2, E2H == 0: PMSCR_EL12 UNDEFINED",
 	  "", "el=2", 'O', 'O', 'O', 'O', 'U' },
@@ -77,7 +77,7 @@ static const struct row rows[] = {
 	  "", "el=2 e2h=1", 'O', 'O', 'O', 'O', 'O' },
 	{ "SPE-4.3.6-5 SPE-4.3.7-3 (EL2, E2H == 1, NSPB 0b01)",
 	  "", "el=2 e2h=1 mdcr_el3.nspb=0b01", '3', '3', 'O', '3', '3' },
-	{ "SPE-3.2.3 SPE-3.4.6: MDCR_EL2.{TPMS,E2PB} trap EL1 only",
+	{ "SPE 3.2.3 SPE 3.4.6: MDCR_EL2.{TPMS,E2PB} trap EL1 only",
 	  "", "el=2 mdcr_el2.tpms=1 mdcr_el2.e2pb=0", 'O', 'O', 'O', 'O', 'U' },
 	{ "PMSICR-20 (EL3 returns the register) SPE-4.3.1-2; SPE-4.3.6-8 (EL3, E2H == 0: UNDEFINED)",
 	  "", "el=3 ns=0 mdcr_el3.nspb=0b10 mdcr_el2.tpms=1", 'O', 'O', 'O', 'O', 'U' },
@@ -85,18 +85,18 @@ static const struct row rows[] = {
 	  "", "el=3 ns=1 e2h=1", 'O', 'O', 'O', 'O', 'O' },
 	{ "SPE-4.3.6-8 (gap, DDI 0487): PMSCR_EL12 at EL3, E2H == 1 but EL2 not enabled (SCR_EL3.NS == 0)",
 	  "", "el=3 ns=0 e2h=1", 'O', 'O', 'O', 'O', 'U' },
-	{ "SPE-2.1.1 UsingAArch32(): AArch32 EL0", "", "el=0 aarch32=1", 'U', 'U', 'U', 'U', 'U' },
-	{ "SPE-2.1.1 UsingAArch32(): AArch32 EL1", "aarch32_els=3", "el=1 aarch32=3", 'U', 'U', 'U', 'U', 'U' },
+	{ "SPE 2.1.1 UsingAArch32(): AArch32 EL0", "", "el=0 aarch32=1", 'U', 'U', 'U', 'U', 'U' },
+	{ "SPE 2.1.1 UsingAArch32(): AArch32 EL1", "aarch32_els=3", "el=1 aarch32=3", 'U', 'U', 'U', 'U', 'U' },
 	{ "SPE-4.3.5-6 SPE-4.3.1-3 SPE-4.3.2-5 SPE-4.3.3-5 SPE-4.3.4-5 SPE-4.3.7-5 SPE-4.3.8-6 "
 	  "SPE-4.3.9-6 SPE-4.3.10-6 SPE-4.3.11-5 SPE-4.3.12-5 SPE-4.3.13-5 SPE-4.3.6-6 PMSICR-2 (EL1)",
 	  "have_spe=0", "el=1", 'U', 'U', 'U', 'U', 'U' },
 	{ "SPE-4.3.5-6 PMSICR-2: no SPE at EL2", "have_spe=0", "el=2 e2h=1", 'U', 'U', 'U', 'U', 'U' },
 	{ "SPE-4.3.5-6 PMSICR-2: no SPE at EL3", "have_spe=0", "el=3", 'U', 'U', 'U', 'U', 'U' },
-	{ "SPE-3.2.3 HaveEL(EL2) false: no EL2 traps; SPE-4.3.6-6 no PMSCR_EL12",
+	{ "SPE 3.2.3 HaveEL(EL2) false: no EL2 traps; SPE-4.3.6-6 no PMSCR_EL12",
 	  "have_el2=0 have_vhe=0", "el=1 mdcr_el2.tpms=1 mdcr_el2.e2pb=0", 'O', 'O', 'O', 'U', 'U' },
 	{ "SPE-4.3.7-4: PMSCR_EL2 accessible (RES0) at EL3 without EL2",
 	  "have_el2=0 have_vhe=0", "el=3", 'O', 'O', 'O', 'O', 'U' },
-	{ "SPE-3.2.3 HaveEL(EL3) false: no EL3 traps", "have_el3=0",
+	{ "SPE 3.2.3 HaveEL(EL3) false: no EL3 traps", "have_el3=0",
 	  "el=1 mdcr_el3.nspb=0b00", 'O', 'O', 'O', 'U', 'U' },
 	{ "SPE-4.3.6-6: PMSCR_EL12 UNDEFINED without FEAT_VHE", "have_vhe=0", "el=2", 'O', 'O', 'O', 'O', 'U' },
 	{ "PMSICR-27: EL1 NSPB trap in Debug state with EDSCR.SDD == 1 is UNDEFINED",
@@ -258,7 +258,7 @@ TEST(fine_grained_traps_per_register)
 		/* At EL2 the fine-grained traps do not apply. */
 		CHECK_EQ_U64(fixture_state(pe, "el=2 scr_el3.fgten=1"), 0);
 		CHECK_EQ_U64(ap_pe_check_access(pe, fgt[i].reg, false), AP_ACCESS_OK);
-		/* The fine-grained trap comes before the NSPB trap (PMSICR-24..27). */
+		/* The fine-grained trap comes before the NSPB trap (PMSICR-24 PMSICR-25 PMSICR-26 PMSICR-27). */
 		CHECK_EQ_U64(fixture_state(pe, "el=1 mdcr_el3.nspb=0b10"), 0);
 		CHECK_EQ_U64(ap_pe_check_access(pe, fgt[i].reg, false),
 		             fgt[i].reg == AP_PMBIDR_EL1 ? AP_ACCESS_TRAP_EL2 : AP_ACCESS_TRAP_EL2);

@@ -178,7 +178,7 @@ TEST(no_spe_never_enabled)
 	ap_pe_destroy(pe);
 }
 
-/* 3.4.2 Table 5: owning translation regime (SPE-T5-row1..6). */
+/* 3.4.2 Table 5: owning translation regime (SPE-T5-row1 SPE-T5-row2 SPE-T5-row3 SPE-T5-row4 SPE-T5-row5 SPE-T5-row6). */
 TEST(table5_every_row)
 {
 	static const struct {
@@ -227,7 +227,7 @@ TEST(table5_every_row)
 }
 
 /* 3.4.2 "The owning Exception level" with EL2/EL3 missing, and
- * ProfilingBufferOwner() for E2PB == 0b01 (SPE-3.4.2, 3.4.6). */
+ * ProfilingBufferOwner() for E2PB == 0b01 (SPE 3.4.2, 3.4.6). */
 TEST(owner_without_el2_or_el3)
 {
 	static const struct {

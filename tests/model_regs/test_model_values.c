@@ -64,7 +64,7 @@ static const struct mask_case mask_cases[] = {
 	{ "SPE-4.3.5-11: PCT RES1 without EL2", "have_el2=0 have_vhe=0", AP_PMSCR_EL1, 0x7B, BIT(6) },
 	{ "SPE-4.3.7-8 (RES0 [63:7], [2])", "", AP_PMSCR_EL2, 0x7B, 0 },
 	{ "SPE-4.3.7-4: PMSCR_EL2 RES0 without EL2", "have_el2=0 have_vhe=0", AP_PMSCR_EL2, 0, 0 },
-	{ "SPE-4.3.10-11 SPE-4.3.10-12 PMSICR-9 PMSICR-11: ERnd == 0", "", AP_PMSICR_EL1, 0xFFFFFFFF, 0 },
+	{ "SPE-4.3.10-11 SPE-4.3.10-12 SPE-4.3.10-13 PMSICR-9 PMSICR-11 PMSICR-12: ERnd == 0, COUNT [31:0]", "", AP_PMSICR_EL1, 0xFFFFFFFF, 0 },
 	{ "SPE-4.3.10-9 PMSICR-4 PMSICR-5: ERnd == 1, ECOUNT [63:56]", "spe.ernd=1", AP_PMSICR_EL1,
 	  0xFF000000FFFFFFFFull, 0 },
 	{ "SPE-4.3.12-7 SPE-4.3.12-8 SPE-4.3.12-11", "", AP_PMSIRR_EL1, 0xFFFFFF01, 0 },
@@ -91,7 +91,7 @@ static const struct mask_case mask_cases[] = {
 	{ "SPE-4.3.3-9 SPE-4.3.3-10: no synchronous aborts, Align 3: [2:0] RES0",
 	  "spe.align=3 spe.ext_abort=async", AP_PMBPTR_EL1, ~0ull << 3, 0 },
 	{ "SPE-4.3.3-10: Align 0 has no RES0 bits", "spe.ext_abort=async", AP_PMBPTR_EL1, ~0ull, 0 },
-	{ "SPE-4.3.4-7 (RES0 [63:32], [25:20])", "", AP_PMBSR_EL1, 0xFC0FFFFF, 0 },
+	{ "SPE-4.3.4-7 (RES0 [63:32], [25:20]); EC is the 6 bits [31:26] (SPE-4.3.4-24 typo)", "", AP_PMBSR_EL1, 0xFC0FFFFF, 0 },
 	{ "SPE-4.3.4-16: EA RES0 when external aborts never reach SPE", "spe.ext_abort=serror",
 	  AP_PMBSR_EL1, 0xFC0BFFFF, 0 },
 };
@@ -117,7 +117,7 @@ TEST(write_masks_res0_res1)
 	}
 }
 
-/* SPE-4.3.11-7..33: PMSIDR_EL1 from the configuration; FL/FT/FE read 1. */
+/* SPE-4.3.11-7 SPE-4.3.11-8 SPE-4.3.11-9 SPE-4.3.11-10 SPE-4.3.11-11 SPE-4.3.11-12 SPE-4.3.11-13 SPE-4.3.11-14 SPE-4.3.11-15 SPE-4.3.11-16 SPE-4.3.11-17 SPE-4.3.11-18 SPE-4.3.11-19 SPE-4.3.11-20 SPE-4.3.11-21 SPE-4.3.11-22 SPE-4.3.11-23 SPE-4.3.11-24 SPE-4.3.11-25 SPE-4.3.11-26 SPE-4.3.11-27 SPE-4.3.11-28 SPE-4.3.11-29 SPE-4.3.11-30 SPE-4.3.11-31 SPE-4.3.11-32 SPE-4.3.11-33: PMSIDR_EL1 from the configuration; FL/FT/FE read 1. */
 TEST(pmsidr_fields)
 {
 	struct ap_pe *pe = fixture_pe("spe.max_size=11 spe.interval=8 spe.ernd=1 spe.lds=0 spe.arch_inst=1");
@@ -134,7 +134,7 @@ TEST(pmsidr_fields)
 	ap_pe_destroy(pe);
 }
 
-/* PMBIDR_EL1.P in each state (SPE-4.3.1-9..15), with Align and F. */
+/* PMBIDR_EL1.P in each state (SPE-4.3.1-9 SPE-4.3.1-10 SPE-4.3.1-11 SPE-4.3.1-12 SPE-4.3.1-13 SPE-4.3.1-14 SPE-4.3.1-15), with Align and F. */
 TEST(pmbidr_p_follows_the_owner)
 {
 	static const struct {
@@ -170,7 +170,7 @@ TEST(pmbidr_p_follows_the_owner)
 		CHECK_EQ_U64((v >> 4) & 1, rows[i].p);
 		ap_pe_destroy(pe);
 	}
-	/* SPE-4.3.1-5..8, 16..24: Align [3:0], F [5], RES0 [63:6]. */
+	/* SPE-4.3.1-5 SPE-4.3.1-6 SPE-4.3.1-7 SPE-4.3.1-8, 16..24: Align [3:0], F [5], RES0 [63:6]. */
 	struct ap_pe *pe = fixture_pe("spe.align=11 spe.max_size=11 spe.f=0");
 	uint64_t v = 0;
 	CHECK_EQ_U64(ap_pe_mrs(pe, AP_PMBIDR_EL1, &v), AP_ACCESS_OK);
@@ -210,7 +210,9 @@ TEST(pmscr_aliases)
 }
 
 /* 4.2 Table 8 (SPE-T8-row1, SPE-4.3.2-13) and SPE-4.2-1: configurable reset
- * values, masked like a write, with PMBLIMITR_EL1.E always 0. */
+ * values, masked like a write, with PMBLIMITR_EL1.E always 0; the
+ * architecturally UNKNOWN PMSICR_EL1 reset (PMSICR-8 PMSICR-17) is the
+ * configured spe.reset.pmsicr_el1. */
 TEST(reset_values)
 {
 	struct ap_pe *pe = fixture_pe("");
