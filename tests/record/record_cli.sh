@@ -79,6 +79,30 @@ assert "chase" in {f["function"] for f in r["functions"]}'
 [ ! -e nomodel.data ] || fail "--no-model wrote an SPE file"
 grep -q ' LD$' nm.counts || fail "--counts"
 
+# Two guest threads: one PE and one buffer each, CONTEXTIDR_EL1 = the
+# thread id (SPE-3.3 collection of context), every operation of both fed.
+"$armprof" record -q -o fs.spe --counts fs.counts -- "$examples/false_sharing" > /dev/null
+python3 - "$armprof" <<'PY'
+import json, subprocess, sys
+meta = dict(l.strip().split("=", 1) for l in open("fs.spe.meta") if "=" in l and not l.startswith("#"))
+assert meta["threads"] == "2", meta
+ops = sum(int(l.split()[1]) for l in open("fs.counts") if not l.startswith("#"))
+assert int(meta["ops"]) == ops == int(meta["sample_pop"]), (meta, ops)
+out = subprocess.run([sys.argv[1], "decode", "--format", "jsonl", "fs.spe"], capture_output=True, text=True).stdout
+ctx = {json.loads(l).get("ctx_el1") for l in out.splitlines()}
+assert len(ctx - {None}) == 2, ctx
+PY
+"$armprof" record -q -o fs.data -- "$examples/false_sharing" > /dev/null
+tid=$("$armprof" decode --format jsonl fs.data 2>/dev/null | python3 -c '
+import json, sys
+print(max(json.loads(l)["ctx_el1"] for l in sys.stdin))')
+"$armprof" report --format json -o fs-all.json fs.data
+"$armprof" report --tid "$tid" --format json -o fs-one.json fs.data
+python3 -c '
+import json
+a, o = json.load(open("fs-all.json")), json.load(open("fs-one.json"))
+assert 0 < o["records"] < a["records"], (o["records"], a["records"])'
+
 # Bad options: exit 2, a message, no output file.
 for args in "-c 100" "-c abc" "--bogus" "--filter-type jump" "--filter-events nonsense" "--filter-events llc-miss" \
             "--min-latency 0" "--buffer-size 1000" "--set no.such.key=1" "--uarch l1d.ways=3" \
