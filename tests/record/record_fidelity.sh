@@ -4,10 +4,10 @@
 # exact share of executed operations per function (the plugin's counts)
 # within the binomial error for the number of samples; SAMPLE_POP equals the
 # operations the plugin fed; with RND=0 the mean interval is the programmed
-# one (the counter reloads INTERVAL and the operation after it reaches zero
-# is sampled: INTERVAL + 1 operations per sample, SPE-2.2.1-4, spec/002
-# 3.1.1, PMSIRR_EL1 4.3.12), and with RND=1 it stays within the random
-# range (SPE-2.2.2-1).
+# one: exactly INTERVAL with spe.sample_next_op = 0, INTERVAL + 1 when the
+# operation after the one that finds the counter at zero is sampled
+# (SPE-2.2.1-4, spec/002 3.1.1, PMSIRR_EL1 4.3.12); with RND=1 it stays
+# within the random range (SPE-2.2.2-1).
 set -euo pipefail
 source "$(dirname "$0")/record_common.sh"
 
@@ -45,7 +45,7 @@ assert checked >= 2, checked
 PY
 
 # 2. RND=0: every sample is INTERVAL + 1 operations after the previous one.
-"$armprof" record -c 1024 -o fixed.spe -- "$examples/stream" 1 > /dev/null 2> summary.txt
+"$armprof" record -c 1024 --set spe.sample_next_op=1 -o fixed.spe -- "$examples/stream" 1 > /dev/null 2> summary.txt
 python3 - <<'PY'
 meta = dict(l.strip().split("=", 1) for l in open("fixed.spe.meta") if "=" in l and not l.startswith("#"))
 ops, pop, feed = int(meta["ops"]), int(meta["sample_pop"]), int(meta["sample_feed"])
@@ -58,6 +58,16 @@ PY
 grep -q "SAMPLE_POP" summary.txt || fail "summary on stderr"
 [ "$("$armprof" decode --format jsonl fixed.spe | wc -l)" = "$(sed -n 's/^records=//p' fixed.spe.meta)" ] ||
   fail "raw output does not hold the records the model wrote"
+
+# 2b. With spe.sample_next_op = 0 (the member that decrements the counter to
+#     zero is sampled) the interval is exactly the programmed one.
+"$armprof" record -q -c 1024 --set spe.sample_next_op=0 -o exact.spe -- "$examples/stream" 1 > /dev/null
+python3 - <<'PY'
+meta = dict(l.strip().split("=", 1) for l in open("exact.spe.meta") if "=" in l and not l.startswith("#"))
+mean = int(meta["sample_pop"]) / int(meta["sample_feed"])
+print(f"RND=0, sample_next_op=0: mean interval {mean:.3f}")
+assert abs(mean - 1024) < 1024 * 1e-4, mean
+PY
 
 # 3. RND=1: the mean stays within the interval plus the random part.
 "$armprof" record -q -j -c 1024 -o jit.spe -- "$examples/stream" 1 > /dev/null
