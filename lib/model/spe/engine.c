@@ -13,6 +13,7 @@
 #include "model/spe/collect.h"
 #include "model/spe/filter.h"
 #include "model/spe/record_build.h"
+#include "model/spe/record_emit.h"
 
 /* ---- accounting the members consumed on the fast path ---- */
 
@@ -41,6 +42,57 @@ void ap_spe_refresh_fast(struct ap_pe *pe)
 	e->fast_left = e->fast_start = f;
 }
 
+static struct ap_spe_collect_view collect_view(const struct ap_pe *pe)
+{
+	struct ap_spe_owner o = ap_spe_buffer_owner(pe);
+	struct ap_spe_collect_view v = {
+		.enabled = pe->spe.enabled, .el = pe->st.el, .secure = ap_is_secure(pe),
+		.have_el2 = pe->cfg.have_el2, .tge = ap_tge(pe), .owner_secure = o.secure,
+		.owner_el = o.el, .pmscr_el1 = pe->spe_regs.pmscr_el1, .pmscr_el2 = pe->spe_regs.pmscr_el2,
+	};
+	return v;
+}
+
+
+static unsigned in_flight_cap(const struct ap_spe_config *c)
+{
+	uint32_t cap = c->max_in_flight;
+	return cap == 0 ? 1 : cap > AP_SPE_MAX_IN_FLIGHT ? AP_SPE_MAX_IN_FLIGHT : (unsigned)cap;
+}
+
+/* The collection controls (3.3.1), the record and filter choices: fixed
+ * between two syncs, so computed here and not per record. */
+static void cache_decisions(struct ap_pe *pe)
+{
+	struct ap_spe_engine *e = &pe->spe;
+	const struct ap_spe_config *c = &pe->cfg.spe;
+	struct ap_spe_collect_view v = collect_view(pe);
+	enum ap_spe_ts_kind ts = ap_spe_collect_timestamp(&v);
+	if (ts != AP_SPE_TS_NONE && !pe->st.timer_enabled && !c->ts_when_timer_disabled)
+		ts = AP_SPE_TS_NONE; /* SPE-2.3-3: as if timestamps were disabled */
+	struct ap_spe_record_ctl ctl = {
+		.el = pe->st.el, .ns = !ap_is_secure(pe),
+		.ctx1 = ap_spe_collect_contextidr1(&v), .ctx2 = ap_spe_collect_contextidr2(&v),
+		.contextidr_el1 = (uint32_t)pe->st.contextidr_el1,
+		.contextidr_el2 = (uint32_t)pe->st.contextidr_el2,
+		.ts = ts != AP_SPE_TS_NONE, .pa = ap_spe_collect_physical_address(&v), .lds = c->lds,
+	};
+	e->ctl = ctl;
+	e->ts_kind = (uint8_t)ts;
+	e->in_flight_cap = (uint8_t)in_flight_cap(c);
+	struct ap_spe_record_policy pol = {
+		.exception_minimal = c->exception_minimal, .cond_fail_target = c->cond_fail_target,
+		.eret_disabled_target = c->eret_disabled_target, .pa_on_perm_af = c->pa_on_perm_af,
+		.ds_on_ext_abort = c->ds_on_ext_abort, .ds_atomic_noreturn = c->ds_atomic_noreturn,
+	};
+	e->policy = pol;
+	struct ap_spe_filter_regs fr = { pe->spe_regs.pmsfcr_el1, pe->spe_regs.pmsevfr_el1,
+	                                 pe->spe_regs.pmslatfr_el1 };
+	e->filter = fr;
+	struct ap_spe_filter_policy fp = { c->fe_zero_discards, c->ft_none_discards, c->fl_zero_discards };
+	e->filter_policy = fp;
+}
+
 /* Re-read everything the engine caches from the registers, configuration
  * and state. Call with the consumed members already accounted. */
 static void sync(struct ap_pe *pe)
@@ -55,6 +107,7 @@ static void sync(struct ap_pe *pe)
 	e->excluded_flags = (c->exclude_misspeculated ? AP_SPE_OPF_MISSPEC : 0) |
 	                    (c->exclude_not_arch ? AP_SPE_OPF_NOT_ARCH : 0) |
 	                    (c->exclude_nonarch_exc ? AP_SPE_OPF_NONARCH_EXC : 0);
+	cache_decisions(pe);
 	ap_spe_refresh_fast(pe);
 }
 
@@ -193,42 +246,32 @@ static uint64_t timestamp(const struct ap_pe *pe, unsigned kind)
 void ap_spe_complete(struct ap_pe *pe, unsigned slot)
 {
 	struct ap_spe_engine *e = &pe->spe;
-	struct ap_spe_in_flight f = e->in_flight[slot];
-	e->in_flight[slot] = e->in_flight[--e->n_in_flight];
-	if (!f.captured) /* SPE-2.3.5-3: not captured, not counted */
-		return;
-	if (!f.kept)
-		return; /* removed by filtering (2.4) */
-	e->counts.sample_filtrate++; /* SPE-T1-row3 */
-	if (f.ts_kind != AP_SPE_TS_NONE) { /* the Timestamp packet's payload ends the record */
-		uint64_t ts = timestamp(pe, f.ts_kind);
-		for (int i = 0; i < 8; i++)
-			f.bytes[f.len - 8 + i] = (uint8_t)(ts >> (8 * i));
+	struct ap_spe_in_flight *f = &e->in_flight[slot];
+	/* SPE-2.3.5-3: a record not captured is not counted; one removed by
+	 * filtering (2.4) is not written. */
+	if (f->captured && f->kept) {
+		e->counts.sample_filtrate++; /* SPE-T1-row3 */
+		if (f->ts_kind != AP_SPE_TS_NONE) { /* the Timestamp payload ends the record */
+			uint64_t ts = timestamp(pe, f->ts_kind);
+			for (int i = 0; i < 8; i++)
+				f->bytes[f->len - 8 + i] = (uint8_t)(ts >> (8 * i));
+		}
+		unsigned limit = hold_limit(pe);
+		if (limit == 0) {
+			write_record(pe, f->bytes, f->len); /* does not touch in_flight[] */
+		} else {
+			unsigned idx = (e->held_first + e->n_held) % AP_SPE_MAX_HELD;
+			e->held[idx].len = f->len;
+			memcpy(e->held[idx].bytes, f->bytes, f->len);
+			e->n_held++;
+			ap_spe_drain_held(pe, limit);
+		}
 	}
-	unsigned limit = hold_limit(pe);
-	if (limit == 0) {
-		write_record(pe, f.bytes, f.len);
-		return;
-	}
-	unsigned idx = (e->held_first + e->n_held) % AP_SPE_MAX_HELD;
-	e->held[idx].len = f.len;
-	memcpy(e->held[idx].bytes, f.bytes, f.len);
-	e->n_held++;
-	ap_spe_drain_held(pe, limit);
+	if (slot != --e->n_in_flight) /* the last slot moves into this one */
+		e->in_flight[slot] = e->in_flight[e->n_in_flight];
 }
 
 /* ---- taking a sample ---- */
-
-static struct ap_spe_collect_view collect_view(const struct ap_pe *pe)
-{
-	struct ap_spe_owner o = ap_spe_buffer_owner(pe);
-	struct ap_spe_collect_view v = {
-		.enabled = pe->spe.enabled, .el = pe->st.el, .secure = ap_is_secure(pe),
-		.have_el2 = pe->cfg.have_el2, .tge = ap_tge(pe), .owner_secure = o.secure,
-		.owner_el = o.el, .pmscr_el1 = pe->spe_regs.pmscr_el1, .pmscr_el2 = pe->spe_regs.pmscr_el2,
-	};
-	return v;
-}
 
 /* SPE-5.3.1-7: is profiling disabled at the target of this exception return? */
 static bool eret_to_disabled(struct ap_pe *pe, const struct ap_spe_op *op)
@@ -240,12 +283,6 @@ static bool eret_to_disabled(struct ap_pe *pe, const struct ap_spe_op *op)
 	bool on = ap_spe_profiling_enabled(pe);
 	pe->st.el = el;
 	return !on;
-}
-
-unsigned ap_spe_in_flight_cap(const struct ap_pe *pe)
-{
-	uint32_t cap = pe->cfg.spe.max_in_flight;
-	return cap == 0 ? 1 : cap > AP_SPE_MAX_IN_FLIGHT ? AP_SPE_MAX_IN_FLIGHT : (unsigned)cap;
 }
 
 void ap_spe_take_sample(struct ap_pe *pe, const struct ap_spe_op *op, bool collides)
@@ -268,41 +305,19 @@ void ap_spe_take_sample(struct ap_pe *pe, const struct ap_spe_op *op, bool colli
 	f->ts_kind = AP_SPE_TS_NONE;
 	f->len = 0;
 	if (f->captured) {
-		struct ap_spe_collect_view v = collect_view(pe);
-		enum ap_spe_ts_kind ts = ap_spe_collect_timestamp(&v);
-		if (ts != AP_SPE_TS_NONE && !pe->st.timer_enabled && !c->ts_when_timer_disabled)
-			ts = AP_SPE_TS_NONE; /* SPE-2.3-3: as if timestamps were disabled */
-		struct ap_spe_record_ctl ctl = {
-			.el = pe->st.el, .ns = !ap_is_secure(pe),
-			.ctx1 = ap_spe_collect_contextidr1(&v), .ctx2 = ap_spe_collect_contextidr2(&v),
-			.contextidr_el1 = (uint32_t)pe->st.contextidr_el1,
-			.contextidr_el2 = (uint32_t)pe->st.contextidr_el2,
-			.ts = ts != AP_SPE_TS_NONE, .ts_value = ts != AP_SPE_TS_NONE ? timestamp(pe, ts) : 0,
-			.pa = ap_spe_collect_physical_address(&v), .lds = c->lds,
-			.eret_to_disabled = eret_to_disabled(pe, op),
-		};
-		struct ap_spe_record_policy pol = {
-			.exception_minimal = c->exception_minimal, .cond_fail_target = c->cond_fail_target,
-			.eret_disabled_target = c->eret_disabled_target, .pa_on_perm_af = c->pa_on_perm_af,
-			.ds_on_ext_abort = c->ds_on_ext_abort, .ds_atomic_noreturn = c->ds_atomic_noreturn,
-		};
+		struct ap_spe_record_ctl ctl = e->ctl;
+		if (ctl.ts)
+			ctl.ts_value = timestamp(pe, e->ts_kind);
+		if (op->flags & AP_SPE_OPF_ERET)
+			ctl.eret_to_disabled = eret_to_disabled(pe, op);
 		struct ap_record rec;
-		ap_spe_build_record(&rec, op, &ctl, &pol);
-		struct ap_record_encode_opts eo = { .events_size = c->events_size };
-		int n = ap_record_encode(f->bytes, sizeof(f->bytes), &rec, &eo);
-		if (n < 0) { /* the events do not fit the configured size */
-			eo.events_size = 0;
-			n = ap_record_encode(f->bytes, sizeof(f->bytes), &rec, &eo);
-		}
-		f->len = n > 0 ? (uint8_t)n : 0;
-		struct ap_spe_filter_regs fr = { pe->spe_regs.pmsfcr_el1, pe->spe_regs.pmsevfr_el1,
-		                                 pe->spe_regs.pmslatfr_el1 };
-		struct ap_spe_filter_policy fp = { c->fe_zero_discards, c->ft_none_discards,
-		                                   c->fl_zero_discards };
-		f->kept = n > 0 && ap_spe_collect_record(&fr, &fp, rec.events, op->lat_total,
-		                                         ap_spe_op_type_bits(op));
+		ap_spe_build_record(&rec, op, &ctl, &e->policy);
+		/* The codec's ap_record_encode() bytes, written faster (record_emit.h). */
+		f->len = (uint8_t)ap_spe_record_emit(f->bytes, &rec, c->events_size);
+		f->kept = ap_spe_collect_record(&e->filter, &e->filter_policy, rec.events, op->lat_total,
+		                                ap_spe_op_type_bits(op));
 		if (c->ts_at_completion && ctl.ts)
-			f->ts_kind = (uint8_t)ts; /* SPE-2.3-2: patched when it completes */
+			f->ts_kind = e->ts_kind; /* SPE-2.3-2: patched when it completes */
 	}
 	if (f->remaining == 0)
 		ap_spe_complete(pe, e->n_in_flight - 1);

@@ -15,7 +15,9 @@
 
 #include "armprof/record.h"
 #include "armprof/spe.h"
+#include "model/spe/filter.h"
 #include "model/spe/interval.h"
+#include "model/spe/record_build.h"
 
 struct ap_pe;
 struct ap_pe_state;
@@ -51,6 +53,15 @@ struct ap_spe_engine {
 	struct ap_spe_icr icr;   /* PMSICR_EL1 minus the members not yet accounted */
 	struct ap_spe_rng rng;
 	struct ap_spe_counts counts;
+
+	/* Decisions that only change with the state, the registers or the
+	 * configuration, made at each sync rather than per record. */
+	struct ap_spe_record_ctl ctl;       /* collection controls (3.3.1) */
+	uint8_t ts_kind;                    /* enum ap_spe_ts_kind for ctl.ts */
+	uint8_t in_flight_cap;              /* spe.max_in_flight, clamped */
+	struct ap_spe_record_policy policy; /* record-content choices */
+	struct ap_spe_filter_regs filter;   /* PMSFCR/PMSEVFR/PMSLATFR_EL1 */
+	struct ap_spe_filter_policy filter_policy;
 
 	unsigned n_in_flight;
 	struct ap_spe_in_flight in_flight[AP_SPE_MAX_IN_FLIGHT];

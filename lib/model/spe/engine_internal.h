@@ -14,8 +14,6 @@ void ap_spe_account(struct ap_pe *pe);
 void ap_spe_refresh_fast(struct ap_pe *pe);
 /* ap_spe_account() and re-read registers, configuration and state. */
 void ap_spe_resync(struct ap_pe *pe);
-/* Sampled operations in flight at once (spe.max_in_flight, clamped). */
-unsigned ap_spe_in_flight_cap(const struct ap_pe *pe);
 /* A member was selected: collide, or start an in-flight sample. */
 void ap_spe_take_sample(struct ap_pe *pe, const struct ap_spe_op *op, bool collides);
 /* The in-flight sample in slot completed: filter, hold or write. */

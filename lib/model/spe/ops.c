@@ -19,7 +19,7 @@ static int op_slow(struct ap_pe *pe, const struct ap_spe_op *op)
 	}
 	/* Samples in flight during this member collide with a new one, even
 	 * those that complete with it (2.2.4). */
-	bool collides = e->n_in_flight >= ap_spe_in_flight_cap(pe);
+	bool collides = e->n_in_flight >= e->in_flight_cap;
 	for (unsigned i = 0; i < e->n_in_flight;) {
 		if (--e->in_flight[i].remaining == 0)
 			ap_spe_complete(pe, i); /* moves the last slot into i */
