@@ -179,6 +179,15 @@ static int parse_op_line(struct sim *s, int argc, char **argv, struct op_line *l
 				return rc;
 			continue;
 		}
+		static const char *const numeric[] = { "pc", "target", "target_el", "target_ns", "va", "pa",
+		                                       "events", "lat", "issue", "xlat", "ds", "inflight",
+		                                       "ctx", "ctx2", "pc_step" };
+		size_t k;
+		for (k = 0; k < sizeof(numeric) / sizeof(numeric[0]); k++)
+			if (!strcasecmp(key, numeric[k]))
+				break;
+		if (k == sizeof(numeric) / sizeof(numeric[0]))
+			return sim_error(s, "%s: unknown key '%s' (see docs/sim.md, op)", argv[0], key);
 		if ((rc = sim_parse_u64(s, value, &v, key)))
 			return rc;
 		if (!strcasecmp(key, "pc"))
@@ -214,8 +223,7 @@ static int parse_op_line(struct sim *s, int argc, char **argv, struct op_line *l
 		} else if (!strcasecmp(key, "pc_step"))
 			l->pc_step = v;
 		else
-			return sim_error(s, "%s: unknown key '%s' or value %s out of range "
-			                    "(see docs/sim.md, op)", argv[0], key, value);
+			return sim_error(s, "%s: %s=%s is out of range", argv[0], key, value);
 	}
 	if (have_failed) {
 		l->op.flags |= AP_SPE_OPF_COND;
