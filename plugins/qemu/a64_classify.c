@@ -112,6 +112,8 @@ static void classify_ldst(uint32_t insn, struct a64_class *c)
 
 	c->kind = A64_LDST;
 	c->flags = f;
+	c->rn = (insn & 0x3B000000u) == 0x18000000u ? A64_NO_REG : (uint8_t)bits(insn, 9, 5);
+	c->rt = (f & A64_F_SIMD) ? A64_NO_REG : (uint8_t)bits(insn, 4, 0);
 	c->spe_class = AP_OP_CLASS_LDST;
 	uint8_t st = (f & A64_F_STORE) && !(f & A64_F_LOAD) ? AP_OP_ST : 0;
 	if (f & (A64_F_ATOMIC | A64_F_EXCL | A64_F_ACQREL)) {
@@ -178,7 +180,8 @@ static int is_cond_select_compare(uint32_t insn)
 
 void a64_classify(uint32_t insn, struct a64_class *out)
 {
-	struct a64_class c = { .kind = A64_OTHER, .spe_class = AP_OP_CLASS_OTHER };
+	struct a64_class c = { .kind = A64_OTHER, .spe_class = AP_OP_CLASS_OTHER, .rt = A64_NO_REG,
+		               .rn = A64_NO_REG };
 
 	if ((insn & 0x0A000000u) == 0x08000000u)
 		classify_ldst(insn, &c);

@@ -32,11 +32,18 @@ enum a64_flags {
 	A64_F_PREFETCH = 1u << 11, /* PRFM: no data returned to a register */
 };
 
+#define A64_NO_REG 0xFF
+
 struct a64_class {
 	uint8_t kind;        /* enum a64_kind */
 	uint8_t spe_class;   /* enum ap_op_class (codec.h) */
 	uint8_t spe_subclass;/* Operation Type payload byte (codec.h AP_OP_*) */
 	uint8_t mem_size;    /* bytes per register transferred, 0 if unknown */
+	/* Load/store registers (Rt bits [4:0], Rn bits [9:5]): the address base
+	 * and the (first) data register. A64_NO_REG where there is none (PC-
+	 * relative literal loads have no base; SIMD&FP data registers are not
+	 * general-purpose registers). */
+	uint8_t rt, rn;
 	uint16_t flags;      /* enum a64_flags */
 	int64_t offset;      /* direct branch: target - pc */
 };

@@ -67,6 +67,7 @@ static struct vcpu_state *vcpu_get(unsigned index)
 	char err[256];
 	v->index = index;
 	v->tid = (int64_t)syscall(SYS_gettid); /* qemu-user: guest tid == host tid */
+	v->dep_reg = A64_NO_REG;
 	if (opts.timing && !v->core && ap_uarch_core_new(&v->core, uarch_sys, index) < 0)
 		fail("cannot create the timing model of a core");
 	if (opts.model && !v->sink && spe_sink_new(&v->sink, &opts, index, v->tid, err, sizeof(err)) < 0)
@@ -212,6 +213,32 @@ static void on_tb_exec(unsigned int vcpu_index, void *udata)
 	v->cur = tb;
 }
 
+/* An access whose base register is the data register of the previous load
+ * cannot issue before that load's data arrives: the wait is issue latency
+ * (spec/002 5.3.4: dispatched, waiting for its input values). Only direct
+ * load-to-address dependencies are seen (the plugin API cannot follow a
+ * value through other instructions). */
+static inline void add_dependency_stall(struct vcpu_state *v, const struct insn_info *in,
+                                        struct ap_uarch_result *res)
+{
+	uint64_t now = v->ops + in->index + v->stall_total;
+	if (in->cls.rn == v->dep_reg && v->dep_ready > now) {
+		uint64_t stall = v->dep_ready - now;
+		uint32_t issue = res->lat_issue + (uint32_t)(stall > 0xFFFF ? 0xFFFF : stall);
+		uint32_t total = res->lat_total + (uint32_t)(stall > 0xFFFF ? 0xFFFF : stall);
+		res->lat_issue = (uint16_t)(issue > 0xFFFF ? 0xFFFF : issue);
+		res->lat_total = (uint16_t)(total > 0xFFFF ? 0xFFFF : total);
+		v->stall_total += stall;
+		now += stall;
+	}
+	if ((in->cls.flags & A64_F_LOAD) && in->cls.rt != A64_NO_REG && in->cls.rt != 31) {
+		v->dep_reg = in->cls.rt;
+		/* Data arrives after issue, translation and the access (the
+		 * load's own total latency, without the stall just added). */
+		v->dep_ready = now + res->lat_total - res->lat_issue + uarch_cfg.issue_latency;
+	}
+}
+
 static inline void on_access(unsigned int vcpu_index, uint64_t vaddr, const struct insn_info *in,
                              int is_store)
 {
@@ -228,8 +255,10 @@ static inline void on_access(unsigned int vcpu_index, uint64_t vaddr, const stru
 		s->seq = v->seq;
 		s->vaddr = vaddr;
 		s->is_store = (uint8_t)is_store;
-		if (opts.timing)
+		if (opts.timing) {
 			ap_uarch_access(v->core, vaddr, 0, kind, &s->res);
+			add_dependency_stall(v, in, &s->res);
+		}
 		return;
 	}
 	/* A further access of the same instruction (pairs, structures). */

@@ -54,6 +54,12 @@ struct vcpu_state {
 	uint64_t seq;           /* bumped on every TB execution */
 	uint64_t ops;           /* population members fed (instructions executed) */
 	uint64_t branches_resolved;
+	/* Load-to-address dependency (the pointer-chasing pattern): the data
+	 * register of the last load and when its data arrives, on a virtual
+	 * clock of one dispatched operation per cycle plus the stalls so far. */
+	uint8_t dep_reg;
+	uint64_t dep_ready;
+	uint64_t stall_total;
 	struct ap_uarch_core *core;
 	struct spe_sink *sink;  /* NULL when the model is off */
 	struct mem_slot slot[PLUGIN_MAX_TB_INSNS];

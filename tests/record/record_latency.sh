@@ -2,8 +2,9 @@
 # The timing model seen through SPE records: the pointer-chasing example's
 # load misses L1D and the LLC and waits for DRAM (Events E[3], E[9],
 # SPE-5.3.7-18, SPE-5.3.7-11; Data Source DRAM, SPE-5.3.5-1; total latency
-# SPE-5.3.4-4); the streaming example's load hits L1D (the stream prefetcher
-# keeps ahead) with short latency.
+# SPE-5.3.4-4) and, its address being the previous load's data, waits to
+# issue (SPE-5.3.4-5); the streaming example's load hits L1D (the stream
+# prefetcher keeps ahead) with short latency.
 set -euo pipefail
 source "$(dirname "$0")/record_common.sh"
 
@@ -31,6 +32,10 @@ assert c["data_source"].get("DRAM", 0) > c["samples"] / 2, c
 assert s["l1d_miss_rate"] < 0.05 and s["llc_miss_rate"] < 0.05, s
 assert s["lat_mean"] < 20, s
 assert c["lat_mean"] > 5 * s["lat_mean"]
+# Issue latency (SPE-5.3.4-5): chase's load waits for the previous load's
+# data (its address); the stream's load does not.
+assert c["issue_lat_mean"] > 100, c["issue_lat_mean"]
+assert s["issue_lat_mean"] < 5, s["issue_lat_mean"]
 assert c["l1d_miss_rate"] > 10 * max(s["l1d_miss_rate"], 0.001)
 PY
 echo "record_latency ok"

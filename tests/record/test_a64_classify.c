@@ -194,4 +194,24 @@ TEST(agrees_with_capstone)
 	CHECK_EQ_U64(mismatches, 0);
 }
 
-TEST_MAIN(CASE(assembled_encodings), CASE(direct_branch_offsets), CASE(agrees_with_capstone))
+/* Registers of loads and stores, for the plugin's load-to-address
+ * dependency: ldr x0, [x1] has Rt 0, Rn 1; a literal load has no base. */
+TEST(load_store_registers)
+{
+	struct a64_class c;
+	a64_classify(0xf9400020u, &c); /* ldr x0, [x1] */
+	CHECK_EQ_U64(c.rt, 0);
+	CHECK_EQ_U64(c.rn, 1);
+	a64_classify(0xa9017bfdu, &c); /* stp x29, x30, [sp, #16] */
+	CHECK_EQ_U64(c.rt, 29);
+	CHECK_EQ_U64(c.rn, 31);
+	a64_classify(0x58000000u, &c); /* ldr x0, . (literal) */
+	CHECK_EQ_U64(c.rn, A64_NO_REG);
+	a64_classify(0x3dc00020u, &c); /* ldr q0, [x1] */
+	CHECK_EQ_U64(c.rt, A64_NO_REG);
+	CHECK_EQ_U64(c.rn, 1);
+	a64_classify(0x8b020020u, &c); /* add x0, x1, x2 */
+	CHECK_EQ_U64(c.rt, A64_NO_REG);
+}
+
+TEST_MAIN(CASE(assembled_encodings), CASE(load_store_registers), CASE(direct_branch_offsets), CASE(agrees_with_capstone))
