@@ -315,9 +315,13 @@ void ap_pe_destroy(struct ap_pe *pe);
 void ap_pe_reset(struct ap_pe *pe);
 const struct ap_config *ap_pe_config(const struct ap_pe *pe);
 
-/* Replace the PE state; returns AP_ERR_INVALID (state unchanged) if it is
- * impossible for this configuration (an EL that is not implemented, AArch32
- * where not supported, a reserved field value). */
+/* Replace the PE state; returns -AP_ERR_INVALID (state unchanged) if it is
+ * impossible for this configuration: an EL that is not implemented, AArch32
+ * where not supported or below an AArch64 EL, HCR_EL2.E2H without FEAT_VHE,
+ * Secure EL2 without FEAT_SEL2 and SCR_EL3.EEL2, Non-secure EL1 with
+ * HCR_EL2.TGE == 1 (not enterable; Table 3 "n/a"), SCR_EL3.{NSE,NS} = {1,0}
+ * below EL3. Each extension is told of the change (its state hook).
+ * ap_pe_get_state copies st->size bytes (0 = sizeof(struct ap_pe_state)). */
 int ap_pe_set_state(struct ap_pe *pe, const struct ap_pe_state *st);
 void ap_pe_get_state(const struct ap_pe *pe, struct ap_pe_state *st);
 /* The Security state the PE is in (IsSecure(), Realm/Root with FEAT_RME). */

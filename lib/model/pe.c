@@ -29,8 +29,6 @@ int ap_pe_create(const struct ap_config *cfg, const struct ap_host *host,
 	if (host)
 		pe->host = *host;
 	ap_pe_state_init(&pe->st);
-	if (!full.have_el3 && !full.have_el2)
-		pe->st.mdcr_el2 = 0;
 	pe->pmbirq_level = -1;
 	ap_pe_reset(pe);
 	*out = pe;
@@ -76,6 +74,8 @@ int ap_pe_set_state(struct ap_pe *pe, const struct ap_pe_state *st)
 
 void ap_pe_get_state(const struct ap_pe *pe, struct ap_pe_state *st)
 {
+	/* st->size says how much the caller's struct holds; 0 means "this
+	 * header's struct" (documented in model.h). */
 	size_t n = st->size && st->size < sizeof(pe->st) ? st->size : sizeof(pe->st);
 	memcpy(st, &pe->st, n);
 	st->size = n;
