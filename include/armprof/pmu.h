@@ -136,7 +136,9 @@ uint64_t ap_pmu_read_icntr(const struct ap_pmu *pmu);
 void ap_pmu_write_icntr(struct ap_pmu *pmu, uint64_t value);
 
 /* The PMU of a PE (include/armprof/model.h): the host reports events and
- * cycles; PMCR_EL0.N etc. come from ap_config.pmu. */
+ * cycles; PMCR_EL0.N etc. come from ap_config.pmu. The PE counts SPE's
+ * SAMPLE_POP/FEED/FILTRATE/COLLISION itself (spec/002 2.6 Table 1): a host
+ * must not report those four. */
 struct ap_pe;
 void ap_pe_pmu_event(struct ap_pe *pe, uint16_t event, uint64_t increment);
 void ap_pe_cycles(struct ap_pe *pe, uint64_t n);

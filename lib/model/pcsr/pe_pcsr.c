@@ -96,6 +96,8 @@ void ap_pe_retire(struct ap_pe *pe, uint64_t pc, bool branch_target)
 	struct ap_pmu *pmu = &pe->snapshot.pmu;
 	ap_pmu_inst_retired(pmu, 1);
 	if (pe->snapshot.ss.pending) {
+		if (pe->snapshot.ss.pending <= 1)
+			ap_pmu_unit_sync_spe(pe); /* the Capture completes now */
 		struct ap_snapshot_targets t = { pmu, &pe->pcsr.pcsr };
 		ap_snapshot_tick(&pe->snapshot.ss, &pe->snapshot.view, &t, 1);
 	}
@@ -112,6 +114,8 @@ void ap_pe_retire_block(struct ap_pe *pe, uint64_t pc, uint64_t n)
 	struct ap_pmu *pmu = &pe->snapshot.pmu;
 	ap_pmu_inst_retired(pmu, n);
 	if (pe->snapshot.ss.pending) {
+		if (pe->snapshot.ss.pending <= n)
+			ap_pmu_unit_sync_spe(pe);
 		struct ap_snapshot_targets t = { pmu, p };
 		ap_snapshot_tick(&pe->snapshot.ss, &pe->snapshot.view, &t, n);
 	}
@@ -136,6 +140,7 @@ static void frame_of(const struct ap_pe *pe, struct ap_ext_frame *f)
 
 int ap_pe_ext_read(struct ap_pe *pe, const struct ap_ext_access *a, uint64_t *value)
 {
+	ap_pmu_unit_sync_spe(pe);
 	struct ap_ext_frame f;
 	frame_of(pe, &f);
 	return ap_ext_read(&f, a, value);
@@ -143,6 +148,7 @@ int ap_pe_ext_read(struct ap_pe *pe, const struct ap_ext_access *a, uint64_t *va
 
 int ap_pe_ext_write(struct ap_pe *pe, const struct ap_ext_access *a, uint64_t value)
 {
+	ap_pmu_unit_sync_spe(pe);
 	struct ap_ext_frame f;
 	frame_of(pe, &f);
 	return ap_ext_write(&f, a, value);

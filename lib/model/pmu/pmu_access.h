@@ -41,6 +41,10 @@ static inline unsigned ap_pmu_hpmn(const struct ap_pe *pe)
 /* Recompute the views the PC sample and snapshot logic read from the PE
  * state (called on reset and on every state change). */
 void ap_pcsr_unit_sync(struct ap_pe *pe);
+/* Count SPE's SAMPLE_* events that happened since the last call on the PMU
+ * (lib/model/pmu/spe_events.c); the baseline is taken at reset. */
+void ap_pmu_unit_sync_spe(struct ap_pe *pe);
+void ap_pmu_unit_spe_baseline(struct ap_pe *pe);
 void ap_snapshot_unit_sync(struct ap_pe *pe);
 
 #endif

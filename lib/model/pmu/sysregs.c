@@ -113,6 +113,9 @@ static int pmu_check(const struct ap_pe *pe, const struct ap_sysreg *r, bool wri
 
 static uint64_t pmu_read(const struct ap_pe *pe, const struct ap_sysreg *r)
 {
+	/* Observing the PMU brings SPE's SAMPLE_* events in first. The PE is
+	 * not const storage: the register-table hook just takes it so. */
+	ap_pmu_unit_sync_spe((struct ap_pe *)pe);
 	const struct ap_pmu *pmu = &pe->snapshot.pmu;
 	switch (kind_of(r)) {
 	case K_EVENT: return ap_pmu_read_evcntr(pmu, counter_index(r));
@@ -131,6 +134,7 @@ static uint64_t pmu_read(const struct ap_pe *pe, const struct ap_sysreg *r)
 
 static void pmu_write(struct ap_pe *pe, const struct ap_sysreg *r, uint64_t v)
 {
+	ap_pmu_unit_sync_spe(pe); /* events so far count under the old controls */
 	struct ap_pmu *pmu = pmu_of(pe);
 	switch (kind_of(r)) {
 	case K_EVENT: ap_pmu_write_evcntr(pmu, counter_index(r), v); return;
@@ -181,6 +185,7 @@ static void pmu_reset(struct ap_pe *pe)
 		ap_pmu_init(&pe->snapshot.pmu, &cfg);
 	}
 	pe->snapshot.pmuserenr = 0;
+	ap_pmu_unit_spe_baseline(pe);
 }
 
 const struct ap_sysreg_table ap_pmu_sysreg_table = {

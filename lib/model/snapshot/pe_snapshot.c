@@ -151,6 +151,7 @@ static void ss_write(struct ap_pe *pe, const struct ap_sysreg *r, uint64_t v)
 		return;
 	}
 	if (r->enc == ENC_PMSSCR_EL1) {
+		ap_pmu_unit_sync_spe(pe);
 		struct ap_snapshot_targets t = targets_of(pe);
 		ap_snapshot_write_pmsscr(&pe->snapshot.ss, &pe->snapshot.view, &t, v);
 	}
@@ -177,6 +178,7 @@ const struct ap_sysreg_table ap_snapshot_sysreg_table = {
 
 int ap_pe_snapshot_request(struct ap_pe *pe)
 {
+	ap_pmu_unit_sync_spe(pe);
 	struct ap_snapshot_targets t = targets_of(pe);
 	return ap_snapshot_request(&pe->snapshot.ss, &pe->snapshot.view, &t);
 }

@@ -15,6 +15,7 @@ struct ap_snapshot_unit {
 	struct ap_snapshot ss;
 	struct ap_snapshot_pe view;
 	uint64_t pmuserenr;   /* PMUSERENR_EL0: EN [0], SW [1], CR [2], ER [3] */
+	uint64_t spe_seen[4]; /* SPE's SAMPLE_* counts already given to the PMU */
 	ap_brbe_freeze_fn brbe_fn;
 	void *brbe_ctx;
 };
