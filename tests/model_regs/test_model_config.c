@@ -186,6 +186,36 @@ TEST(impossible_states)
 	ap_pe_destroy(pe);
 }
 
-TEST_MAIN(CASE(config_set_and_get), CASE(config_errors_name_the_problem), CASE(config_validation),
+/* An older caller's smaller struct ap_pe_state: only the fields it has are
+ * replaced; the others keep their values. */
+TEST(state_from_older_smaller_struct)
+{
+	struct ap_pe *pe = fixture_pe("");
+	CHECK_EQ_U64(fixture_state(pe, "contextidr_el1=0x1234 el=1"), 0);
+	struct ap_pe_state old;
+	ap_pe_state_init(&old);
+	old.size = offsetof(struct ap_pe_state, contextidr_el1);
+	old.el = AP_EL2;
+	old.contextidr_el1 = 0x9999; /* beyond size: ignored */
+	CHECK_EQ_U64(ap_pe_set_state(pe, &old), 0);
+	struct ap_pe_state now;
+	now.size = sizeof(now);
+	ap_pe_get_state(pe, &now);
+	CHECK_EQ_U64(now.el, AP_EL2);
+	CHECK_EQ_U64(now.contextidr_el1, 0x1234);
+	/* get_state copies only what the caller's struct holds. */
+	struct ap_pe_state small;
+	memset(&small, 0xAB, sizeof(small));
+	small.size = offsetof(struct ap_pe_state, contextidr_el1);
+	ap_pe_get_state(pe, &small);
+	CHECK_EQ_U64(small.el, AP_EL2);
+	CHECK_EQ_U64(small.contextidr_el1, 0xABABABABABABABABull);
+	struct ap_pe_state tiny = { 0 };
+	tiny.size = 1; /* smaller than the size field itself */
+	CHECK(ap_pe_set_state(pe, &tiny) < 0);
+	ap_pe_destroy(pe);
+}
+
+TEST_MAIN(CASE(state_from_older_smaller_struct), CASE(config_set_and_get), CASE(config_errors_name_the_problem), CASE(config_validation),
           CASE(config_from_older_smaller_struct), CASE(key_enumeration), CASE(state_fields_by_name),
           CASE(impossible_states))
