@@ -36,7 +36,7 @@ echo "| example | plain qemu wall / cpu (s) | instrumentation only | + timing mo
 echo "|---|---|---|---|---|---|---|"
 # Workloads long enough (0.1-1 s under plain QEMU) that start-up (~50 ms to
 # load the plugin and write the output) does not dominate.
-for run in "pointer_chase 4000000" "stream 8" branchy false_sharing; do
+for run in "pointer_chase 4000000" "stream 8" "branchy 10" "false_sharing 5000000"; do
   set -- $run
   name=$1
   shift

@@ -1,7 +1,10 @@
 /* Branchy code: the same comparison loop over random data (the branch
- * predictor cannot learn it) and over sorted data (it can). */
+ * predictor cannot learn it) and over sorted data (it can).
+ * usage: branchy [REPETITIONS] (default 1). */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define N 1000000
 
@@ -35,6 +38,7 @@ __attribute__((noinline)) static long count_random(const uint16_t *v, size_t n)
 __attribute__((noinline)) static void sort16(uint16_t *v, size_t n)
 {
 	static uint32_t histogram[65536];
+	memset(histogram, 0, sizeof(histogram));
 	for (size_t i = 0; i < n; i++)
 		histogram[v[i]]++;
 	size_t k = 0;
@@ -49,13 +53,21 @@ __attribute__((noinline)) static long count_sorted(uint16_t *v, size_t n)
 	return count_above(v, n, 0x8000);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static uint16_t v[N];
-	for (size_t i = 0; i < N; i++)
-		v[i] = (uint16_t)next_random();
-	long a = count_random(v, N);
-	long b = count_sorted(v, N);
+	int reps = argc > 1 ? atoi(argv[1]) : 1;
+	if (reps < 1) {
+		fprintf(stderr, "usage: branchy [REPETITIONS]\n");
+		return 2;
+	}
+	long a = 0, b = 0;
+	for (int r = 0; r < reps; r++) {
+		for (size_t i = 0; i < N; i++)
+			v[i] = (uint16_t)next_random();
+		a += count_random(v, N);
+		b += count_sorted(v, N);
+	}
 	printf("branchy: random %ld, sorted %ld\n", a, b);
 	return 0;
 }

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define ITERS 1000000
+static long iters = 1000000; /* argv[1] */
 
 static struct {
 	volatile uint64_t a, b; /* same 64-byte line */
@@ -20,13 +20,13 @@ static struct {
 
 __attribute__((noinline, noipa)) static void bump_shared(volatile uint64_t *c)
 {
-	for (long i = 0; i < ITERS; i++)
+	for (long i = 0; i < iters; i++)
 		(*c)++;
 }
 
 __attribute__((noinline, noipa)) static void bump_padded(volatile uint64_t *c)
 {
-	for (long i = 0; i < ITERS; i++)
+	for (long i = 0; i < iters; i++)
 		(*c)++;
 }
 
@@ -43,8 +43,14 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1)
+		iters = atol(argv[1]);
+	if (iters < 1) {
+		fprintf(stderr, "usage: false_sharing [ITERATIONS]\n");
+		return 2;
+	}
 	pthread_t t;
 	pthread_barrier_init(&start, NULL, 2);
 	pthread_barrier_init(&middle, NULL, 2);
