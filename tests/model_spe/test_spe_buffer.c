@@ -50,7 +50,8 @@ static unsigned ec(uint64_t pmbsr) { return (unsigned)((pmbsr & AP_PMBSR_EC_MASK
 static const uint8_t rec20[20] = { 0xb0, 1, 2, 3, 4, 5, 6, 7, 0x80, 0x42, 0x02, 0x49, 0, 0x99, 5, 0,
                                    0x98, 9, 0, 0x01 };
 
-/* SPE-3.5.2-1..5, SPE-3.5-17, SPE-2.5-3: the buffer-full event comes after
+/* SPE-3.5.2-1, SPE-3.5.2-2, SPE-3.5.2-3, SPE-3.5.2-4, SPE-3.5.2-5, SPE-3.5-17, SPE-2.5-3: the
+ * buffer-full event comes after
  * the write that leaves fewer than 2^MaxSize bytes, at the exact byte. */
 TEST(buffer_full_at_exact_byte)
 {
@@ -77,7 +78,7 @@ TEST(buffer_full_at_exact_byte)
 	CHECK_EQ_U64(r2.pmbsr, AP_PMBSR_S | AP_PMBSR_COLL | AP_PMBSR_DL | AP_PMBSR_BSC_FULL);
 }
 
-/* SPE-4.3.1-16, SPE-5.3.9-1, SPE-5.1.4-2/3: with PMBIDR_EL1.Align every
+/* SPE-4.3.1-16, SPE-5.3.9-1, SPE-5.1.4-2, SPE-5.1.4-3: with PMBIDR_EL1.Align every
  * record is padded with Padding bytes to a multiple of 2^Align. */
 TEST(align_padding)
 {
@@ -102,7 +103,8 @@ TEST(align_padding)
 	CHECK_EQ_U64(r.pmbptr, BASE + 0x120);
 }
 
-/* Table 6, SPE-3.5.3-2..7, SPE-4.3.4-8/9/26..29/33..35, SPE-3.5-19: every
+/* Table 6, SPE-3.5.3-2, SPE-3.5.3-3, SPE-3.5.3-4, SPE-3.5.3-5, SPE-3.5.3-6, SPE-3.5.3-7,
+ * SPE-4.3.4-8, SPE-4.3.4-9, SPE-4.3.4-26..29/33..35, SPE-3.5-19: every
  * MMU fault class, stage 1 and 2, fault address and DL. */
 TEST(mmu_fault_classes)
 {
@@ -144,7 +146,8 @@ TEST(mmu_fault_classes)
 		}
 }
 
-/* SPE-3.5.4-2/4/5/6, SPE-4.3.4-14/15/30/31/32, SPE-3.5.4-9: external aborts
+/* SPE-3.5.4-2, SPE-3.5.4-4, SPE-3.5.4-5, SPE-3.5.4-6, SPE-4.3.4-14, SPE-4.3.4-15, SPE-4.3.4-30,
+ * SPE-4.3.4-31, SPE-4.3.4-32, SPE-3.5.4-9: external aborts
  * in the three configurations. */
 TEST(external_aborts)
 {
@@ -191,7 +194,7 @@ TEST(external_aborts)
 	CHECK_EQ_U64(r.pmbsr, AP_PMBSR_COLL);
 }
 
-/* SPE-3.4.1-1/2/3, SPE-3.5-17: the write-pointer rules broken. */
+/* SPE-3.4.1-1, SPE-3.4.1-2, SPE-3.4.1-3, SPE-3.5-17: the write-pointer rules broken. */
 TEST(bad_pointer_choices)
 {
 	struct fake_mem m = { 0 };

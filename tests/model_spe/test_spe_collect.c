@@ -51,7 +51,11 @@ static bool prose_pa(const struct ap_spe_collect_view *v)
 	       (pa1 && el2_bit(v, AP_PMSCR_PA) && !v->owner_secure && v->owner_el == 1);
 }
 
-/* SPE-3.3-1..9, SPE-3.3.1-1..21, gap SPE-3.3.1-12 (TimeStamp_None). */
+/* SPE-3.3-1, SPE-3.3-2, SPE-3.3-3, SPE-3.3-4, SPE-3.3-6, SPE-3.3-7, SPE-3.3-8,
+ * SPE-3.3-9, SPE-3.3-11, SPE-3.3.1-1 .. SPE-3.3.1-21 (SPE-3.3.1-2, SPE-3.3.1-3,
+ * SPE-3.3.1-4, SPE-3.3.1-5, SPE-3.3.1-8, SPE-3.3.1-9, SPE-3.3.1-13, SPE-3.3.1-14,
+ * SPE-3.3.1-15, SPE-3.3.1-16, SPE-3.3.1-17, SPE-3.3.1-20, SPE-3.3.1-21), gap
+ * SPE-3.3.1-12 (TimeStamp_None). */
 TEST(pseudocode_matches_prose_everywhere)
 {
 	const uint64_t bits = AP_PMSCR_CX | AP_PMSCR_PA | AP_PMSCR_TS | AP_PMSCR_PCT;
@@ -95,7 +99,10 @@ TEST(pseudocode_matches_prose_everywhere)
 	CHECK(compared > 1000);
 }
 
-/* SPE-3.3.1-2/7/11/19: nothing is collected while profiling is disabled. */
+/* SPE-3.3.1-2, SPE-3.3.1-7, SPE-3.3.1-11, SPE-3.3.1-19: nothing is collected while profiling is
+ * disabled
+ * (CollectContextIDR1/2, CollectTimeStamp, CollectPhysicalAddress: SPE-3.3.1-1, SPE-3.3.1-6,
+ * SPE-3.3.1-10, SPE-3.3.1-18). */
 TEST(nothing_when_disabled)
 {
 	struct ap_spe_collect_view v = { .enabled = false, .el = 1, .have_el2 = true, .owner_el = 1,
@@ -109,7 +116,7 @@ TEST(nothing_when_disabled)
 	CHECK(ap_spe_collect_timestamp(&v) == AP_SPE_TS_PHYSICAL);
 }
 
-/* SPE-3.3.1-3/4: CONTEXTIDR_EL1 never at EL2, nor in the host (TGE == 1). */
+/* SPE-3.3.1-3, SPE-3.3.1-4: CONTEXTIDR_EL1 never at EL2, nor in the host (TGE == 1). */
 TEST(ctx1_not_at_el2_or_in_host)
 {
 	struct ap_spe_collect_view v = { .enabled = true, .el = 2, .have_el2 = true, .owner_el = 2,

@@ -27,7 +27,8 @@ static uint64_t run_to_sample(struct ap_pe *pe, const struct ap_spe_op *op, uint
 	return 0;
 }
 
-/* SPE-3.1.2-3, SPE-3.1.1-3, SPE-2.2.1-2, PMSICR-14/15, SPE-T1-row1/2/3,
+/* SPE-3.1.2-3, SPE-3.1.1-3, SPE-2.2.1-2, SPE-2.2.1-7, PMSICR-14, PMSICR-15, SPE-T1-row1,
+ * SPE-T1-row2, SPE-T1-row3,
  * SPE-2.7-1: RND == 0 through the engine; PMSICR_EL1 reads back the lazily
  * counted value; every sample gives one record, one CTI pulse. */
 TEST(interval_records_and_counts)
@@ -62,7 +63,7 @@ TEST(interval_records_and_counts)
 	ap_pe_destroy(pe);
 }
 
-/* SPE-3.1.3-1/2/3, SPE-2.4-1/2, SPE-T1-row1, PMSICR-3, SPE-4.3.10-8,
+/* SPE-3.1.3-1, SPE-3.1.3-2, SPE-3.1.3-3, SPE-2.4-1, SPE-2.4-2, SPE-T1-row1, PMSICR-3, SPE-4.3.10-8,
  * SPE-3.1.1-1: while disabled nothing counts; re-enabling continues from
  * the kept value. */
 TEST(disabled_states_freeze_the_counter)
@@ -147,7 +148,8 @@ TEST(batch_form_matches_single_calls)
 	}
 }
 
-/* SPE-2.2.4-1/2/3, SPE-3.1.4-1/2, SPE-T1-row2/4, SPE-4.3.4-18: a sample
+/* SPE-2.2.4-1, SPE-2.2.4-2, SPE-2.2.4-3, SPE-3.1.4-1, SPE-3.1.4-2, SPE-T1-row2, SPE-T1-row4,
+ * SPE-4.3.4-18: a sample
  * selected while max_in_flight samples are in flight collides. */
 TEST(collisions)
 {
@@ -188,7 +190,7 @@ TEST(collisions)
 	ap_pe_destroy(pe);
 }
 
-/* SPE-3.6-6/8/12, SPE-3.6.1-4: records the PE holds reach memory at PSB CSYNC. */
+/* SPE-3.6-6, SPE-3.6-8, SPE-3.6-12, SPE-3.6.1-4: records the PE holds reach memory at PSB CSYNC. */
 TEST(psb_drains_held_records)
 {
 	struct ap_config cfg;
@@ -211,7 +213,8 @@ TEST(psb_drains_held_records)
 	ap_pe_destroy(pe);
 }
 
-/* SPE-3.5-2/4/6/9/11, SPE-3.5.2-1..4, SPE-4.3.3-11: buffer full -> S = 1,
+/* SPE-3.5-2, SPE-3.5-4, SPE-3.5-6, SPE-3.5-9, SPE-3.5-11, SPE-3.5.2-1, SPE-3.5.2-2, SPE-3.5.2-3,
+ * SPE-3.5.2-4, SPE-4.3.3-11: buffer full -> S = 1,
  * PMBIRQ asserted, profiling disabled, counters and PMBPTR_EL1 frozen; a
  * direct write of S = 0 deasserts it. */
 TEST(buffer_full_event_and_pmbirq)
@@ -245,7 +248,8 @@ TEST(buffer_full_event_and_pmbirq)
 	ap_pe_destroy(pe);
 }
 
-/* SPE-3.5-10, SPE-3.5.3-2..6: a fault mid-stream; held records are discarded. */
+/* SPE-3.5-10, SPE-3.5.3-2, SPE-3.5.3-3, SPE-3.5.3-4, SPE-3.5.3-5, SPE-3.5.3-6: a fault mid-
+ * stream; held records are discarded. */
 TEST(fault_discards_held_records)
 {
 	struct ap_config cfg;
@@ -272,8 +276,8 @@ TEST(fault_discards_held_records)
 	ap_pe_destroy(pe);
 }
 
-/* SPE-2.6-... Table 1: SAMPLE_FILTRATE counts records kept by the filters;
- * SAMPLE_FEED every sample (SPE-T1-row2/3, SPE-2.4-6). */
+/* SPE-2.6-1, Table 1: SAMPLE_FILTRATE counts records kept by the filters;
+ * SAMPLE_FEED every sample (SPE-T1-row2, SPE-T1-row3, SPE-2.4-6). */
 TEST(filtrate_counts_kept_records)
 {
 	struct ap_pe *pe = make(NULL);
@@ -290,7 +294,8 @@ TEST(filtrate_counts_kept_records)
 	ap_pe_destroy(pe);
 }
 
-/* SPE-2.2.5-1/4/5, SPE-2.3.5-1/3: population membership and capture of
+/* SPE-2.2.5-1, SPE-2.2.5-4, SPE-2.2.5-5, SPE-2.3.5-1, SPE-2.3.5-3: population membership and
+ * capture of
  * misspeculated operations are configuration. */
 TEST(population_exclusions)
 {
@@ -318,7 +323,8 @@ TEST(population_exclusions)
 	ap_pe_destroy(pe);
 }
 
-/* SPE-3.3-3/6, SPE-5.3.10-4/5/6, SPE-2.3-3, SPE-3.3-1: timestamps and
+/* SPE-3.3-3, SPE-3.3-6, SPE-5.3.10-4, SPE-5.3.10-5, SPE-5.3.10-6, SPE-2.3-3, SPE-3.3-1:
+ * timestamps and
  * context in the engine's records. */
 TEST(timestamp_and_context)
 {

@@ -13,8 +13,10 @@ static bool collect(uint64_t fcr, uint64_t evfr, uint64_t latfr, const struct ap
 	return ap_spe_collect_record(&r, p, events, lat, type);
 }
 
-/* Table 4, every row and every operation type (SPE-T4-row1..9,
- * SPE-3.2.2-1..4, SPE-3.2.3-20..23, SPE-4.3.9-9/10/11/14). Row 2 is the
+/* Table 4, every row and every operation type (SPE-T4-row1, SPE-T4-row2, SPE-T4-row3,
+ * SPE-T4-row4, SPE-T4-row5, SPE-T4-row6, SPE-T4-row7, SPE-T4-row8, SPE-T4-row9,
+ * SPE-3.2.2-1, SPE-3.2.2-2, SPE-3.2.2-3, SPE-3.2.2-4, SPE-3.2.3-20, SPE-3.2.3-21, SPE-3.2.3-22,
+ * SPE-3.2.3-23, SPE-4.3.9-9, SPE-4.3.9-10, SPE-4.3.9-11, SPE-4.3.9-14). Row 2 is the
  * CONSTRAINED UNPREDICTABLE case: the table's "D" is the discard choice. */
 TEST(table4_every_row)
 {
@@ -47,7 +49,7 @@ TEST(table4_every_row)
 		CHECK(collect(AP_PMSFCR_LD | AP_PMSFCR_ST | AP_PMSFCR_B, 0, 0, &discard_all, 0, 0, types[t]));
 }
 
-/* SPE-3.2.3-19/27, SPE-4.3.9-15: FT == 1 with no type selected, the
+/* SPE-3.2.3-19, SPE-3.2.3-27, SPE-4.3.9-15: FT == 1 with no type selected, the
  * "as if FT == 0" choice collects everything. */
 TEST(ft_with_no_type_as_if_disabled)
 {
@@ -56,7 +58,7 @@ TEST(ft_with_no_type_as_if_disabled)
 	CHECK(!collect(AP_PMSFCR_FT, 0, 0, &discard_all, 0, 0, AP_SPE_TYPE_LOAD));
 }
 
-/* SPE-3.2.2-6, SPE-3.2.2-2/3: an atomic returning a value is collected by
+/* SPE-3.2.2-6, SPE-3.2.2-2, SPE-3.2.2-3: an atomic returning a value is collected by
  * LD or ST; one returning nothing only by ST. */
 TEST(atomics_by_ld_or_st)
 {
@@ -68,7 +70,7 @@ TEST(atomics_by_ld_or_st)
 	CHECK(!collect(AP_PMSFCR_FT | AP_PMSFCR_B, 0, 0, &keep_all, 0, 0, ret));
 }
 
-/* SPE-3.2.2-7, SPE-3.2.3-18, SPE-4.3.8-1/14..17: every selected event must
+/* SPE-3.2.2-7, SPE-3.2.3-18, SPE-4.3.8-1, SPE-4.3.8-14..17: every selected event must
  * be present (AND); bits outside <63:48,31:24,15:12,7,5,3,1> never filter. */
 TEST(event_filter_is_and_of_selected_events)
 {
@@ -94,7 +96,7 @@ TEST(fe_with_zero_evfr_both_choices)
 	CHECK(!collect(AP_PMSFCR_FE, 0, 0, &discard_all, 0xFF, 0, 0));
 }
 
-/* SPE-3.2.2-8, SPE-3.2.3-25, SPE-4.3.9-12, SPE-4.3.13-8/9, gap SPE-2.4-7:
+/* SPE-3.2.2-8, SPE-3.2.3-25, SPE-4.3.9-12, SPE-4.3.13-8, SPE-4.3.13-9, gap SPE-2.4-7:
  * total latency >= MINLAT is kept (equal included). */
 TEST(latency_filter_keeps_equal)
 {

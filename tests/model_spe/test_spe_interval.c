@@ -24,7 +24,8 @@ static void selections(struct ap_spe_icr *c, struct ap_spe_rng *rng, uint64_t *p
 	}
 }
 
-/* SPE-3.1.1-3, SPE-3.1.2-1/2/3, PMSICR-13/14/15: RND == 0, the member after
+/* SPE-3.1.1-3, SPE-3.1.2-1, SPE-3.1.2-2, SPE-3.1.2-3, PMSICR-13, PMSICR-14, PMSICR-15: RND == 0,
+ * the member after
  * the one that reaches zero is selected: INTERVAL*256+1 apart. */
 TEST(rnd0_interval_is_interval_x256_plus_1)
 {
@@ -59,7 +60,7 @@ TEST(rnd0_sample_reaching_op_gives_interval_x256)
 	CHECK_EQ_U64(pos[3] - pos[2], 3 * 256);
 }
 
-/* SPE-3.1.1-4, SPE-3.1.2-4/5 (note read as RND == 1, ERnd == 0, gap
+/* SPE-3.1.1-4, SPE-3.1.2-4, SPE-3.1.2-5 (note read as RND == 1, ERnd == 0, gap
  * SPE-3.1.2-6): COUNT[7:0] random; intervals INTERVAL*256 + r + 1 with r
  * uniform in 0..255, mean INTERVAL*256 + 128.5. */
 TEST(rnd1_ernd0_random_low_byte_and_mean)
@@ -93,7 +94,8 @@ TEST(rnd1_ernd0_random_low_byte_and_mean)
 	CHECK(distinct == 256); /* every value in 0x00..0xFF occurs */
 }
 
-/* SPE-3.1.1-5, SPE-3.1.2-7..10, PMSICR-5/6/7/16: RND == 1, ERnd == 1:
+/* SPE-3.1.1-5, SPE-3.1.2-7, SPE-3.1.2-8, SPE-3.1.2-9, SPE-3.1.2-10, PMSICR-5, PMSICR-6,
+ * PMSICR-7, PMSICR-16: RND == 1, ERnd == 1:
  * COUNT reloads with [7:0] = 0 and ECOUNT takes the random value; the
  * member on which ECOUNT reaches zero is selected; mean INTERVAL*256 + 1. */
 TEST(rnd1_ernd1_secondary_counter_and_mean)
@@ -230,7 +232,8 @@ TEST(fast_consume_step_equals_ticking)
 	}
 }
 
-/* SPE-2.2.2-1/2: the generator is seeded (reproducible) and any seed,
+/* SPE-2.2.2-1, SPE-2.2.2-2, SPE-3.1-2, SPE-4.3.12-12 (the generator is the model's
+ * choice, not architected): the generator is seeded (reproducible) and any seed,
  * including 0, gives a usable sequence. */
 TEST(rng_seeded_and_usable_from_zero)
 {

@@ -43,7 +43,7 @@ static struct ap_spe_record_ctl ctl_el0_ns(void)
 	return c;
 }
 
-/* SPE-2.3-8/9/11/12, SPE-5.3.1-5, SPE-5.3.4 (total, issue), SPE-5.3.8-1,
+/* SPE-2.3-8, SPE-2.3-9, SPE-2.3-11, SPE-2.3-12, SPE-5.3.1-5, SPE-5.3.4 (total, issue), SPE-5.3.8-1,
  * SPE-2.3.5-4, SPE-5.3.6-1: an "other" operation. */
 TEST(other_operation)
 {
@@ -62,7 +62,7 @@ TEST(other_operation)
 	CHECK_EQ_U64(r.end, AP_END_END);
 }
 
-/* SPE-2.3.3-1/2, SPE-5.3.8-8, SPE-5.3.7-15/21: a conditional select that
+/* SPE-2.3.3-1, SPE-2.3.3-2, SPE-5.3.8-8, SPE-5.3.7-15, SPE-5.3.7-21: a conditional select that
  * failed: subclass 0x01, E[6] set, still retired. */
 TEST(conditional_select_failed)
 {
@@ -74,7 +74,8 @@ TEST(conditional_select_failed)
 	CHECK_EQ_U64(r.events, AP_EV_RETIRED | AP_EV_NOT_TAKEN);
 }
 
-/* SPE-2.3.1-1/3/5/6/7, SPE-5.3.1-6/18/19, SPE-5.3.8-10/11/13: branches. */
+/* SPE-2.3.1-1, SPE-2.3.1-3, SPE-2.3.1-5, SPE-2.3.1-6, SPE-2.3.1-7, SPE-5.3.1-6, SPE-5.3.1-18,
+ * SPE-5.3.1-19, SPE-5.3.8-10, SPE-5.3.8-11, SPE-5.3.8-13: branches. */
 TEST(branches)
 {
 	struct ap_spe_record_ctl ctl = { .el = 1, .ns = 1 };
@@ -91,7 +92,7 @@ TEST(branches)
 	CHECK(!(r.has & AP_HAS_VADDR));
 
 	/* Conditional direct branch, not taken: E[6]; target kept or not by
-	 * the IMPLEMENTATION DEFINED choice (SPE-2.3.3-3/4). */
+	 * the IMPLEMENTATION DEFINED choice (SPE-2.3.3-3, SPE-2.3.3-4). */
 	op.flags = AP_SPE_OPF_COND | AP_SPE_OPF_FAILED;
 	op.events = 0;
 	r = roundtrip(&op, &ctl, &default_pol);
@@ -109,7 +110,7 @@ TEST(branches)
 	CHECK_EQ_U64(r.events, AP_EV_RETIRED);
 }
 
-/* SPE-2.3.1-2, SPE-5.3.1-7/20: an exception return is an unconditional
+/* SPE-2.3.1-2, SPE-5.3.1-7, SPE-5.3.1-20: an exception return is an unconditional
  * branch whose target carries the target EL and Security state. */
 TEST(exception_return)
 {
@@ -131,7 +132,8 @@ TEST(exception_return)
 	CHECK(r.has & AP_HAS_TARGET);
 }
 
-/* SPE-2.3.2-1/2/4/5/7/8, SPE-5.3.1-8/9/22, SPE-5.3.4 (xlat), SPE-5.3.5-4:
+/* SPE-2.3.2-1, SPE-2.3.2-2, SPE-2.3.2-4, SPE-2.3.2-5, SPE-2.3.2-7, SPE-2.3.2-8, SPE-5.3.1-8,
+ * SPE-5.3.1-9, SPE-5.3.1-22, SPE-5.3.4 (xlat), SPE-5.3.5-4:
  * loads and stores. */
 TEST(loads_and_stores)
 {
@@ -175,7 +177,7 @@ TEST(loads_and_stores)
 	CHECK(!(r.has & AP_HAS_DATA_SOURCE));
 }
 
-/* SPE-2.3.2-5, SPE-3.2.2-2/3 and the model's encoding: atomics. */
+/* SPE-2.3.2-5, SPE-3.2.2-2, SPE-3.2.2-3 and the model's encoding: atomics. */
 TEST(atomics)
 {
 	struct ap_spe_record_ctl ctl = { .el = 0, .ns = 1, .pa = true, .lds = true };
@@ -210,7 +212,7 @@ TEST(data_va_tag)
 	CHECK_EQ_U64(r.vaddr, 0x5a00ffff12345678ull);
 }
 
-/* SPE-2.3-6, SPE-2.3.1-8, SPE-2.3.5-5/6, SPE-5.3.1-10/11, SPE-5.3.5-2,
+/* SPE-2.3-6, SPE-2.3.1-8, SPE-2.3.5-5, SPE-2.3.5-6, SPE-5.3.1-10, SPE-5.3.1-11, SPE-5.3.5-2,
  * SPE-5.3.7-22: operations that generate an exception. */
 TEST(exceptions)
 {
@@ -268,7 +270,7 @@ TEST(misspeculated_events)
 	CHECK_EQ_U64(r.events, AP_EV_L1D_ACCESS);
 }
 
-/* SPE-2.3-5, SPE-5.3.3-*, SPE-5.3.10-1/2, SPE-5.3.4-18, SPE-5.3.7-8:
+/* SPE-2.3-5, SPE-5.3.3-*, SPE-5.3.10-1, SPE-5.3.10-2, SPE-5.3.4-18, SPE-5.3.7-8:
  * context packets, the timestamp ends the record, saturated counters,
  * host event bits that read as zero are dropped. */
 TEST(context_timestamp_saturation)
