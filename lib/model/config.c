@@ -229,7 +229,12 @@ int ap_config_get(const struct ap_config *cfg, const char *key, char *buf, size_
 		return 0;
 	}
 	case AP_CFG_ENUM:
-		snprintf(buf, len, "%s", k->names[*field]);
+		for (size_t i = 0; k->names[i]; i++)
+			if (i == *field) {
+				snprintf(buf, len, "%s", k->names[i]);
+				return 0;
+			}
+		snprintf(buf, len, "%u", *field); /* out of range: set by a program */
 		return 0;
 	case AP_CFG_U8:
 		v = *field;

@@ -28,6 +28,14 @@ TEST(config_set_and_get)
 	CHECK_EQ_STR(buf, "0xb");
 	CHECK_EQ_U64(ap_config_get(&cfg, "have_el2", buf, sizeof(buf)), 0);
 	CHECK_EQ_STR(buf, "0");
+	/* A program may store an out-of-range enum: get prints the number and
+	 * validation names the key. */
+	cfg.spe.ext_abort = 9;
+	CHECK_EQ_U64(ap_config_get(&cfg, "spe.ext_abort", buf, sizeof(buf)), 0);
+	CHECK_EQ_STR(buf, "9");
+	struct ap_config_error verr = { "" };
+	CHECK(ap_config_validate(&cfg, &verr) < 0);
+	CHECK(strstr(verr.message, "spe.ext_abort") != NULL);
 }
 
 TEST(config_errors_name_the_problem)
