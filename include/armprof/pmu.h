@@ -57,6 +57,11 @@ struct ap_pmu_config {
 	bool pmuv3p5;           /* 64-bit event counters (PMCR_EL0.LP); else 32-bit */
 	uint8_t pmcr_imp;       /* PMCR_EL0.IMP, IMPLEMENTATION DEFINED */
 	uint8_t pmcr_idcode;    /* PMCR_EL0.IDCODE */
+	/* PMCEID0_EL0 / PMCEID1_EL0: the common events the implementation has
+	 * (bit n of [31:0]: event 0x0000+n / 0x0020+n; of [63:32]: 0x4000+n /
+	 * 0x4020+n). IMPLEMENTATION DEFINED, except that a PE with SPE has the
+	 * four SAMPLE_* events (SPE-2.6-1/2), which the PE adds. */
+	uint64_t ceid0, ceid1;
 };
 /* Defaults: 6 counters, FEAT_PMUv3_ICNTR and FEAT_PMUv3p5 implemented. */
 void ap_pmu_config_init(struct ap_pmu_config *cfg);
@@ -133,6 +138,8 @@ void ap_pmu_write_evtyper(struct ap_pmu *pmu, unsigned n, uint64_t value);
 uint64_t ap_pmu_read_ccntr(const struct ap_pmu *pmu);
 void ap_pmu_write_ccntr(struct ap_pmu *pmu, uint64_t value);
 uint64_t ap_pmu_read_icntr(const struct ap_pmu *pmu);
+/* PMCEID0_EL0 (n = 0) and PMCEID1_EL0 (n = 1). */
+uint64_t ap_pmu_read_ceid(const struct ap_pmu *pmu, unsigned n);
 void ap_pmu_write_icntr(struct ap_pmu *pmu, uint64_t value);
 
 /* The PMU of a PE (include/armprof/model.h): the host reports events and

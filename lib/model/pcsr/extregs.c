@@ -11,7 +11,7 @@ enum reg_id {
 	R_EVCNTR, R_CCNTR, R_ICNTR, R_EVTYPER,
 	R_PMPCSR, R_PMCID1SR, R_PMVIDSR, R_PMCID2SR, R_PMVCIDSR, R_PMCCIDSR,
 	R_EVCNTSVR, R_CCNTSVR, R_ICNTSVR,
-	R_CNTENSET, R_CNTENCLR, R_OVSCLR, R_OVSSET, R_PMCR, R_PMSSCR, R_PMPCSCTL,
+	R_CNTENSET, R_CNTENCLR, R_OVSCLR, R_OVSSET, R_PMCR, R_PMSSCR, R_PMPCSCTL, R_CEID,
 	R_LAR, R_LSR, R_DEVARCH, R_DEVID, R_DEVTYPE, R_CIDR,
 	R_EDPCSR, R_EDCIDSR, R_EDVIDSR, R_EDDEVID1,
 };
@@ -147,6 +147,10 @@ static struct loc decode_pmu(const struct ap_ext_frame *f, uint32_t off)
 		return l;
 	default: break;
 	}
+	/* EXT32 only (Table I5-2): PMCEID0..3 = PMCEID0_EL0[31:0],
+	 * PMCEID1_EL0[31:0], PMCEID0_EL0[63:32], PMCEID1_EL0[63:32]. */
+	if (!e64 && off >= 0xE20 && off <= 0xE2C)
+		return mk(R_CEID, (off - 0xE20) / 4, 0, false, D_CORE);
 	if ((e64 && (off == 0xE10 || off == 0xE14)) || (!e64 && off == 0xE04))
 		return mk(R_PMCR, 0, e64 ? part : 0, e64, D_CORE);
 	return l;
@@ -236,6 +240,7 @@ static uint64_t peek(const struct ap_ext_frame *f, const struct loc *l)
 	case R_PMCR: return ap_pmu_read_pmcr(pmu);
 	case R_PMSSCR: return ap_snapshot_read_pmsscr(ss);
 	case R_PMPCSCTL: return ap_pcsr_read_pmpcsctl(p);
+	case R_CEID: return (ap_pmu_read_ceid(pmu, l->index & 1) >> (l->index >= 2 ? 32 : 0)) & 0xffffffffull;
 	case R_DEVARCH:
 		/* ARCHITECT 0x23B (Arm) [31:21], PRESENT [20]; ARCHID [15:0]: the
 		 * PMU architecture 0x2A16 with a PMU, else PCS-H7.1.2-13. */
@@ -352,7 +357,7 @@ static const char *const reg_names[] = {
 	[R_CCNTSVR] = "PMCCNTSVR_EL1", [R_ICNTSVR] = "PMICNTSVR_EL1",
 	[R_CNTENSET] = "PMCNTENSET_EL0", [R_CNTENCLR] = "PMCNTENCLR_EL0",
 	[R_OVSCLR] = "PMOVSCLR_EL0", [R_OVSSET] = "PMOVSSET_EL0", [R_PMCR] = "PMCR_EL0",
-	[R_PMSSCR] = "PMSSCR_EL1", [R_PMPCSCTL] = "PMPCSCTL", [R_LAR] = "PMLAR",
+	[R_PMSSCR] = "PMSSCR_EL1", [R_PMPCSCTL] = "PMPCSCTL", [R_CEID] = "PMCEID%u", [R_LAR] = "PMLAR",
 	[R_LSR] = "PMLSR", [R_DEVARCH] = "PMDEVARCH", [R_DEVID] = "PMDEVID",
 	[R_DEVTYPE] = "PMDEVTYPE", [R_CIDR] = "PMCIDR%u", [R_EDPCSR] = "EDPCSR",
 	[R_EDCIDSR] = "EDCIDSR", [R_EDVIDSR] = "EDVIDSR", [R_EDDEVID1] = "EDDEVID1",

@@ -15,6 +15,9 @@ void ap_pmu_config_init(struct ap_pmu_config *cfg)
 	cfg->icntr = true;
 	cfg->pmuv3p5 = true;
 	cfg->pmcr_imp = 0x41; /* Arm */
+	/* SW_INCR, INST_RETIRED, CPU_CYCLES; BR_RETIRED (0x21). */
+	cfg->ceid0 = 1ull << AP_PMU_EV_SW_INCR | 1ull << AP_PMU_EV_INST_RETIRED | 1ull << AP_PMU_EV_CPU_CYCLES;
+	cfg->ceid1 = 1ull << (AP_PMU_EV_BR_RETIRED - 0x20);
 }
 
 uint64_t ap_pmu_implemented_mask(const struct ap_pmu *pmu)
@@ -199,6 +202,11 @@ void ap_pmu_write_ccntr(struct ap_pmu *pmu, uint64_t value)
 uint64_t ap_pmu_read_icntr(const struct ap_pmu *pmu)
 {
 	return pmu->cfg.icntr ? pmu->icntr : 0;
+}
+
+uint64_t ap_pmu_read_ceid(const struct ap_pmu *pmu, unsigned n)
+{
+	return n == 0 ? pmu->cfg.ceid0 : n == 1 ? pmu->cfg.ceid1 : 0;
 }
 
 void ap_pmu_write_icntr(struct ap_pmu *pmu, uint64_t value)

@@ -25,6 +25,8 @@ enum pmu_kind { K_CONTROL, K_USERENR, K_CYCLE, K_INSTR, K_EVENT, K_EVTYPE };
 #define ENC_PMUSERENR_EL0  AP_SYSREG(3, 3, 9, 14, 0)
 #define ENC_PMOVSSET_EL0   AP_SYSREG(3, 3, 9, 14, 3)
 #define ENC_PMICNTR_EL0    AP_SYSREG(3, 3, 9, 4, 0)
+#define ENC_PMCEID0_EL0    AP_SYSREG(3, 3, 9, 12, 6)
+#define ENC_PMCEID1_EL0    AP_SYSREG(3, 3, 9, 12, 7)
 
 #define USERENR_EN (1u << 0)
 #define USERENR_CR (1u << 2)
@@ -127,6 +129,8 @@ static uint64_t pmu_read(const struct ap_pe *pe, const struct ap_sysreg *r)
 	}
 	switch (r->enc) {
 	case ENC_PMCR_EL0: return ap_pmu_read_pmcr(pmu);
+	case ENC_PMCEID0_EL0: return ap_pmu_read_ceid(pmu, 0);
+	case ENC_PMCEID1_EL0: return ap_pmu_read_ceid(pmu, 1);
 	case ENC_PMOVSSET_EL0: case ENC_PMOVSCLR_EL0: return ap_pmu_read_ovs(pmu);
 	default: return ap_pmu_read_cnten(pmu); /* PMCNTENSET_EL0 / PMCNTENCLR_EL0 */
 	}
@@ -168,6 +172,8 @@ static const struct ap_sysreg pmu_regs[] = {
 	PMU_REG("PMUSERENR_EL0", ENC_PMUSERENR_EL0, RW),
 	PMU_REG("PMCCNTR_EL0", ENC_PMCCNTR_EL0, RW),
 	PMU_REG("PMICNTR_EL0", ENC_PMICNTR_EL0, RW),
+	PMU_REG("PMCEID0_EL0", ENC_PMCEID0_EL0, AP_SR_R),
+	PMU_REG("PMCEID1_EL0", ENC_PMCEID1_EL0, AP_SR_R),
 	EV(0), EV(1), EV(2), EV(3), EV(4), EV(5), EV(6), EV(7), EV(8), EV(9),
 	EV(10), EV(11), EV(12), EV(13), EV(14), EV(15), EV(16), EV(17), EV(18), EV(19),
 	EV(20), EV(21), EV(22), EV(23), EV(24), EV(25), EV(26), EV(27), EV(28), EV(29), EV(30),
@@ -179,6 +185,8 @@ static void pmu_reset(struct ap_pe *pe)
 {
 	struct ap_pmu_config cfg = pe->cfg.pmu;
 	cfg.size = sizeof(cfg);
+	if (pe->cfg.have_spe) /* SPE-2.6-1/2: PMCEID0_EL0[35:32], the SAMPLE_* events */
+		cfg.ceid0 |= 0xFull << 32;
 	if (ap_pmu_init(&pe->snapshot.pmu, &cfg) < 0) {
 		/* ap_config_validate() rejects such a configuration first. */
 		ap_pmu_config_init(&cfg);
