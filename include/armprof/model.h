@@ -393,6 +393,9 @@ int ap_pe_check_access(const struct ap_pe *pe, uint32_t reg, bool write);
 int ap_sysreg_lookup(const char *name, uint32_t *reg);
 /* The register's name, or NULL if no register has this encoding. */
 const char *ap_sysreg_name(uint32_t reg);
+/* The index-th register of the model (every extension, table order):
+ * 0 and *reg set, or -AP_ERR_INVALID past the last one. */
+int ap_sysreg_enum(size_t index, uint32_t *reg);
 
 /* Raw register value without an access check or side effect (for hosts,
  * save/restore and tests): -AP_ERR_INVALID for an unknown register. */

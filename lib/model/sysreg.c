@@ -79,6 +79,18 @@ const char *ap_sysreg_name(uint32_t reg)
 	return r ? r->name : NULL;
 }
 
+int ap_sysreg_enum(size_t index, uint32_t *reg)
+{
+	for (size_t t = 0; t < ap_sysreg_table_count; t++) {
+		if (index < ap_sysreg_tables[t]->count) {
+			*reg = ap_sysreg_tables[t]->regs[index].enc;
+			return 0;
+		}
+		index -= ap_sysreg_tables[t]->count;
+	}
+	return -AP_ERR_INVALID;
+}
+
 void ap_sysreg_masks(const struct ap_pe *pe, const struct ap_sysreg *r, uint64_t *res0, uint64_t *res1)
 {
 	uint64_t z = r->res0, o = r->res1;

@@ -379,6 +379,30 @@ TEST(id_register_encodings)
 	}
 }
 
-TEST_MAIN(CASE(id_register_encodings), CASE(table7_encodings_and_names), CASE(write_masks_res0_res1), CASE(pmsidr_fields),
+/* The register table of every extension: encodings and names are unique,
+ * and name and encoding lookups round-trip (sysreg.h; SPE-4.1-2 for the
+ * encodings no table has). */
+TEST(register_table_is_consistent)
+{
+	uint32_t regs[512];
+	size_t n = 0;
+	while (n < 512 && ap_sysreg_enum(n, &regs[n]) == 0)
+		n++;
+	CHECK(n >= 13);
+	CHECK(n < 512);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = ap_sysreg_name(regs[i]);
+		CHECK(name != NULL);
+		uint32_t back = 0;
+		CHECK_EQ_U64(ap_sysreg_lookup(name, &back), 0);
+		CHECK_EQ_U64(back, regs[i]);
+		for (size_t j = i + 1; j < n; j++) {
+			CHECK(regs[i] != regs[j]);
+			CHECK(strcmp(name, ap_sysreg_name(regs[j])) != 0);
+		}
+	}
+}
+
+TEST_MAIN(CASE(register_table_is_consistent), CASE(id_register_encodings), CASE(table7_encodings_and_names), CASE(write_masks_res0_res1), CASE(pmsidr_fields),
           CASE(pmbidr_p_follows_the_owner), CASE(pmscr_aliases), CASE(reset_values),
           CASE(pmbirq_follows_pmbsr_s), CASE(reserved_values_read_as_written))

@@ -186,6 +186,31 @@ static int cmd_expect(struct sim *s, int argc, char **argv)
 	return 0;
 }
 
+/* dump [REG...]: the registers as the PE holds them (all of them without
+ * arguments), one "NAME = 0x..." line each; no access check. */
+static int cmd_dump(struct sim *s, int argc, char **argv)
+{
+	if (argc > 1) {
+		for (int i = 1; i < argc; i++) {
+			uint32_t reg = 0;
+			uint64_t v = 0;
+			int rc = sim_parse_reg(s, argv[i], &reg);
+			if (rc)
+				return rc;
+			ap_pe_peek(s->pe, reg, &v);
+			fprintf(s->out, "%s = 0x%016llx\n", ap_sysreg_name(reg), (unsigned long long)v);
+		}
+		return 0;
+	}
+	uint32_t reg = 0;
+	for (size_t i = 0; ap_sysreg_enum(i, &reg) == 0; i++) {
+		uint64_t v = 0;
+		if (ap_pe_peek(s->pe, reg, &v) == 0)
+			fprintf(s->out, "%s = 0x%016llx\n", ap_sysreg_name(reg), (unsigned long long)v);
+	}
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	enum ap_access access;
@@ -289,6 +314,7 @@ static const struct sim_command core_commands[] = {
 	{ "reset", "reset", 0, 0, 0, cmd_reset },
 	{ "timer", "timer cntpct=VALUE cntvct=VALUE", 0, 1, 2, cmd_timer },
 	{ "echo", "echo TEXT...", 0, 0, -1, cmd_echo },
+	{ "dump", "dump [REG...]", 0, 0, -1, cmd_dump },
 	{ "msr", "msr REG VALUE", 0, 2, 2, cmd_msr },
 	{ "mrs", "mrs REG", 0, 1, 1, cmd_mrs },
 	{ "expect", "expect REG VALUE [mask=MASK]", 0, 2, 3, cmd_expect },
