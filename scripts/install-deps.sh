@@ -3,7 +3,7 @@
 # Skips apt-get when everything is already there; needs root otherwise.
 set -euo pipefail
 pkgs=(build-essential python3 cmake ninja-build pkg-config clang libclang-rt-14-dev
-      libelf-dev libdw-dev libcapstone-dev libzstd-dev zstd
+      libelf-dev libdw-dev libcapstone-dev libzstd-dev zstd bc binutils
       qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross linux-perf)
 missing=()
 for p in "${pkgs[@]}"; do

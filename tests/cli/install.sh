@@ -30,12 +30,15 @@ int main(void)
 C
 fail=0
 export PKG_CONFIG_PATH=$(dirname "$pc")
+# a sanitizer build's library needs the sanitizer runtimes in the user program
+san=""
+grep -q '^ARMPROF_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" && san="-fsanitize=address,undefined"
 # static: the .a with its private dependencies
-if cc -std=c11 -o "$work/user" "$work/user.c" $(pkg-config --cflags armprof) \
+if cc -std=c11 $san -o "$work/user" "$work/user.c" $(pkg-config --cflags armprof) \
      "$(dirname "$pc")/../libarmprof.a" $(pkg-config --libs --static armprof | sed 's/-larmprof//') \
    && "$work/user" >/dev/null; then :; else echo "FAIL: static link via pkg-config"; fail=$((fail+1)); fi
 # shared
-if cc -std=c11 -o "$work/user_so" "$work/user.c" $(pkg-config --cflags --libs armprof) \
+if cc -std=c11 $san -o "$work/user_so" "$work/user.c" $(pkg-config --cflags --libs armprof) \
    && LD_LIBRARY_PATH="$(dirname "$pc")/.." "$work/user_so" >/dev/null; then :; else echo "FAIL: shared link via pkg-config"; fail=$((fail+1)); fi
 [ -x "$work/prefix/bin/armprof" ] || { echo "FAIL: armprof not installed"; fail=$((fail+1)); }
 echo "$((3 - fail)) passed, $fail failed"

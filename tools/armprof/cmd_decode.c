@@ -30,14 +30,14 @@ struct decode_run {
 	FILE *out;
 	enum record_format fmt;
 	int packets;
-	int write_failed;
+	struct record_writer *writer;
 };
 
 static int on_record(void *ctx, const struct ap_record *rec)
 {
 	struct decode_run *run = ctx;
 	if (!run->packets)
-		record_format_write(run->out, run->fmt, rec);
+		record_writer_put(run->writer, rec);
 	return 0;
 }
 
@@ -118,7 +118,10 @@ int cmd_decode(int argc, char **argv)
 	if (!perf && !in)
 		return EXIT_USAGE;
 	uint8_t *buf = malloc(chunk);
-	if (!buf) {
+	run.writer = record_writer_new(stdout, run.fmt);
+	if (!buf || !run.writer) {
+		free(buf);
+		free(run.writer);
 		fprintf(stderr, "armprof decode: out of memory\n");
 		if (in && in != stdin)
 			fclose(in);
@@ -143,6 +146,7 @@ int cmd_decode(int argc, char **argv)
 		int prc = perf_input_feed("decode", path, sel_cpu, sel_tid, &dec, stats);
 		if (prc) {
 			free(buf);
+			record_writer_free(run.writer);
 			return prc;
 		}
 	}
@@ -155,6 +159,7 @@ int cmd_decode(int argc, char **argv)
 	}
 	ap_decoder_finish(&dec);
 	free(buf);
+	record_writer_free(run.writer);
 	if (in && in != stdin)
 		fclose(in);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -17,6 +17,13 @@ int record_format_parse(const char *name, enum record_format *fmt);
 void record_format_header(FILE *out, enum record_format fmt);
 /* Write one record. Returns the bytes written. */
 size_t record_format_write(FILE *out, enum record_format fmt, const struct ap_record *rec);
+/* Many records to one FILE, formatted into a 64 KiB buffer written with one
+ * fwrite when full (per-record fwrite cost 9% of `decode --format jsonl`). */
+struct record_writer;
+struct record_writer *record_writer_new(FILE *out, enum record_format fmt);
+void record_writer_put(struct record_writer *w, const struct ap_record *rec);
+void record_writer_flush(struct record_writer *w);
+void record_writer_free(struct record_writer *w); /* flushes first */
 /* Write one packet line of the --packets listing. */
 void packet_format_write(FILE *out, uint64_t offset, const uint8_t *bytes,
                          const struct ap_packet *pkt, int in_record);
