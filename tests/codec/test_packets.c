@@ -50,8 +50,10 @@ TEST(timestamp)
 	check_packet(&p, (const uint8_t[]){ 0x71, 8, 7, 6, 5, 4, 3, 2, 1 }, 9, "TS 72623859790382856");
 }
 
-/* SPE-F5-row4, SPE-5.3.7-1/2: Events 0x42/0x52/0x62/0x72 with 1/2/4/8-byte payloads;
- * SPE-5.3.7-6/7: byte 1 = {E[15:12],0,E[10:8]}, byte 3 = E[31:24], bytes 6-7 = E[63:48] */
+/* SPE-F5-row4, SPE-5.3.7-1, SPE-5.3.7-2: Events 0x42/0x52/0x62/0x72 with 1/2/4/8-byte
+ * payloads; SPE-5.3.7-5 (gap: the SZ 0b00/0b01 figures are blank, layout from the field
+ * list), SPE-5.3.7-6, SPE-5.3.7-7: byte 1 = {E[15:12],0,E[10:8]}, byte 3 = E[31:24],
+ * bytes 6-7 = E[63:48]; SPE-5.3.7-9: IMPLEMENTATION DEFINED bits pass through */
 TEST(events_every_size)
 {
 	struct ap_packet p = { .type = AP_PKT_EVENTS, .psize = 1, .payload = 0x02 };
@@ -70,7 +72,9 @@ TEST(events_every_size)
 	             "EV mispredicted E48 E63");
 }
 
-/* SPE-5.3.7-10..22: every named event bit has its spec name */
+/* SPE-5.3.7-10, SPE-5.3.7-11, SPE-5.3.7-12, SPE-5.3.7-14, SPE-5.3.7-15, SPE-5.3.7-16,
+ * SPE-5.3.7-17, SPE-5.3.7-18, SPE-5.3.7-19, SPE-5.3.7-20, SPE-5.3.7-22: every named
+ * event bit has its spec name */
 TEST(event_names_every_bit)
 {
 	static const char *const want[] = { "exception-gen", "retired", "l1d-access", "l1d-refill",
@@ -86,7 +90,8 @@ TEST(event_names_every_bit)
 	CHECK_EQ_U64(ap_events_min_size(1ull << 48), 8);
 }
 
-/* SPE-F5-row5, SPE-5.3.5-5: Data Source 0x43 (8-bit) and 0x53 (16-bit) */
+/* SPE-F5-row5, SPE-5.3.5-5: Data Source 0x43 (8-bit) and 0x53 (16-bit); SPE-5.3.5-7: the
+ * figures are blank, the layout comes from the field list */
 TEST(data_source_sizes)
 {
 	struct ap_packet p = { .type = AP_PKT_DATA_SOURCE, .psize = 1, .payload = 0x0e };
@@ -101,7 +106,8 @@ TEST(data_source_sizes)
 	CHECK_EQ_U64(d.reserved, 1);
 }
 
-/* SPE-F5-row6, SPE-5.3.3-2..6: Context 0x64 (CONTEXTIDR_EL1), 0x65 (CONTEXTIDR_EL2),
+/* SPE-F5-row6, SPE-5.3.3-1, SPE-5.3.3-2, SPE-5.3.3-3, SPE-5.3.3-4, SPE-5.3.3-6 (SPE-5.3.3-7:
+ * the figures are blank, layout from the field list): Context 0x64 (CONTEXTIDR_EL1), 0x65 (CONTEXTIDR_EL2),
  * 0x66/0x67 reserved */
 TEST(context)
 {
@@ -118,8 +124,9 @@ TEST(context)
 	CHECK_EQ_U64(d.reserved, 1);
 }
 
-/* SPE-F5-row7, SPE-5.3.8-2..13: Operation Type 0x48-0x4B, every defined payload;
- * load/store layout from DDI 0487 (SPE-5.3.8-14 gap) */
+/* SPE-F5-row7, SPE-5.3.8-1, SPE-5.3.8-2, SPE-5.3.8-3, SPE-5.3.8-4, SPE-5.3.8-5: Operation
+ * Type 0x48-0x4B, every defined payload (SPE-5.3.8-15: header and Other/Branch figures
+ * blank, layout from the field list); load/store layout from DDI 0487 (SPE-5.3.8-14 gap) */
 TEST(operation_type_every_subclass)
 {
 	struct {
@@ -152,7 +159,8 @@ TEST(operation_type_every_subclass)
 	}
 }
 
-/* SPE-5.3.8-6, 9, 12: reserved CLASS and SUBCLASS values decode with .reserved */
+/* SPE-5.3.8-6, SPE-5.3.8-9, SPE-5.3.8-12: reserved CLASS and SUBCLASS values decode with
+ * .reserved */
 TEST(operation_type_reserved)
 {
 	struct ap_packet d;
@@ -170,7 +178,10 @@ TEST(operation_type_reserved)
 	}
 }
 
-/* SPE-F5-row8, SPE-5.3.1-3/5/6/8/9/18..23: Address, short format 0xB0-0xB7 */
+/* SPE-F5-row8, SPE-5.3.1-1, SPE-5.3.1-3, SPE-5.3.1-4 (SZ 0b11 only), SPE-5.3.1-5,
+ * SPE-5.3.1-6, SPE-5.3.1-8, SPE-5.3.1-9, SPE-5.3.1-18, SPE-5.3.1-19, SPE-5.3.1-21,
+ * SPE-5.3.1-23 (SPE-5.3.1-16: the payload figures are blank, layout from the field list):
+ * Address, short format 0xB0-0xB7 */
 TEST(address_short_every_index)
 {
 	struct ap_packet p = ap_pkt_address(AP_ADDR_PC, ap_addr_ip(0xffff800010a2b3c4ull, 1, 1));
@@ -201,7 +212,8 @@ TEST(address_short_every_index)
 	check_packet(&p, (const uint8_t[]){ 0xb6, 0x42, 0, 0, 0, 0, 0, 0, 0 }, 9, "ADDR IMPDEF 6 0x42");
 }
 
-/* SPE-F6-row2, SPE-5.3.1-2, SPE-5.3.1-13: Address, extended format */
+/* SPE-F6-row2, SPE-5.3.1-2, SPE-5.3.1-13 (SPE-5.3.1-14: "0b1xxxxx" read as 0b1xxxx,
+ * INDEX 16-31): Address, extended format */
 TEST(address_extended)
 {
 	struct ap_packet p = ap_pkt_address(AP_ADDR_PC, ap_addr_ip(0x400000, 0, 1));
@@ -236,7 +248,9 @@ TEST(address_reserved_index)
 	CHECK_EQ_U64(d.reserved, 1);
 }
 
-/* SPE-F5-row9, SPE-F6-row3, SPE-5.3.4-2/4/5/6/17/18: Counter, short and extended */
+/* SPE-F5-row9, SPE-F6-row3, SPE-5.3.4-1, SPE-5.3.4-2, SPE-5.3.4-4, SPE-5.3.4-5, SPE-5.3.4-6,
+ * SPE-5.3.4-18 (SPE-5.3.4-3: the figures are blank, layout from the field list): Counter,
+ * short and extended */
 TEST(counter_every_index)
 {
 	struct ap_packet p = ap_pkt_counter(AP_CTR_TOTAL, 212);
@@ -262,7 +276,8 @@ TEST(counter_every_index)
 	CHECK_EQ_U64(d.reserved, 1);
 }
 
-/* SPE-F6-row1, SPE-5.3.2-2..8: Alignment command; SPE-5.3.2-7: 2^(SIZE+1) bytes */
+/* SPE-F6-row1, SPE-5.3.2-2: Alignment command; SPE-5.3.2-7 (gap: SIZE 0b0100-0b1110 are
+ * elided in the text): 2^(SIZE+1) bytes */
 TEST(alignment_every_size)
 {
 	for (unsigned s = 1; s <= 15; s++) {
@@ -284,8 +299,10 @@ TEST(alignment_every_size)
 	CHECK_EQ_U64(d.reserved, 1); /* byte 0 bit 4 reads as zero */
 }
 
-/* SPE-5.1.1-3, SPE-F2-row1..6, SPE-5.1.4-4: every header byte has a size;
- * undefined ones decode as UNKNOWN of that size */
+/* SPE-5.1.1-3 (SPE-5.1.1-4: Figure 1 is blank, the rule is inferred from Figure 2 and the
+ * headers), SPE-F2-row1, SPE-F2-row2, SPE-F2-row3, SPE-F2-row4, SPE-F2-row5, SPE-F2-row6
+ * (SPE-5.1.1-5: the 64-bit row's "0xB0 - 0xFF" is read as 0xB0-0xBF), SPE-5.1.4-4,
+ * SPE-5.1-1: every header byte has a size; undefined ones decode as UNKNOWN of that size */
 TEST(size_rule_every_header_byte)
 {
 	uint8_t buf[16] = { 0 };
@@ -329,6 +346,32 @@ TEST(size_rule_every_header_byte)
 	CHECK_EQ_STR(desc, "UNKNOWN 0x20 0x2a");
 }
 
+/* Fields that read as zero are ignored by the decoder if a producer sets them:
+ * SPE-5.3.1-21 (PC byte 7 bits [4:0]), SPE-5.3.1-22 (PA byte 7 bits [6:0]),
+ * SPE-5.3.4-17 (Counter byte 1 bits [7:4]); SPE-5.3.7-3: event bits beyond the payload
+ * size are zero; SPE-5.3.7-24: E[11] (byte 1 bit 3) is zero in this version and is
+ * passed through as an unnamed bit, never as a named event. */
+TEST(read_as_zero_fields)
+{
+	struct ap_packet d;
+	char desc[128];
+	CHECK_EQ_U64(ap_pkt_decode(&d, (const uint8_t[]){ 0xb0, 0x10, 0, 0, 0, 0, 0, 0, 0x9f }, 9), 9);
+	ap_pkt_describe(desc, sizeof(desc), &d);
+	CHECK_EQ_STR(desc, "PC 0x10 el0 ns=1");
+	CHECK_EQ_U64(ap_pkt_decode(&d, (const uint8_t[]){ 0xb3, 0x10, 0, 0, 0, 0, 0, 0, 0x7f }, 9), 9);
+	ap_pkt_describe(desc, sizeof(desc), &d);
+	CHECK_EQ_STR(desc, "PA 0x10 ns=0");
+	CHECK_EQ_U64(ap_pkt_decode(&d, (const uint8_t[]){ 0x98, 0x34, 0xf2 }, 3), 3);
+	ap_pkt_describe(desc, sizeof(desc), &d);
+	CHECK_EQ_STR(desc, "LAT 564 TOT");
+	/* an 8-bit Events payload says nothing of E[15:8]: they read as zero */
+	CHECK_EQ_U64(ap_pkt_decode(&d, (const uint8_t[]){ 0x42, 0x02, 0xff }, 3), 2);
+	CHECK_EQ_U64(d.payload, 0x02);
+	CHECK_EQ_U64(ap_pkt_decode(&d, (const uint8_t[]){ 0x52, 0x00, 0x08 }, 3), 3);
+	ap_pkt_describe(desc, sizeof(desc), &d);
+	CHECK_EQ_STR(desc, "EV E11");
+}
+
 /* Descriptions never overrun a small buffer */
 TEST(describe_truncates)
 {
@@ -368,4 +411,4 @@ TEST_MAIN(CASE(fast_path_matches_reference), CASE(padding_and_end), CASE(timesta
           CASE(operation_type_every_subclass), CASE(operation_type_reserved),
           CASE(address_short_every_index), CASE(address_extended), CASE(address_reserved_index),
           CASE(counter_every_index), CASE(alignment_every_size), CASE(size_rule_every_header_byte),
-          CASE(describe_truncates))
+          CASE(describe_truncates), CASE(read_as_zero_fields))

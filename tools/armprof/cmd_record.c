@@ -38,13 +38,20 @@ static int make_tmp(struct record_tmp *t, const char *output)
 		slash[1] = 0;
 	else
 		dir[0] = 0;
-	snprintf(t->dir, sizeof(t->dir), "%s.armprof-record.XXXXXX", dir);
+	/* a path too long for the buffers is an error, never a cut path */
+	int n = snprintf(t->dir, sizeof(t->dir), "%s.armprof-record.XXXXXX", dir);
+	if (n < 0 || (size_t)n >= sizeof(t->dir))
+		return -1;
 	if (!mkdtemp(t->dir))
 		return -1;
-	snprintf(t->cfg, sizeof(t->cfg), "%s/plugin.cfg", t->dir);
-	snprintf(t->spe, sizeof(t->spe), "%s/spe.raw", t->dir);
-	snprintf(t->counts, sizeof(t->counts), "%s/counts.txt", t->dir);
-	snprintf(t->stats, sizeof(t->stats), "%s/stats.txt", t->dir);
+	int ok = (size_t)snprintf(t->cfg, sizeof(t->cfg), "%s/plugin.cfg", t->dir) < sizeof(t->cfg);
+	ok &= (size_t)snprintf(t->spe, sizeof(t->spe), "%s/spe.raw", t->dir) < sizeof(t->spe);
+	ok &= (size_t)snprintf(t->counts, sizeof(t->counts), "%s/counts.txt", t->dir) < sizeof(t->counts);
+	ok &= (size_t)snprintf(t->stats, sizeof(t->stats), "%s/stats.txt", t->dir) < sizeof(t->stats);
+	if (!ok) {
+		rmdir(t->dir);
+		return -1;
+	}
 	return 0;
 }
 
