@@ -103,7 +103,8 @@ struct ap_record {
 
 /* Options for ap_record_encode. */
 struct ap_record_encode_opts {
-	uint8_t events_size;   /* 0: smallest that fits (SPE-5.3.7-4), else 1/2/4/8 */
+	uint8_t events_size;   /* 0: smallest that fits (SPE-5.3.7-4); 2/4/8: at least
+	                          that many bytes (more if the events need them) */
 	uint8_t counter_ext;   /* 1: extended Counter headers */
 	uint8_t address_ext;   /* 1: extended Address headers */
 };
@@ -112,7 +113,8 @@ struct ap_record_encode_opts {
  * PC, Context EL1/EL2, Operation Type, Events, issue and total latency,
  * branch target or data VA, translation latency, PA, Data Source, IMP DEF
  * values, then Timestamp (if AP_HAS_TS) or End. Returns bytes written, or
- * -AP_ERR_NOSPACE (nothing written). opts may be NULL. */
+ * -AP_ERR_NOSPACE (nothing written), or -AP_ERR_INVALID for an IMP DEF INDEX
+ * over 31. opts may be NULL. */
 int ap_record_encode(uint8_t *buf, size_t cap, const struct ap_record *rec,
                      const struct ap_record_encode_opts *opts);
 

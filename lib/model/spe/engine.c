@@ -13,7 +13,6 @@
 #include "model/spe/collect.h"
 #include "model/spe/filter.h"
 #include "model/spe/record_build.h"
-#include "model/spe/record_emit.h"
 
 /* ---- accounting the members consumed on the fast path ---- */
 
@@ -312,8 +311,9 @@ void ap_spe_take_sample(struct ap_pe *pe, const struct ap_spe_op *op, bool colli
 			ctl.eret_to_disabled = eret_to_disabled(pe, op);
 		struct ap_record rec;
 		ap_spe_build_record(&rec, op, &ctl, &e->policy);
-		/* The codec's ap_record_encode() bytes, written faster (record_emit.h). */
-		f->len = (uint8_t)ap_spe_record_emit(f->bytes, &rec, c->events_size);
+		struct ap_record_encode_opts enc = { .events_size = (uint8_t)c->events_size };
+		int n = ap_record_encode(f->bytes, sizeof(f->bytes), &rec, &enc);
+		f->len = n > 0 ? (uint8_t)n : 0; /* n < 0 cannot happen: no IMP DEF values */
 		f->kept = ap_spe_collect_record(&e->filter, &e->filter_policy, rec.events, op->lat_total,
 		                                ap_spe_op_type_bits(op));
 		if (c->ts_at_completion && ctl.ts)
