@@ -159,6 +159,11 @@ int cmd_decode(int argc, char **argv)
 	}
 	ap_decoder_finish(&dec);
 	free(buf);
+	record_writer_flush(run.writer);
+	if (record_writer_failed(run.writer)) {
+		fprintf(stderr, "armprof decode: write error on standard output\n");
+		io_error = 1;
+	}
 	record_writer_free(run.writer);
 	if (in && in != stdin)
 		fclose(in);
