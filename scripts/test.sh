@@ -32,8 +32,13 @@ if [ "$fuzz_seconds" -gt 0 ] && command -v clang >/dev/null; then
     work=$(mktemp -d)
     cp -r "fuzz/corpus/$name/." "$work/" 2>/dev/null || true
     echo "-- $name"
-    "$t" -max_total_time="$fuzz_seconds" -max_len=65536 -print_final_stats=0 "$work" 2>&1 | tail -n 2
-    rm -rf "$work"
+    if ! "$t" -max_total_time="$fuzz_seconds" -max_len=65536 "$work" > "$work.log" 2>&1; then
+      tail -n 60 "$work.log"
+      echo "FAIL: $name found a crash or a broken invariant (the input is in the log above)"
+      exit 1
+    fi
+    grep -E '^Done|cov:' "$work.log" | tail -n 2
+    rm -rf "$work" "$work.log"
   done
 fi
 echo "== all suites passed"
