@@ -61,6 +61,10 @@ static void classify_ldst(uint32_t insn, struct a64_class *c)
 		if (!v && size == 3)
 			f |= A64_F_PREFETCH;
 		c->mem_size = v ? (uint8_t)(4u << size) : (size == 0 ? 4 : 8);
+		/* LDR (literal) of W, X, S, D and LDRSW; not PRFM, not Q, not
+		 * the unallocated V opc == 11. */
+		if (!(f & A64_F_PREFETCH) && (!v || size < 2))
+			f |= A64_F_ONE_ACCESS;
 	} else if ((insn & 0x38000000u) == 0x28000000u) {
 		/* Load/store pair (all addressing forms, STGP included). */
 		f = (bits(insn, 22, 22) ? A64_F_LOAD : A64_F_STORE) | (v ? A64_F_SIMD : 0);
@@ -79,6 +83,8 @@ static void classify_ldst(uint32_t insn, struct a64_class *c)
 		 * unsigned offset, register offset, atomic memory, PAC. */
 		unsigned opc = bits(insn, 23, 22);
 		int reg_form = !bits(insn, 24, 24) && bits(insn, 21, 21);
+		/* Immediate forms, or register offset (bits [11:10] == 10). */
+		int plain_form = !reg_form || bits(insn, 11, 10) == 2;
 		c->mem_size = (uint8_t)(1u << size);
 		if (reg_form && !v && bits(insn, 11, 10) == 0) {
 			unsigned o3 = bits(insn, 15, 15), op = bits(insn, 14, 12);
@@ -99,12 +105,21 @@ static void classify_ldst(uint32_t insn, struct a64_class *c)
 			f = A64_F_SIMD | ((opc & 1) ? A64_F_LOAD : A64_F_STORE);
 			if (size == 0 && (opc & 2))
 				c->mem_size = 16;
+			/* B, H, S, D: one access; Q (size 00, opc 1x) is two in
+			 * QEMU 7.2; other opc 1x sizes are unallocated. */
+			if (!(opc & 2) && plain_form)
+				f |= A64_F_ONE_ACCESS;
 		} else if (opc == 0) {
 			f = A64_F_STORE;
+			if (plain_form)
+				f |= A64_F_ONE_ACCESS;
 		} else if (opc == 2 && size == 3) {
 			f = A64_F_LOAD | A64_F_PREFETCH; /* PRFM / PRFUM */
 		} else {
 			f = A64_F_LOAD;
+			/* LDR, LDRS{B,H,W}; size 1x with opc 11 is unallocated. */
+			if (plain_form && !(opc == 3 && size >= 2))
+				f |= A64_F_ONE_ACCESS;
 		}
 	} else {
 		return; /* unallocated or not modelled: stays Other */

@@ -30,6 +30,15 @@ enum a64_flags {
 	A64_F_RETURN = 1u << 9,    /* RET family */
 	A64_F_DIRECT_TARGET = 1u << 10, /* .offset holds the PC-relative target */
 	A64_F_PREFETCH = 1u << 11, /* PRFM: no data returned to a register */
+	/* A plain load or store of one register of at most 8 bytes (LDR/STR
+	 * of every addressing form, LDUR, LDTR, LDRS*, LDR literal, B/H/S/D
+	 * SIMD&FP registers): QEMU 7.2 performs it as exactly one guest memory
+	 * access, so its memory callback fires exactly once per execution. The
+	 * plugin relies on that to learn from it that a TB started. Not set for
+	 * pairs, structures, Q registers (two 64-bit accesses in QEMU 7.2),
+	 * exclusives (a failed store-exclusive makes no access), atomics,
+	 * acquire/release forms, prefetches (no access) or unallocated forms. */
+	A64_F_ONE_ACCESS = 1u << 12,
 };
 
 #define A64_NO_REG 0xFF

@@ -51,7 +51,9 @@ static void fail(const char *msg)
 	_exit(2);
 }
 
-static struct vcpu_state *vcpu_get(unsigned index)
+/* First callback of a thread: kept out of line (its error buffer would
+ * otherwise enlarge the frame of every callback). */
+__attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned index)
 {
 	if (index >= PLUGIN_MAX_VCPUS)
 		fail("more guest threads than the plugin supports (256)");
@@ -151,39 +153,34 @@ static void plugin_describe_op(const struct vcpu_state *v, const struct insn_inf
 
 static void finish_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t next_pc, int have_next)
 {
-	const struct insn_info *last = &tb->insn[tb->n - 1];
 	struct ap_uarch_result br = { 0 };
 	uint64_t target = 0;
 	int taken = 0;
 
-	if (last->cls.kind == A64_BRANCH) {
-		uint16_t f = last->cls.flags;
-		if (f & A64_F_DIRECT_TARGET) {
-			target = last->pc + (uint64_t)last->cls.offset;
+	if (tb->ends_in_branch) {
+		if (tb->br_direct) {
+			target = tb->br_target;
 			taken = have_next && next_pc == target;
 		} else {
 			target = have_next ? next_pc : 0;
 			taken = have_next;
 		}
-		if (have_next)
+		if (have_next) {
 			v->branches_resolved++;
-		if (opts.timing && have_next) {
-			unsigned bf = (f & A64_F_COND ? AP_UARCH_BR_COND : 0) |
-			              (f & A64_F_INDIRECT ? AP_UARCH_BR_INDIRECT : 0) |
-			              (f & A64_F_CALL ? AP_UARCH_BR_CALL : 0) |
-			              (f & A64_F_RETURN ? AP_UARCH_BR_RETURN : 0);
-			ap_uarch_branch(v->core, last->pc, target, bf, taken, &br);
+			if (opts.timing)
+				ap_uarch_branch(v->core, tb->br_pc, target, tb->br_uarch, taken, &br);
 		}
 	}
 
 	uint64_t base = v->ops;
-	v->ops += tb->n;
+	uint32_t n = tb->n;
+	v->ops += n;
 	if (!v->sink)
 		return;
 	uint32_t i = 0;
-	while (i < tb->n) {
-		i += (uint32_t)spe_sink_skip(v->sink, tb->n - i, base + i);
-		if (i >= tb->n)
+	while (i < n) {
+		i += (uint32_t)spe_sink_skip(v->sink, n - i, base + i);
+		if (i >= n)
 			break;
 		struct ap_spe_op op;
 		plugin_describe_op(v, &tb->insn[i], &br, target, taken, &op);
@@ -194,12 +191,10 @@ static void finish_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t n
 
 /* ---- callbacks ------------------------------------------------------------ */
 
-static void on_tb_exec(unsigned int vcpu_index, void *udata)
+/* A TB execution starts: account the previous one (its closing branch went
+ * to this TB's first instruction). */
+static inline void tb_start(struct vcpu_state *v, const struct tb_info *tb)
 {
-	struct vcpu_state *v = vcpus[vcpu_index];
-	const struct tb_info *tb = udata;
-	if (__builtin_expect(!v || !v->active, 0))
-		v = vcpu_get(vcpu_index);
 	if (v->cur)
 		finish_tb(v, v->cur, tb->vaddr, 1);
 	/* Exact counts: a locked add only while several threads run. */
@@ -211,6 +206,21 @@ static void on_tb_exec(unsigned int vcpu_index, void *udata)
 		                      memory_order_relaxed);
 	v->seq++;
 	v->cur = tb;
+}
+
+static inline struct vcpu_state *vcpu_of(unsigned int vcpu_index)
+{
+	struct vcpu_state *v = vcpus[vcpu_index];
+	if (__builtin_expect(!v || !v->active, 0))
+		v = vcpu_get(vcpu_index);
+	return v;
+}
+
+/* Registered only on TBs without a memory instruction that can announce
+ * the TB's start (see on_tb_trans). */
+static void on_tb_exec(unsigned int vcpu_index, void *udata)
+{
+	tb_start(vcpu_of(vcpu_index), udata);
 }
 
 /* An access whose base register is the data register of the previous load
@@ -239,22 +249,19 @@ static inline void add_dependency_stall(struct vcpu_state *v, const struct insn_
 	}
 }
 
-static inline void on_access(unsigned int vcpu_index, uint64_t vaddr, const struct insn_info *in,
-                             int is_store)
+static inline void on_access(struct vcpu_state *v, uint64_t vaddr, const struct insn_info *in)
 {
-	struct vcpu_state *v = vcpus[vcpu_index];
 	struct mem_slot *s = &v->slot[in->index];
 	/* The access size does not matter to the model: an access that
-	 * crosses a line counts as one access of its first line. */
-	enum ap_uarch_access_kind kind = (in->cls.flags & A64_F_ATOMIC) ? AP_UARCH_ATOMIC
-	                                 : is_store                    ? AP_UARCH_STORE
-	                                                               : AP_UARCH_LOAD;
+	 * crosses a line counts as one access of its first line. The kind
+	 * comes from the classifier (an atomic is AP_UARCH_ATOMIC whether
+	 * QEMU reports its read or its write). */
+	enum ap_uarch_access_kind kind = (enum ap_uarch_access_kind)in->access;
 	if (s->seq != v->seq) {
 		/* First access of the instruction in this TB execution: the
 		 * model writes the slot directly (no copy of the result). */
 		s->seq = v->seq;
 		s->vaddr = vaddr;
-		s->is_store = (uint8_t)is_store;
 		if (opts.timing) {
 			ap_uarch_access(v->core, vaddr, 0, kind, &s->res);
 			add_dependency_stall(v, in, &s->res);
@@ -277,13 +284,30 @@ static inline void on_access(unsigned int vcpu_index, uint64_t vaddr, const stru
 	}
 }
 
-/* One callback for reads and writes, asking QEMU which it was: with
- * separate QEMU_PLUGIN_MEM_R and QEMU_PLUGIN_MEM_W callbacks, QEMU 7.2 calls
- * the W one for loads as well (measured: stream's 4.2M loads and 4.2M
- * stores gave 4.2M R and 8.4M W calls). */
+/* One read/write callback per memory instruction: with separate
+ * QEMU_PLUGIN_MEM_R and QEMU_PLUGIN_MEM_W callbacks, QEMU 7.2 calls the W
+ * one for loads as well (measured: stream's 4.2M loads and 4.2M stores gave
+ * 4.2M R and 8.4M W calls). Whether it is a load or a store is known from
+ * the encoding, so QEMU is not asked. */
 static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
-	on_access(vcpu_index, vaddr, udata, qemu_plugin_mem_is_store(info));
+	(void)info;
+	on_access(vcpus[vcpu_index], vaddr, udata);
+}
+
+/* The first memory instruction of a TB when it makes exactly one access
+ * (A64_F_ONE_ACCESS) and nothing before it can leave the TB: its callback
+ * fires once on every execution of the TB, so it also announces that the
+ * TB started, and the TB needs no execution callback of its own. That
+ * halves QEMU's callbacks on loops with a memory access. */
+static void on_mem_tb_start(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
+                            void *udata)
+{
+	const struct insn_info *in = udata;
+	struct vcpu_state *v = vcpu_of(vcpu_index);
+	(void)info;
+	tb_start(v, tb_of_insn(in));
+	on_access(v, vaddr, in);
 }
 
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -296,20 +320,46 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		fail("out of memory");
 	t->vaddr = qemu_plugin_tb_vaddr(tb);
 	t->n = (uint32_t)n;
+	int announced = 0; /* a memory callback announces the TB's start */
+	int seen_ldst = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		struct insn_info *in = &t->insn[i];
 		uint32_t word = 0;
 		size_t sz = qemu_plugin_insn_size(insn);
 		memcpy(&word, qemu_plugin_insn_data(insn), sz < 4 ? sz : 4);
-		t->insn[i].pc = qemu_plugin_insn_vaddr(insn);
-		t->insn[i].index = (uint16_t)i;
-		a64_classify(word, &t->insn[i].cls);
-		if (t->insn[i].cls.kind == A64_LDST) {
-			qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-			                                 &t->insn[i]);
-		}
+		in->pc = qemu_plugin_insn_vaddr(insn);
+		in->index = (uint16_t)i;
+		a64_classify(word, &in->cls);
+		if (in->cls.kind != A64_LDST)
+			continue;
+		uint16_t f = in->cls.flags;
+		in->access = (uint8_t)((f & A64_F_ATOMIC) ? AP_UARCH_ATOMIC
+		                       : (f & A64_F_LOAD) ? AP_UARCH_LOAD
+		                                          : AP_UARCH_STORE);
+		/* Only the first memory instruction may announce: the ones
+		 * before it are not memory accesses or branches (a branch ends
+		 * the TB), so none can leave the TB before it. */
+		int announce = !seen_ldst && (f & A64_F_ONE_ACCESS);
+		seen_ldst = 1;
+		qemu_plugin_register_vcpu_mem_cb(insn, announce ? on_mem_tb_start : on_mem, QEMU_PLUGIN_CB_NO_REGS,
+		                                 QEMU_PLUGIN_MEM_RW, in);
+		announced |= announce;
 	}
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
+	const struct insn_info *last = &t->insn[n - 1];
+	if (last->cls.kind == A64_BRANCH) {
+		uint16_t f = last->cls.flags;
+		t->ends_in_branch = 1;
+		t->br_pc = last->pc;
+		t->br_direct = (f & A64_F_DIRECT_TARGET) != 0;
+		t->br_target = t->br_direct ? last->pc + (uint64_t)last->cls.offset : 0;
+		t->br_uarch = (uint8_t)((f & A64_F_COND ? AP_UARCH_BR_COND : 0) |
+		                        (f & A64_F_INDIRECT ? AP_UARCH_BR_INDIRECT : 0) |
+		                        (f & A64_F_CALL ? AP_UARCH_BR_CALL : 0) |
+		                        (f & A64_F_RETURN ? AP_UARCH_BR_RETURN : 0));
+	}
+	if (!announced)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
 	pthread_mutex_lock(&tb_lock);
 	t->next = all_tbs;
 	all_tbs = t;

@@ -5,6 +5,7 @@
 #define ARMPROF_PLUGIN_STATE_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -20,17 +21,29 @@ struct insn_info {
 	uint64_t pc;
 	struct a64_class cls;
 	uint16_t index; /* position in its TB */
+	uint8_t access; /* enum ap_uarch_access_kind of a load/store (atomics: 0, ask QEMU) */
 };
 
 /* One translated block; lives until the plugin exits (QEMU does not tell a
- * plugin when it drops a TB), so per-PC counts can be summed at the end. */
+ * plugin when it drops a TB), so per-PC counts can be summed at the end.
+ * What execution needs about the closing branch is worked out once, at
+ * translation. */
 struct tb_info {
 	struct tb_info *next;
 	uint64_t vaddr;
 	uint32_t n;
+	uint8_t ends_in_branch;
+	uint8_t br_direct;     /* A64_F_DIRECT_TARGET: br_target is the taken target */
+	uint8_t br_uarch;      /* enum ap_uarch_branch_flags of the closing branch */
+	uint64_t br_pc, br_target;
 	_Atomic uint64_t execs;
 	struct insn_info insn[];
 };
+
+static inline struct tb_info *tb_of_insn(const struct insn_info *in)
+{
+	return (struct tb_info *)((const char *)(in - in->index) - offsetof(struct tb_info, insn));
+}
 
 /* The data access(es) of one instruction during the current TB execution;
  * valid when seq equals the vCPU's current seq. Several accesses of one
@@ -39,7 +52,6 @@ struct tb_info {
 struct mem_slot {
 	uint64_t seq;
 	uint64_t vaddr;
-	uint8_t is_store;
 	struct ap_uarch_result res;
 };
 
