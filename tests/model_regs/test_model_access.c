@@ -86,7 +86,7 @@ static const struct row rows[] = {
 	{ "SPE-4.3.6-8 (gap, DDI 0487): PMSCR_EL12 at EL3, E2H == 1 but EL2 not enabled (SCR_EL3.NS == 0)",
 	  "", "el=3 ns=0 e2h=1", 'O', 'O', 'O', 'O', 'U' },
 	{ "SPE 2.1.1 UsingAArch32(): AArch32 EL0", "", "el=0 aarch32=1", 'U', 'U', 'U', 'U', 'U' },
-	{ "SPE 2.1.1 UsingAArch32(): AArch32 EL1", "aarch32_els=3", "el=1 aarch32=3", 'U', 'U', 'U', 'U', 'U' },
+	{ "SPE 2.1.1 UsingAArch32(), SPE-1-3 (AArch64 System registers only): AArch32 EL1", "aarch32_els=3", "el=1 aarch32=3", 'U', 'U', 'U', 'U', 'U' },
 	{ "SPE-4.3.5-6 SPE-4.3.1-3 SPE-4.3.2-5 SPE-4.3.3-5 SPE-4.3.4-5 SPE-4.3.7-5 SPE-4.3.8-6 "
 	  "SPE-4.3.9-6 SPE-4.3.10-6 SPE-4.3.11-5 SPE-4.3.12-5 SPE-4.3.13-5 SPE-4.3.6-6 PMSICR-2 (EL1)",
 	  "have_spe=0", "el=1", 'U', 'U', 'U', 'U', 'U' },

@@ -13,7 +13,9 @@
  * SPE-T7-row12 SPE-T7-row13, with SPE-4.1-1 (op2 = 4 is PMSFCR_EL1), and the
  * "Accessing" encodings of each page: SPE-4.3.1-4 SPE-4.3.2-6 SPE-4.3.3-6
  * SPE-4.3.4-6 SPE-4.3.5-7 SPE-4.3.6-7 SPE-4.3.7-7 SPE-4.3.8-7 SPE-4.3.9-7
- * SPE-4.3.10-7 SPE-4.3.11-6 SPE-4.3.12-6 SPE-4.3.13-6 PMSICR-18. */
+ * SPE-4.3.10-7 SPE-4.3.11-6 SPE-4.3.12-6 SPE-4.3.13-6 PMSICR-18; SPE-1-3: every SPE
+ * control and status register is an AArch64 System register (op0 == 3, MRS/MSR
+ * S3_<op1>_C<n>_C<m>_<op2>); test_model_access.c shows them UNDEFINED from AArch32. */
 TEST(table7_encodings_and_names)
 {
 	static const struct {
