@@ -104,7 +104,8 @@ TEST(align_padding)
 }
 
 /* Table 6, SPE-3.5.3-2, SPE-3.5.3-3, SPE-3.5.3-4, SPE-3.5.3-5, SPE-3.5.3-6, SPE-3.5.3-7,
- * SPE-4.3.4-8, SPE-4.3.4-9, SPE-4.3.4-26..29/33..35, SPE-3.5-19: every
+ * SPE-4.3.4-8, SPE-4.3.4-9, SPE-4.3.4-26, SPE-4.3.4-27, SPE-4.3.4-28, SPE-4.3.4-29,
+ * SPE-4.3.4-33, SPE-4.3.4-34, SPE-4.3.4-35, SPE-3.5-19: every
  * MMU fault class, stage 1 and 2, fault address and DL. */
 TEST(mmu_fault_classes)
 {
@@ -240,5 +241,83 @@ TEST(no_memory_callback_faults)
 	CHECK_EQ_U64(r.pmbsr & AP_PMBSR_MSS_MASK, AP_FSC_TRANSLATION);
 }
 
+/* The syndrome is one of the encodings 4.3.4 defines, whatever the host
+ * reports (every fault kind, including values outside the enum, any stage
+ * and level, each external-abort and bad-pointer choice, the fault at the
+ * record's first byte or inside it): EC is 0b000000 or 0b10010x; MSS[15:6]
+ * is 0 (SPE-4.3.4-20, SPE-4.3.4-25); with EC == 0b000000, BSC is 0b000000 or
+ * 0b000001, never a reserved value (SPE-4.3.4-23); with EC == 0b10010x, FSC is
+ * a defined value, never a reserved one (SPE-4.3.4-36); MSS is read by EC
+ * (SPE-4.3.4-19). */
+static bool defined_fsc(unsigned fsc)
+{
+	if (fsc <= 0x0F) /* 0b0000xx .. 0b0011xx: Address Size, Translation, Access Flag, Permission */
+		return true;
+	if ((fsc & ~3u) == 0x14) /* 0b0101xx: external abort on a walk */
+		return true;
+	return fsc == 0x10 || fsc == 0x11 || fsc == 0x21 || fsc == 0x30 || fsc == 0x35;
+}
+
+static void check_defined_syndrome(uint64_t pmbsr)
+{
+	unsigned code = ec(pmbsr), mss = (unsigned)(pmbsr & AP_PMBSR_MSS_MASK);
+	CHECK(pmbsr & AP_PMBSR_S);
+	CHECK(code == AP_PMBSR_EC_OTHER || code == AP_PMBSR_EC_STAGE1 || code == AP_PMBSR_EC_STAGE2);
+	CHECK_EQ_U64(mss >> 6, 0);
+	if (code == AP_PMBSR_EC_OTHER)
+		CHECK(mss == 0 || mss == AP_PMBSR_BSC_FULL);
+	else
+		CHECK(defined_fsc(mss & 0x3F));
+}
+
+TEST(syndromes_are_defined_encodings)
+{
+	/* The classifier itself, against the 4.3.4 list. */
+	unsigned defined = 0;
+	for (unsigned f = 0; f < 64; f++)
+		defined += defined_fsc(f);
+	CHECK_EQ_U64(defined, 16 + 2 + 4 + 3); /* 4 x 0bxxxxyy, 0x10, 0x11, 0b0101xx, 0x21, 0x30, 0x35 */
+	CHECK(!defined_fsc(0x12) && !defined_fsc(0x20) && !defined_fsc(0x3F));
+
+	int events = 0;
+	for (unsigned kind = 0; kind <= 12; kind++)
+		for (uint8_t stage = 0; stage <= 3; stage++)
+			for (uint8_t level = 0; level <= 7; level++)
+				for (uint8_t ea = AP_SPE_EA_SYNC; ea <= AP_SPE_EA_ASYNC; ea++)
+					for (int inside = 0; inside < 2; inside++) {
+						struct fake_mem m = { 0 };
+						m.fault.kind = (uint8_t)kind;
+						m.fault.stage = stage;
+						m.fault.level = level;
+						m.fault_at = BASE + 0x100 + (inside ? 7 : 0);
+						struct ap_host h = host_for(&m);
+						struct ap_spe_buffer_params p = params(6, 0);
+						p.ext_abort = ea;
+						struct ap_spe_buffer_regs r = { .pmbptr = BASE + 0x100,
+						                                .pmblimitr = (BASE + 0x1000) | 1 };
+						CHECK_EQ_U64(ap_spe_buffer_write(&r, &p, &h, rec20, 20), AP_SPE_WR_EVENT);
+						check_defined_syndrome(r.pmbsr);
+						events++;
+					}
+	/* Buffer full, and each bad-pointer choice. */
+	for (uint8_t bad = AP_SPE_BADPTR_WRITE; bad <= AP_SPE_BADPTR_TRANSLATION; bad++)
+		for (int loss = 0; loss < 2; loss++) {
+			struct fake_mem m = { 0 };
+			struct ap_host h = host_for(&m);
+			struct ap_spe_buffer_params p = params(6, 0);
+			p.bad_ptr = bad;
+			p.bad_ptr_data_loss = loss;
+			struct ap_spe_buffer_regs r = { .pmbptr = BASE + 0x1000 - 10, .pmblimitr = (BASE + 0x1000) | 1 };
+			CHECK(ap_spe_buffer_write(&r, &p, &h, rec20, 20) & AP_SPE_WR_EVENT);
+			check_defined_syndrome(r.pmbsr);
+			r = (struct ap_spe_buffer_regs){ .pmbptr = BASE + 0x1000 - 80, .pmblimitr = (BASE + 0x1000) | 1 };
+			CHECK(ap_spe_buffer_write(&r, &p, &h, rec20, 20) & AP_SPE_WR_EVENT); /* fills it */
+			check_defined_syndrome(r.pmbsr);
+			events += 2;
+		}
+	CHECK(events > 1000);
+}
+
 TEST_MAIN(CASE(buffer_full_at_exact_byte), CASE(align_padding), CASE(mmu_fault_classes),
-          CASE(external_aborts), CASE(bad_pointer_choices), CASE(no_memory_callback_faults))
+          CASE(external_aborts), CASE(bad_pointer_choices), CASE(no_memory_callback_faults),
+          CASE(syndromes_are_defined_encodings))
