@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "armprof/decode.h"
 #include "cli_io.h"
@@ -47,6 +49,22 @@ static int on_packet(void *ctx, uint64_t offset, const uint8_t *bytes,
 	struct decode_run *run = ctx;
 	packet_format_write(run->out, offset, bytes, pkt, in_record);
 	return 0;
+}
+
+/* The whole of a non-empty regular file, mapped read-only, or NULL (then the
+ * caller reads it with stdio). */
+static const uint8_t *map_input(FILE *in, size_t *len)
+{
+	struct stat st;
+	int fd = fileno(in);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > SIZE_MAX)
+		return NULL;
+	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	*len = (size_t)st.st_size;
+	return p;
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -150,8 +168,20 @@ int cmd_decode(int argc, char **argv)
 			return prc;
 		}
 	}
-	while (in && (n = fread(buf, 1, chunk, in)) > 0)
-		ap_decoder_feed(&dec, buf, n);
+	/* A regular file is mapped, not read: copying it in through read() was a
+	 * fifth of `decode --format jsonl` (perf record, _copy_to_iter). */
+	const uint8_t *map = NULL;
+	size_t map_len = 0;
+	if (in && in != stdin)
+		map = map_input(in, &map_len);
+	if (map) {
+		for (size_t off = 0; off < map_len; off += chunk)
+			ap_decoder_feed(&dec, map + off, map_len - off < chunk ? map_len - off : chunk);
+		munmap((void *)map, map_len);
+	} else {
+		while (in && (n = fread(buf, 1, chunk, in)) > 0)
+			ap_decoder_feed(&dec, buf, n);
+	}
 	if (in && ferror(in)) {
 		fprintf(stderr, "armprof decode: %s: read error at byte %llu\n", path,
 		        (unsigned long long)dec.offset);
