@@ -257,7 +257,10 @@ TEST(exceptions)
 }
 
 /* SPE-2.3.5-2: misspeculated operations and non-architectural exceptions
- * have neither E[0] nor E[1]. */
+ * have neither E[0] nor E[1]. SPE-5.3.7-23: with E[1] == 0 the meaning of
+ * E[0] is IMPLEMENTATION DEFINED; the model's fixed choice is that E[0] is
+ * then always 0, even for an operation that took an exception and whatever
+ * the host put in its events. */
 TEST(misspeculated_events)
 {
 	struct ap_spe_record_ctl ctl = ctl_el0_ns();
@@ -268,6 +271,10 @@ TEST(misspeculated_events)
 	op.flags = AP_SPE_OPF_NONARCH_EXC | AP_SPE_OPF_EXCEPTION;
 	r = roundtrip(&op, &ctl, &default_pol);
 	CHECK_EQ_U64(r.events, AP_EV_L1D_ACCESS);
+	op.flags = AP_SPE_OPF_MISSPEC | AP_SPE_OPF_EXCEPTION;
+	r = roundtrip(&op, &ctl, &default_pol);
+	CHECK_EQ_U64(r.events & (AP_EV_RETIRED | AP_EV_EXCEPTION_GEN), 0);
+	CHECK_EQ_U64(ap_spe_op_events(&op) & AP_EV_EXCEPTION_GEN, 0);
 }
 
 /* SPE-2.3-5, SPE-5.3.3-*, SPE-5.3.10-1, SPE-5.3.10-2, SPE-5.3.4-18, SPE-5.3.7-8:
