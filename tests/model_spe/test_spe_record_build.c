@@ -170,7 +170,8 @@ TEST(loads_and_stores)
 	ctl.pa = false;
 	r = roundtrip(&op, &ctl, &default_pol);
 	CHECK(!(r.has & AP_HAS_PADDR));
-	/* PMSIDR_EL1.LDS == 0: no Data Source (SPE-5.3.5-1). */
+	/* PMSIDR_EL1.LDS == 0: no Data Source (SPE-5.3.5-1; the indicator is OPTIONAL,
+	 * SPE-2.3.2-13). */
 	op.kind = AP_SPE_OP_LOAD;
 	ctl.lds = false;
 	r = roundtrip(&op, &ctl, &default_pol);
