@@ -224,6 +224,30 @@ TEST(state_from_older_smaller_struct)
 	ap_pe_destroy(pe);
 }
 
-TEST_MAIN(CASE(state_from_older_smaller_struct), CASE(config_set_and_get), CASE(config_errors_name_the_problem), CASE(config_validation),
+/* SPE-1-1 (spec/002 1): SPE is OPTIONAL (have_spe) and needs at least Armv8.1:
+ * an Armv8.0 version (pcsr.arch_major/arch_minor) with SPE is refused, without
+ * SPE, or with SPE from Armv8.1 on (the default is Armv8.2), it is accepted. */
+TEST(spe_needs_armv8_1)
+{
+	struct ap_config cfg;
+	struct ap_config_error err = { "" };
+	ap_config_init(&cfg);
+	CHECK(cfg.have_spe);
+	CHECK_EQ_U64(cfg.pcsr.arch_major, 8);
+	CHECK_EQ_U64(cfg.pcsr.arch_minor, 2);
+	CHECK_EQ_U64(ap_config_validate(&cfg, &err), 0);
+	cfg.pcsr.arch_minor = 1;
+	CHECK_EQ_U64(ap_config_validate(&cfg, &err), 0);
+	cfg.pcsr.arch_minor = 0;
+	CHECK(ap_config_validate(&cfg, &err) < 0);
+	CHECK(strstr(err.message, "SPE-1-1") != NULL);
+	cfg.have_spe = false;
+	CHECK_EQ_U64(ap_config_validate(&cfg, &err), 0);
+	cfg.have_spe = true;
+	cfg.pcsr.arch_major = 9; /* Armv9.0 includes Armv8.5 */
+	CHECK_EQ_U64(ap_config_validate(&cfg, &err), 0);
+}
+
+TEST_MAIN(CASE(state_from_older_smaller_struct), CASE(spe_needs_armv8_1), CASE(config_set_and_get), CASE(config_errors_name_the_problem), CASE(config_validation),
           CASE(config_from_older_smaller_struct), CASE(key_enumeration), CASE(state_fields_by_name),
           CASE(impossible_states))

@@ -103,6 +103,15 @@ void ap_prof_config_defaults(struct ap_config *cfg)
 
 int ap_prof_config_validate(const struct ap_config *cfg, struct ap_config_error *err)
 {
+	/* spec/002 1 (SPE-1-1): an implementation with SPE complies with at least
+	 * Armv8.1; the architecture version is pcsr.arch_major/arch_minor. */
+	if (cfg->have_spe && cfg->pcsr.arch_major == 8 && cfg->pcsr.arch_minor < 1) {
+		if (err)
+			snprintf(err->message, sizeof(err->message),
+			         "have_spe: SPE needs at least Armv8.1, pcsr.arch_major/arch_minor say Armv8.%u (SPE-1-1)",
+			         (unsigned)cfg->pcsr.arch_minor);
+		return -AP_ERR_INVALID;
+	}
 	struct ap_pcsr_config c = cfg->pcsr;
 	c.size = sizeof(c);
 	c.have_el2 = cfg->have_el2;
