@@ -147,7 +147,7 @@ TEST(operation_type_every_subclass)
 		{ AP_OP_CLASS_LDST, 0x12, 0x49, "LD AR" },
 		{ AP_OP_CLASS_LDST, 0x13, 0x49, "ST AR" },
 		{ AP_OP_CLASS_LDST, 0x1f, 0x49, "ST AT EXCL AR" },
-		{ AP_OP_CLASS_BRANCH, 0x00, 0x4a, "B" },                 /* SPE-5.3.8-10, 13 */
+		{ AP_OP_CLASS_BRANCH, 0x00, 0x4a, "B" },                 /* SPE-5.3.8-10, SPE-5.3.8-13 */
 		{ AP_OP_CLASS_BRANCH, 0x01, 0x4a, "B COND" },
 		{ AP_OP_CLASS_BRANCH, 0x02, 0x4a, "B IND" },             /* SPE-5.3.8-11 */
 		{ AP_OP_CLASS_BRANCH, 0x03, 0x4a, "B COND IND" },

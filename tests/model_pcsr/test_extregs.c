@@ -1,5 +1,6 @@
 /* External register frames by offset and size: spec/001 Table H7-1 (every
- * row), spec/003 "Accessing PMPCSR" (PMPCSR-39..45), DDI 0487 Tables I5-1
+ * row), spec/003 "Accessing PMPCSR" (PMPCSR-39, PMPCSR-40, PMPCSR-41, PMPCSR-42, PMPCSR-43,
+ * PMPCSR-44, PMPCSR-45), DDI 0487 Tables I5-1
  * and I5-2, and the FEAT_PCSRv8 debug map; error responses and RES0. */
 #include "armprof/error.h"
 #include "armprof/extregs.h"
@@ -62,7 +63,9 @@ static int wr(struct rig *r, uint32_t off, unsigned size, uint64_t v, bool mm)
 	return ap_ext_write(&r->f, &a, v);
 }
 
-/* Table H7-1, rows 1-8 (PCS-TH7-1-row1..row8), with a PMU-less frame:
+/* Table H7-1, rows 1-8 (PCS-TH7-1-row1, PCS-TH7-1-row2, PCS-TH7-1-row3,
+ * PCS-TH7-1-row4, PCS-TH7-1-row5, PCS-TH7-1-row6, PCS-TH7-1-row7, PCS-TH7-1-row8), with a
+ * PMU-less frame:
  * the primary offsets and their aliases sample and read the same registers. */
 TEST(table_h7_1_rows_1_to_8)
 {
@@ -93,7 +96,7 @@ TEST(table_h7_1_rows_1_to_8)
 }
 
 /* Rows 9-11: IMPLEMENTATION DEFINED ranges (nothing implemented: RES0,
- * visible as such) and the CoreSight component ID registers; PCS-H7.1.2-12/13. */
+ * visible as such) and the CoreSight component ID registers; PCS-H7.1.2-12, PCS-H7.1.2-13. */
 TEST(table_h7_1_rows_9_to_11)
 {
 	struct rig r;
@@ -139,7 +142,8 @@ TEST(high_half_read_does_not_sample)
 	CHECK_EQ_U64(v & 0xffffff, 5);            /* still the sample of the [31:0] read */
 }
 
-/* PMPCSR-6/7/41/42/44/45: EXT32 offsets; 64-bit atomic reads only if
+/* PMPCSR-6, PMPCSR-7, PMPCSR-41, PMPCSR-42, PMPCSR-44, PMPCSR-45: EXT32 offsets; 64-bit atomic
+ * reads only if
  * implemented (otherwise the access gets an error response). */
 TEST(ext32_map_and_atomic64)
 {
@@ -162,7 +166,7 @@ TEST(ext32_map_and_atomic64)
 	CHECK(rd(&r, 0xE10, 4, &v) == AP_EXT_RES0);
 }
 
-/* PMPCSR-40/43, PCS-H7.1.2-9: EXT64 has PMVCIDSR at 0x208 and PMCCIDSR at
+/* PMPCSR-40, PMPCSR-43, PCS-H7.1.2-9: EXT64 has PMVCIDSR at 0x208 and PMCCIDSR at
  * 0x228, PMPCSR[63:0] at 0x200 and 0x220. */
 TEST(ext64_map)
 {

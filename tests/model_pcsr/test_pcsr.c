@@ -60,7 +60,8 @@ TEST(config_rules)
 	CHECK(ap_pcsr_init(&p, &cfg, &pe) == -AP_ERR_INVALID);
 }
 
-/* H7.1.1: PCS-H7.1.1-2..8, every allowing condition and its absence. */
+/* H7.1.1: PCS-H7.1.1-2, PCS-H7.1.1-3, PCS-H7.1.1-4, PCS-H7.1.1-5, PCS-H7.1.1-6, PCS-H7.1.1-7,
+ * PCS-H7.1.1-8, every allowing condition and its absence. */
 TEST(authentication_rules)
 {
 	struct ap_pcsr_config cfg;
@@ -106,7 +107,8 @@ TEST(authentication_rules)
 	CHECK(!ap_pcsr_allowed(&cfg, &pe));
 }
 
-/* PCS-H7.1-3/5/6, PMPCSR-26/28/33: a read returns the last branch target and
+/* PCS-H7.1-3, PCS-H7.1-5, PCS-H7.1-6, PMPCSR-26, PMPCSR-28, PMPCSR-33: a read returns the last
+ * branch target and
  * writes the context registers; other instructions are sampled only when
  * the implementation can (sample_any). */
 TEST(read_returns_branch_target_and_context)
@@ -212,7 +214,7 @@ TEST(context_unknown_cases)
 	CHECK_EQ_U64(p.pmvidsr, FILL & 0xffff);
 }
 
-/* PMPCSR-29/32, PMPCSR-8: Debug state and prohibited reads return
+/* PMPCSR-29, PMPCSR-32, PMPCSR-8: Debug state and prohibited reads return
  * 0xFFFFFFFF and make the rest UNKNOWN; PCS-H7.1.3-3: after leaving either
  * state the sample is UNKNOWN until a branch retires. */
 TEST(debug_and_prohibited_reads)
@@ -269,7 +271,7 @@ TEST(first_read_after_reset)
 	CHECK_EQ_U64(ap_pcsr_read_pmpcsr_lo(&p, false), 0xffffffff);
 }
 
-/* PMPCSR-34/35: a memory-mapped read with PMLSR.SLK == 1 has no
+/* PMPCSR-34, PMPCSR-35: a memory-mapped read with PMLSR.SLK == 1 has no
  * side-effect; an external-debug (not memory-mapped) read does. */
 TEST(software_lock)
 {
@@ -299,7 +301,8 @@ TEST(software_lock)
 	CHECK_EQ_U64(p.pmcid1sr, 0x1111);
 }
 
-/* H7.1.1.1 with FEAT_PCSRv8p9 and PMPCSCTL.IMP == 1: PCS-H7.1.1.1-1/2/5/6/7,
+/* H7.1.1.1 with FEAT_PCSRv8p9 and PMPCSCTL.IMP == 1: PCS-H7.1.1.1-1, PCS-H7.1.1.1-2,
+ * PCS-H7.1.1.1-5, PCS-H7.1.1.1-6, PCS-H7.1.1.1-7,
  * PCS-H7.1.3-4. */
 TEST(suspend_and_activate_imp1)
 {
@@ -348,7 +351,7 @@ TEST(suspend_and_activate_imp1)
 	CHECK_EQ_U64(ap_pcsr_read_pmpcsr_lo(&p, false), 0x7000);
 }
 
-/* PCS-H7.1.1.1-3/4/8: without IMP, EN is RAZ/WI; the suspended state at
+/* PCS-H7.1.1.1-3, PCS-H7.1.1.1-4, PCS-H7.1.1.1-8: without IMP, EN is RAZ/WI; the suspended state at
  * reset is IMPLEMENTATION DEFINED and only a Warm reset returns to it. */
 TEST(suspend_imp0_and_no_v8p9)
 {
@@ -374,7 +377,8 @@ TEST(suspend_imp0_and_no_v8p9)
 	CHECK(ap_pcsr_suspended(&p));
 }
 
-/* PCS-H7.1.1.1-9..14: PMPCSCTL.SS = 1 makes profiling active whatever EN,
+/* PCS-H7.1.1.1-9, PCS-H7.1.1.1-10, PCS-H7.1.1.1-11, PCS-H7.1.1.1-12, PCS-H7.1.1.1-13,
+ * PCS-H7.1.1.1-14: PMPCSCTL.SS = 1 makes profiling active whatever EN,
  * disables sampling on reads: reads return the last sample, no side-effects. */
 TEST(sample_on_snapshot_disables_read_sampling)
 {
@@ -405,7 +409,8 @@ TEST(sample_on_snapshot_disables_read_sampling)
 	CHECK(ap_pcsr_sampling_on_reads(&p));
 }
 
-/* SS-RVPZHN-4..8, SS-RWSVYM-2/3: the Capture-event sample. */
+/* SS-RVPZHN-4, SS-RVPZHN-5, SS-RVPZHN-6, SS-RVPZHN-7, SS-RVPZHN-8, SS-RWSVYM-2, SS-RWSVYM-3:
+ * the Capture-event sample. */
 TEST(capture_sample_rules)
 {
 	struct ap_pcsr_config cfg;

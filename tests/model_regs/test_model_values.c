@@ -172,7 +172,8 @@ TEST(pmbidr_p_follows_the_owner)
 		CHECK_EQ_U64((v >> 4) & 1, rows[i].p);
 		ap_pe_destroy(pe);
 	}
-	/* SPE-4.3.1-5 SPE-4.3.1-6 SPE-4.3.1-7 SPE-4.3.1-8, 16..24: Align [3:0], F [5], RES0 [63:6]. */
+	/* SPE-4.3.1-5 SPE-4.3.1-6 SPE-4.3.1-7 SPE-4.3.1-8, SPE-4.3.1-16 SPE-4.3.1-20 SPE-4.3.1-21
+	 * SPE-4.3.1-24: Align [3:0] (0b1011 and 0b0011 from the configuration), F [5], RES0 [63:6]. */
 	struct ap_pe *pe = fixture_pe("spe.align=11 spe.max_size=11 spe.f=0");
 	uint64_t v = 0;
 	CHECK_EQ_U64(ap_pe_mrs(pe, AP_PMBIDR_EL1, &v), AP_ACCESS_OK);
@@ -327,7 +328,7 @@ TEST(id_register_encodings)
 		ap_pe_peek(pe, AP_PMBIDR_EL1, &v);
 		CHECK_EQ_U64(v & 0xF, m);
 		/* Align m: PMBPTR_EL1[m-1:0] RES0 when synchronous aborts are not
-		 * reported (SPE-4.3.3-9/10). */
+		 * reported (SPE-4.3.3-9, SPE-4.3.3-10). */
 		ap_pe_destroy(pe);
 	}
 	for (unsigned a = 0; a < 16; a++) {

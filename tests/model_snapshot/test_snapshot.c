@@ -66,7 +66,9 @@ static void set_controls(struct rig *r, unsigned el3, unsigned el2, unsigned sse
 	ap_snapshot_write_pmecr(&r->ss, (uint64_t)sse << AP_PMECR_SSE_SHIFT);
 }
 
-/* Table D13-10, rows 1..9 (SS-TD13-10-row1..row9), with every value of the
+/* Table D13-10, rows 1..9 (SS-TD13-10-row1, SS-TD13-10-row2, SS-TD13-10-row3, SS-TD13-10-row4,
+ * SS-TD13-10-row5, SS-TD13-10-row6, SS-TD13-10-row7, SS-TD13-10-row8, SS-TD13-10-row9), with
+ * every value of the
  * "xx" columns; SS-IMRCSY: Disabled / Prohibited / Allowed. */
 TEST(table_d13_10_every_row)
 {
@@ -98,7 +100,8 @@ TEST(table_d13_10_every_row)
 	}
 }
 
-/* SS-RYWLFL-1..3 and SS-RTSYTY-3..5 with EL3 or EL2 not implemented: a
+/* SS-RYWLFL-1, SS-RYWLFL-2, SS-RYWLFL-3 and SS-RTSYTY-3, SS-RTSYTY-4, SS-RTSYTY-5 with EL3 or
+ * EL2 not implemented: a
  * missing EL acts as PMSSE == 0b01 (SS-2), "even when EL2 is disabled". */
 TEST(missing_els_and_aarch32)
 {
@@ -151,7 +154,7 @@ TEST(reserved_sse)
 	}
 }
 
-/* SS-RTSYTY-2/6/8: the OS Lock and Debug state prohibit. */
+/* SS-RTSYTY-2, SS-RTSYTY-6, SS-RTSYTY-8: the OS Lock and Debug state prohibit. */
 TEST(os_lock_and_debug_state)
 {
 	struct ap_snapshot_config sc;
@@ -171,7 +174,7 @@ TEST(os_lock_and_debug_state)
 	CHECK(ap_snapshot_class(&r.ss, &r.pe) == AP_SS_ALLOWED);
 }
 
-/* SS-RVPZHN-1..3, SS-RDBRSV, SS-RPLPCY-1, SS-IWRNBL: an allowed Capture. */
+/* SS-RVPZHN-1, SS-RVPZHN-2, SS-RVPZHN-3, SS-RDBRSV, SS-RPLPCY-1, SS-IWRNBL: an allowed Capture. */
 TEST(allowed_capture)
 {
 	struct rig r;
@@ -203,7 +206,8 @@ TEST(allowed_capture)
 	CHECK_EQ_U64(r.freezes, 2);
 }
 
-/* SS-RMPZSB-1..3: a prohibited Capture changes nothing but {NC,SS} = {1,0}. */
+/* SS-RMPZSB-1, SS-RMPZSB-2, SS-RMPZSB-3: a prohibited Capture changes nothing but {NC,SS} =
+ * {1,0}. */
 TEST(prohibited_capture)
 {
 	struct rig r;
@@ -276,7 +280,7 @@ TEST(capture_delay_polling)
 	CHECK_EQ_U64(ap_snapshot_read_evcntsvr(&r.ss, 0), 3);
 }
 
-/* SS-RVPZHN-4/9, PCS-H7.1.1.1-10: PMPCSCTL.SS = 1 samples the PC on an
+/* SS-RVPZHN-4, SS-RVPZHN-9, PCS-H7.1.1.1-10: PMPCSCTL.SS = 1 samples the PC on an
  * allowed Capture; with SS = 0 the PC sample registers are unchanged. */
 TEST(capture_samples_pc_with_pmpcsctl_ss)
 {

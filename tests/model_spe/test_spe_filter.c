@@ -70,7 +70,8 @@ TEST(atomics_by_ld_or_st)
 	CHECK(!collect(AP_PMSFCR_FT | AP_PMSFCR_B, 0, 0, &keep_all, 0, 0, ret));
 }
 
-/* SPE-3.2.2-7, SPE-3.2.3-18, SPE-4.3.8-1, SPE-4.3.8-14..17: every selected event must
+/* SPE-3.2.2-7, SPE-3.2.3-18, SPE-4.3.8-1, SPE-4.3.8-14, SPE-4.3.8-15, SPE-4.3.8-16,
+ * SPE-4.3.8-17: every selected event must
  * be present (AND); bits outside <63:48,31:24,15:12,7,5,3,1> never filter. */
 TEST(event_filter_is_and_of_selected_events)
 {

@@ -43,7 +43,8 @@ static struct ap_spe_record_ctl ctl_el0_ns(void)
 	return c;
 }
 
-/* SPE-2.3-8, SPE-2.3-9, SPE-2.3-11, SPE-2.3-12, SPE-5.3.1-5, SPE-5.3.4 (total, issue), SPE-5.3.8-1,
+/* SPE-2.3-8, SPE-2.3-9, SPE-2.3-11, SPE-2.3-12, SPE-5.3.1-5, SPE-5.3.4-4, SPE-5.3.4-5 (total,
+ * issue), SPE-5.3.8-1,
  * SPE-2.3.5-4, SPE-5.3.6-1: an "other" operation. */
 TEST(other_operation)
 {
@@ -133,7 +134,7 @@ TEST(exception_return)
 }
 
 /* SPE-2.3.2-1, SPE-2.3.2-2, SPE-2.3.2-4, SPE-2.3.2-5, SPE-2.3.2-7, SPE-2.3.2-8, SPE-5.3.1-8,
- * SPE-5.3.1-9, SPE-5.3.1-22, SPE-5.3.4 (xlat), SPE-5.3.5-4:
+ * SPE-5.3.1-9, SPE-5.3.1-22, SPE-5.3.4-6 (xlat), SPE-5.3.5-4:
  * loads and stores. */
 TEST(loads_and_stores)
 {
@@ -278,7 +279,8 @@ TEST(misspeculated_events)
 	CHECK_EQ_U64(ap_spe_op_events(&op) & AP_EV_EXCEPTION_GEN, 0);
 }
 
-/* SPE-2.3-5, SPE-5.3.3-*, SPE-5.3.10-1, SPE-5.3.10-2, SPE-5.3.4-18, SPE-5.3.7-8:
+/* SPE-2.3-5, SPE-5.3.3-3, SPE-5.3.3-4, SPE-5.3.3-6, SPE-5.3.10-1, SPE-5.3.10-2, SPE-5.3.4-18,
+ * SPE-5.3.7-8:
  * context packets, the timestamp ends the record, saturated counters,
  * host event bits that read as zero are dropped. */
 TEST(context_timestamp_saturation)

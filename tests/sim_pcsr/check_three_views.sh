@@ -4,7 +4,7 @@
 #  - view 1 (PMPCSR, PCS-H7.1-3): each function's share of valid samples is
 #    within 5 points of its true share of cycles; exactly one read is invalid
 #    (the read that activates the suspended sampler, PCS-H7.1.1.1-5);
-#  - view 2 (snapshots, SS-RVPZHN-1/2/3, SS-RPLPCY-1): one row per 25000
+#  - view 2 (snapshots, SS-RVPZHN-1, SS-RVPZHN-2, SS-RVPZHN-3, SS-RPLPCY-1): one row per 25000
 #    cycles; CPU_CYCLES equals PMCCNTR in every interval; PMU_SNAPSHOT counts
 #    the previous Capture (0 in the first row, 1 after);
 #  - view 3 (SPE), when built: hot() has the most sampled operations.
