@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "armprof/uarch.h"
+
 struct uarch_bpred {
 	uint8_t *counters;   /* 2-bit saturating, 2^hist_bits entries */
 	uint64_t *btb;       /* indirect branch target by PC hash */
@@ -17,8 +19,49 @@ struct uarch_bpred {
 int uarch_bpred_init(struct uarch_bpred *bp, uint32_t hist_bits, uint32_t btb_entries,
                      uint32_t ras_entries);
 void uarch_bpred_fini(struct uarch_bpred *bp);
-/* Predict, compare with the real outcome, train. Returns 1 if mispredicted. */
-int uarch_bpred_update(struct uarch_bpred *bp, uint64_t pc, uint64_t target, unsigned flags,
-                       int taken);
+/* Predict, compare with the real outcome, train. Returns 1 if mispredicted.
+ * Inline: it runs once per executed branch of the program. */
+static inline int uarch_bpred_direction(struct uarch_bpred *bp, uint64_t pc, int taken)
+{
+	uint64_t mask = ((uint64_t)1 << bp->hist_bits) - 1;
+	uint8_t *ctr = &bp->counters[((pc >> 2) ^ bp->history) & mask];
+	int predicted = *ctr >= 2;
+	if (taken && *ctr < 3)
+		(*ctr)++;
+	else if (!taken && *ctr > 0)
+		(*ctr)--;
+	bp->history = ((bp->history << 1) | (uint64_t)(taken != 0)) & mask;
+	return predicted != (taken != 0);
+}
+
+static inline int uarch_bpred_update(struct uarch_bpred *bp, uint64_t pc, uint64_t target,
+                                     unsigned flags, int taken)
+{
+	int miss = 0;
+
+	if (flags & AP_UARCH_BR_COND)
+		miss = uarch_bpred_direction(bp, pc, taken);
+	if (flags & AP_UARCH_BR_RETURN) {
+		uint64_t predicted = 0;
+		if (bp->ras_count) {
+			bp->ras_top = bp->ras_top ? bp->ras_top - 1 : bp->ras_size - 1;
+			predicted = bp->ras[bp->ras_top];
+			bp->ras_count--;
+		}
+		miss = predicted != target;
+	} else if (flags & AP_UARCH_BR_INDIRECT) {
+		uint64_t *slot = &bp->btb[((pc >> 2) ^ (pc >> 13)) & bp->btb_mask];
+		miss = *slot != target;
+		*slot = target;
+	}
+	if (flags & AP_UARCH_BR_CALL) {
+		/* The return address of a call: the next instruction. */
+		bp->ras[bp->ras_top] = pc + 4;
+		bp->ras_top = bp->ras_top + 1 == bp->ras_size ? 0 : bp->ras_top + 1;
+		if (bp->ras_count < bp->ras_size)
+			bp->ras_count++;
+	}
+	return miss;
+}
 
 #endif

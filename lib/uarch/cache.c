@@ -19,7 +19,8 @@ static uint32_t log2u(uint64_t v)
 	return s;
 }
 
-int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uint32_t line_bytes)
+int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uint32_t line_bytes,
+                     int shared)
 {
 	memset(c, 0, sizeof(*c));
 	if (entries == 0)
@@ -32,11 +33,36 @@ int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uin
 	c->line_shift = log2u(line_bytes);
 	c->way = calloc(entries, sizeof(*c->way));
 	c->version = calloc(entries, sizeof(*c->version));
-	if (ways > 8) {
+	int indexed = ways > 8 && !shared;
+	if (indexed) {
+		/* At most a quarter full: short probe sequences. */
+		uint32_t slots = 4;
+		while (slots < 4 * (uint64_t)entries && slots < (1u << 30))
+			slots *= 2;
+		c->index_mask = slots - 1;
+		c->index = calloc(slots, sizeof(*c->index));
+		c->lru_prev = calloc(entries, sizeof(*c->lru_prev));
+		c->lru_next = calloc(entries, sizeof(*c->lru_next));
+		c->lru_set = calloc(c->sets, sizeof(*c->lru_set));
+		if (!c->index || !c->lru_prev || !c->lru_next || !c->lru_set) {
+			uarch_cache_fini(c);
+			return -AP_ERR_NOMEM;
+		}
+		for (uint32_t set = 0; set < c->sets; set++) {
+			uint32_t base = set * ways;
+			/* Any order will do: every entry is filled (and so moved
+			 * to the front) before the list chooses a victim. */
+			for (uint32_t i = 0; i < ways; i++) {
+				c->lru_prev[base + i] = i ? base + i - 1 : UARCH_NONE;
+				c->lru_next[base + i] = i + 1 < ways ? base + i + 1 : UARCH_NONE;
+			}
+			c->lru_set[set] = (struct uarch_lru_set){ base, base + ways - 1, ways };
+		}
+	} else if (ways > 8) {
 		c->hint_mask = 255;
 		c->hint = calloc(c->hint_mask + 1, sizeof(*c->hint));
 	}
-	if (!c->way || !c->version || (ways > 8 && !c->hint)) {
+	if (!c->way || !c->version || (ways > 8 && !c->hint && !c->index)) {
 		uarch_cache_fini(c);
 		return -AP_ERR_NOMEM;
 	}
@@ -48,7 +74,88 @@ void uarch_cache_fini(struct uarch_cache *c)
 	free(c->way);
 	free(c->version);
 	free((void *)c->hint);
+	free(c->index);
+	free(c->lru_prev);
+	free(c->lru_next);
+	free(c->lru_set);
 	memset(c, 0, sizeof(*c));
+}
+
+/* ---- the exact index (private caches with more than 8 ways) ---- */
+
+static inline uint32_t index_home(const struct uarch_cache *c, uint64_t tag)
+{
+	return (uint32_t)((tag * 0x9E3779B97F4A7C15ull) >> 32) & c->index_mask;
+}
+
+/* The entry holding tag, or -1. */
+static inline int index_find(const struct uarch_cache *c, uint64_t tag)
+{
+	for (uint32_t i = index_home(c, tag);; i = (i + 1) & c->index_mask) {
+		if (c->index[i].tag == tag)
+			return (int)c->index[i].entry;
+		if (!c->index[i].tag)
+			return -1;
+	}
+}
+
+static void index_insert(struct uarch_cache *c, uint64_t tag, uint32_t entry)
+{
+	uint32_t i = index_home(c, tag);
+	while (c->index[i].tag)
+		i = (i + 1) & c->index_mask;
+	c->index[i].tag = tag;
+	c->index[i].entry = entry;
+}
+
+/* Linear-probing deletion by backward shift: later members of the probe
+ * run move up so that every lookup still finds them. */
+static void index_remove(struct uarch_cache *c, uint64_t tag)
+{
+	uint32_t m = c->index_mask, i = index_home(c, tag);
+	while (c->index[i].tag != tag) {
+		if (!c->index[i].tag)
+			return;
+		i = (i + 1) & m;
+	}
+	for (uint32_t j = (i + 1) & m; c->index[j].tag; j = (j + 1) & m) {
+		uint32_t home = index_home(c, c->index[j].tag);
+		/* j's member may fill the hole at i unless its home lies
+		 * cyclically in (i, j]. */
+		if (((j - home) & m) >= ((j - i) & m)) {
+			c->index[i] = c->index[j];
+			i = j;
+		}
+	}
+	c->index[i].tag = 0;
+}
+
+/* Entry e of set becomes the most recently used. */
+static inline void lru_touch(struct uarch_cache *c, uint32_t set, uint32_t e)
+{
+	struct uarch_lru_set *s = &c->lru_set[set];
+	if (s->head == e)
+		return;
+	uint32_t p = c->lru_prev[e], n = c->lru_next[e];
+	c->lru_next[p] = n; /* e is not the head: it has a predecessor */
+	if (n != UARCH_NONE)
+		c->lru_prev[n] = p;
+	else
+		s->tail = p;
+	c->lru_prev[e] = UARCH_NONE;
+	c->lru_next[e] = s->head;
+	c->lru_prev[s->head] = e;
+	s->head = e;
+}
+
+void uarch_cache_invalidate(struct uarch_cache *c, int index)
+{
+	uint64_t tag = atomic_load_explicit(&c->way[index].tag, memory_order_relaxed);
+	if (c->index && tag) {
+		index_remove(c, tag);
+		c->lru_set[(uint32_t)index / c->ways].n_invalid++;
+	}
+	atomic_store_explicit(&c->way[index].tag, 0, memory_order_relaxed);
 }
 
 static inline uint32_t hint_slot(const struct uarch_cache *c, uint64_t line)
@@ -71,6 +178,15 @@ int uarch_cache_lookup(struct uarch_cache *c, uint64_t line)
 		return -1;
 	uint64_t tag = line + 1;
 	uint32_t mru = atomic_load_explicit(&c->mru, memory_order_relaxed);
+	if (c->index) {
+		int e = atomic_load_explicit(&c->way[mru].tag, memory_order_relaxed) == tag ? (int)mru
+		                                                                           : index_find(c, tag);
+		if (e >= 0) {
+			lru_touch(c, (uint32_t)(line & c->set_mask), (uint32_t)e);
+			atomic_store_explicit(&c->mru, (uint32_t)e, memory_order_relaxed);
+		}
+		return e;
+	}
 	if (atomic_load_explicit(&c->way[mru].tag, memory_order_relaxed) == tag) {
 		atomic_store_explicit(&c->way[mru].stamp, tick(c), memory_order_relaxed);
 		return (int)mru;
@@ -101,8 +217,28 @@ int uarch_cache_fill(struct uarch_cache *c, uint64_t line)
 {
 	if (!c->sets)
 		return -1;
-	uint32_t base = (uint32_t)(line & c->set_mask) * c->ways;
+	uint32_t set = (uint32_t)(line & c->set_mask), base = set * c->ways;
 	struct uarch_way *w = &c->way[base];
+	if (c->index) {
+		struct uarch_lru_set *s = &c->lru_set[set];
+		uint32_t e = s->tail; /* the least recently used */
+		if (s->n_invalid) {
+			for (uint32_t i = 0; i < c->ways; i++)
+				if (!atomic_load_explicit(&w[i].tag, memory_order_relaxed)) {
+					e = base + i;
+					break;
+				}
+			s->n_invalid--;
+		} else {
+			index_remove(c, atomic_load_explicit(&c->way[e].tag, memory_order_relaxed));
+		}
+		index_insert(c, line + 1, e);
+		atomic_store_explicit(&c->way[e].tag, line + 1, memory_order_relaxed);
+		c->version[e] = 0;
+		atomic_store_explicit(&c->mru, e, memory_order_relaxed);
+		lru_touch(c, set, e);
+		return (int)e;
+	}
 	uint32_t victim = 0;
 	uint64_t oldest = UINT64_MAX;
 	for (uint32_t i = 0; i < c->ways; i++) {

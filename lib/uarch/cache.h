@@ -32,13 +32,39 @@ struct uarch_cache {
 	 * change, only how fast a hit is found. */
 	_Atomic uint32_t *hint;
 	uint32_t hint_mask;
+	/* A private highly associative cache (a fully associative TLB) keeps
+	 * an exact index instead: an open-addressing hash table, line -> entry,
+	 * holding every valid entry, so a lookup (hit or miss) is one probe
+	 * sequence instead of a scan of every way. Kept in step by fill and
+	 * invalidate; LRU order still comes from the stamps. */
+	struct uarch_index_slot *index;
+	uint32_t index_mask;
+	/* Indexed caches also keep LRU order as a list per set (most recent
+	 * first) instead of stamps, so the victim is found without a scan:
+	 * the same choice as the oldest stamp, one thread using the cache. */
+	uint32_t *lru_prev, *lru_next; /* per entry; UARCH_NONE at the ends */
+	struct uarch_lru_set *lru_set;
 	_Atomic uint64_t clock;
 };
 
-/* entries == 0 makes a disabled cache that always misses. Returns 0,
- * -AP_ERR_INVALID (sizes not powers of two, ways not dividing entries) or
- * -AP_ERR_NOMEM. */
-int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uint32_t line_bytes);
+#define UARCH_NONE UINT32_MAX
+
+struct uarch_lru_set {
+	uint32_t head, tail; /* most and least recently used entry */
+	uint32_t n_invalid;  /* invalid entries: filled first, lowest index first */
+};
+
+struct uarch_index_slot {
+	uint64_t tag;   /* line + 1; 0 = empty */
+	uint32_t entry;
+};
+
+/* entries == 0 makes a disabled cache that always misses. shared: used by
+ * several threads at once (the LLC), which rules out the exact index.
+ * Returns 0, -AP_ERR_INVALID (sizes not powers of two, ways not dividing
+ * entries) or -AP_ERR_NOMEM. */
+int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uint32_t line_bytes,
+                     int shared);
 void uarch_cache_fini(struct uarch_cache *c);
 
 /* Look line up; on a hit refresh its LRU stamp and return its entry index,
@@ -48,10 +74,7 @@ int uarch_cache_lookup(struct uarch_cache *c, uint64_t line);
  * entry of its set. Returns the entry index, or -1 if the cache is disabled. */
 int uarch_cache_fill(struct uarch_cache *c, uint64_t line);
 /* Drop the entry at index (a coherence invalidation). */
-static inline void uarch_cache_invalidate(struct uarch_cache *c, int index)
-{
-	atomic_store_explicit(&c->way[index].tag, 0, memory_order_relaxed);
-}
+void uarch_cache_invalidate(struct uarch_cache *c, int index);
 
 static inline uint64_t uarch_cache_line(const struct uarch_cache *c, uint64_t addr)
 {

@@ -100,7 +100,7 @@ int ap_uarch_system_new(struct ap_uarch_system **out, const struct ap_uarch_conf
 		return -AP_ERR_NOMEM;
 	s->cfg = *cfg;
 	int err = uarch_cache_init(&s->llc, (uint32_t)entries_of(&cfg->llc), cfg->llc.ways,
-	                           cfg->llc.line_bytes);
+	                           cfg->llc.line_bytes, 1);
 	s->dir_mask = ((uint64_t)1 << cfg->directory_bits) - 1;
 	if (!err) {
 		s->dir = calloc(s->dir_mask + 1, sizeof(*s->dir));
@@ -136,14 +136,14 @@ int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, u
 	c->sys = sys;
 	c->id = core_id;
 	int err = uarch_cache_init(&c->l1d, (uint32_t)entries_of(&cfg->l1d), cfg->l1d.ways,
-	                           cfg->l1d.line_bytes);
+	                           cfg->l1d.line_bytes, 0);
 	if (!err)
 		err = uarch_cache_init(&c->l2, (uint32_t)entries_of(&cfg->l2), cfg->l2.ways,
-		                       cfg->l2.line_bytes);
+		                       cfg->l2.line_bytes, 0);
 	if (!err)
-		err = uarch_cache_init(&c->l1tlb, cfg->l1tlb_entries, cfg->l1tlb_ways, cfg->page_bytes);
+		err = uarch_cache_init(&c->l1tlb, cfg->l1tlb_entries, cfg->l1tlb_ways, cfg->page_bytes, 0);
 	if (!err)
-		err = uarch_cache_init(&c->l2tlb, cfg->l2tlb_entries, cfg->l2tlb_ways, cfg->page_bytes);
+		err = uarch_cache_init(&c->l2tlb, cfg->l2tlb_entries, cfg->l2tlb_ways, cfg->page_bytes, 0);
 	if (!err)
 		err = uarch_bpred_init(&c->bp, cfg->bp_history_bits, cfg->btb_entries, cfg->ras_entries);
 	if (err) {
