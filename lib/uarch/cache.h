@@ -22,7 +22,6 @@ struct uarch_cache {
 	uint32_t sets, ways;
 	uint32_t line_shift;  /* log2 of the line (page) size */
 	uint32_t set_mask;
-	_Atomic uint32_t mru; /* index of the last hit entry: checked first */
 	struct uarch_way *way;
 	uint32_t *version;    /* coherence version seen (private caches) */
 	/* Highly associative caches (more than 8 ways, e.g. a fully
@@ -44,7 +43,15 @@ struct uarch_cache {
 	 * the same choice as the oldest stamp, one thread using the cache. */
 	uint32_t *lru_prev, *lru_next; /* per entry; UARCH_NONE at the ends */
 	struct uarch_lru_set *lru_set;
+	/* Written on every access: padded away from everything else, so
+	 * that the threads using the LLC do not also invalidate its read-only
+	 * fields (and whatever shares their host cache line) in each other's
+	 * host caches. Padding rather than _Alignas: the structures holding
+	 * caches come from calloc. */
+	char pad_before_[64];
+	_Atomic uint32_t mru; /* index of the last hit entry: checked first */
 	_Atomic uint64_t clock;
+	char pad_after_[64];
 };
 
 #define UARCH_NONE UINT32_MAX

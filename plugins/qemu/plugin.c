@@ -191,19 +191,35 @@ static void finish_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t n
 
 /* ---- callbacks ------------------------------------------------------------ */
 
+/* Room for the counter of TB id (amortized: doubling, once per new size). */
+__attribute__((noinline, cold)) static uint64_t *grow_execs(struct vcpu_state *v, uint32_t id)
+{
+	uint32_t have = atomic_load_explicit(&v->execs_cap, memory_order_relaxed);
+	uint32_t cap = have ? have : 1024;
+	while (cap <= id)
+		cap *= 2;
+	uint64_t *old = atomic_load_explicit(&v->execs, memory_order_relaxed);
+	uint64_t *n = calloc(cap, sizeof(*n));
+	if (!n)
+		fail("out of memory");
+	if (old)
+		memcpy(n, old, have * sizeof(*n));
+	atomic_store_explicit(&v->execs, n, memory_order_relaxed);
+	atomic_store_explicit(&v->execs_cap, cap, memory_order_release);
+	return n;
+}
+
 /* A TB execution starts: account the previous one (its closing branch went
  * to this TB's first instruction). */
 static inline void tb_start(struct vcpu_state *v, const struct tb_info *tb)
 {
 	if (v->cur)
 		finish_tb(v, v->cur, tb->vaddr, 1);
-	/* Exact counts: a locked add only while several threads run. */
-	_Atomic uint64_t *execs = &((struct tb_info *)tb)->execs;
-	if (atomic_load_explicit(&n_threads, memory_order_relaxed) > 1)
-		atomic_fetch_add_explicit(execs, 1, memory_order_relaxed);
-	else
-		atomic_store_explicit(execs, atomic_load_explicit(execs, memory_order_relaxed) + 1,
-		                      memory_order_relaxed);
+	/* Exact counts, per vCPU (see vcpu_state.execs). */
+	uint64_t *execs = atomic_load_explicit(&v->execs, memory_order_relaxed);
+	if (__builtin_expect(tb->id >= atomic_load_explicit(&v->execs_cap, memory_order_relaxed), 0))
+		execs = grow_execs(v, tb->id);
+	execs[tb->id]++;
 	v->seq++;
 	v->cur = tb;
 }
@@ -361,6 +377,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	if (!announced)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
 	pthread_mutex_lock(&tb_lock);
+	t->id = (uint32_t)n_tbs_translated;
 	t->next = all_tbs;
 	all_tbs = t;
 	n_tbs_translated++;
@@ -409,21 +426,46 @@ static int write_atomically(const char *path, int (*emit)(FILE *f, void *ctx), v
 	return 0;
 }
 
+static int emit_counts_locked(FILE *f);
+
+/* Under tb_lock: a thread still translating cannot change the TB list. */
 static int emit_counts(FILE *f, void *ctx)
 {
 	(void)ctx;
+	pthread_mutex_lock(&tb_lock);
+	int r = emit_counts_locked(f);
+	pthread_mutex_unlock(&tb_lock);
+	return r;
+}
+
+static int emit_counts_locked(FILE *f)
+{
 	size_t n = 0;
 	for (struct tb_info *t = all_tbs; t; t = t->next)
 		n += t->n;
 	struct pc_count *pcs = malloc((n ? n : 1) * sizeof(*pcs));
 	if (!pcs)
 		return -1;
+	/* Executions per TB id, summed over the vCPUs. */
+	uint64_t *execs = calloc(n_tbs_translated ? n_tbs_translated : 1, sizeof(*execs));
+	if (!execs) {
+		free(pcs);
+		return -1;
+	}
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
+		const struct vcpu_state *v = vcpus[i];
+		uint32_t cap = v ? atomic_load_explicit(&v->execs_cap, memory_order_acquire) : 0;
+		const uint64_t *e = v ? atomic_load_explicit(&v->execs, memory_order_relaxed) : NULL;
+		for (uint64_t id = 0; e && id < cap && id < n_tbs_translated; id++)
+			execs[id] += e[id];
+	}
 	size_t k = 0;
 	for (struct tb_info *t = all_tbs; t; t = t->next) {
-		uint64_t e = atomic_load_explicit(&t->execs, memory_order_relaxed);
+		uint64_t e = execs[t->id];
 		for (uint32_t i = 0; i < t->n; i++)
 			pcs[k++] = (struct pc_count){ t->insn[i].pc, e, &t->insn[i] };
 	}
+	free(execs);
 	qsort(pcs, k, sizeof(*pcs), cmp_pc);
 	fprintf(f, "# armprof exact operation counts: pc count kind\n");
 	for (size_t i = 0; i < k;) {

@@ -36,7 +36,7 @@ struct tb_info {
 	uint8_t br_direct;     /* A64_F_DIRECT_TARGET: br_target is the taken target */
 	uint8_t br_uarch;      /* enum ap_uarch_branch_flags of the closing branch */
 	uint64_t br_pc, br_target;
-	_Atomic uint64_t execs;
+	uint32_t id;            /* translation order: index of its execution counters */
 	struct insn_info insn[];
 };
 
@@ -72,6 +72,13 @@ struct vcpu_state {
 	uint8_t dep_reg;
 	uint64_t dep_ready;
 	uint64_t stall_total;
+	/* Executions per TB id, counted by this vCPU alone (threads running
+	 * the same loop would otherwise fight over one counter's host cache
+	 * line). Grown by doubling when a TB with a larger id first runs here;
+	 * a replaced array is kept, not freed, because the exit handler may
+	 * sum the counters while another thread still runs. */
+	_Atomic(uint64_t *) execs;
+	_Atomic uint32_t execs_cap; /* stored after execs: a reader of cap sees an array that large */
 	struct ap_uarch_core *core;
 	struct spe_sink *sink;  /* NULL when the model is off */
 	struct mem_slot slot[PLUGIN_MAX_TB_INSNS];
