@@ -30,6 +30,7 @@ int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uin
 	c->sets = entries / ways;
 	c->ways = ways;
 	c->set_mask = c->sets - 1;
+	c->shared = shared != 0;
 	c->line_shift = log2u(line_bytes);
 	c->way = calloc(entries, sizeof(*c->way));
 	c->version = calloc(entries, sizeof(*c->version));
@@ -150,6 +151,7 @@ static inline void lru_touch(struct uarch_cache *c, uint32_t set, uint32_t e)
 
 void uarch_cache_invalidate(struct uarch_cache *c, int index)
 {
+	c->pending_tag = 0;
 	uint64_t tag = atomic_load_explicit(&c->way[index].tag, memory_order_relaxed);
 	if (c->index && tag) {
 		index_remove(c, tag);
@@ -172,6 +174,63 @@ static inline uint64_t tick(struct uarch_cache *c)
 	return t;
 }
 
+/* The victim a fill of this set would choose: an invalid entry first (the
+ * lowest), else the oldest stamp (the first of equals). */
+static inline uint32_t choose_victim(const struct uarch_way *w, uint32_t ways)
+{
+	uint32_t victim = 0;
+	uint64_t oldest = UINT64_MAX;
+	for (uint32_t i = 0; i < ways; i++) {
+		if (!atomic_load_explicit(&w[i].tag, memory_order_relaxed))
+			return i;
+		uint64_t s = atomic_load_explicit(&w[i].stamp, memory_order_relaxed);
+		if (s < oldest) {
+			oldest = s;
+			victim = i;
+		}
+	}
+	return victim;
+}
+
+/* Lookup in a private set-associative cache: one pass over the set finds
+ * the line or, on a miss, the victim of the fill that usually follows. */
+static int private_lookup_scan(struct uarch_cache *c, uint64_t line, uint64_t tag, uint32_t mru)
+{
+	c->pending_tag = 0;
+	if (atomic_load_explicit(&c->way[mru].tag, memory_order_relaxed) == tag) {
+		atomic_store_explicit(&c->way[mru].stamp, tick(c), memory_order_relaxed);
+		return (int)mru;
+	}
+	uint32_t ways = c->ways, base = (uint32_t)(line & c->set_mask) * ways;
+	struct uarch_way *w = &c->way[base];
+	uint32_t victim = 0;
+	uint64_t oldest = UINT64_MAX;
+	int have_invalid = 0;
+	for (uint32_t i = 0; i < ways; i++) {
+		uint64_t t = atomic_load_explicit(&w[i].tag, memory_order_relaxed);
+		if (t == tag) {
+			atomic_store_explicit(&w[i].stamp, tick(c), memory_order_relaxed);
+			atomic_store_explicit(&c->mru, base + i, memory_order_relaxed);
+			return (int)(base + i);
+		}
+		if (have_invalid)
+			continue;
+		if (!t) {
+			victim = i;
+			have_invalid = 1;
+			continue;
+		}
+		uint64_t s = atomic_load_explicit(&w[i].stamp, memory_order_relaxed);
+		if (s < oldest) {
+			oldest = s;
+			victim = i;
+		}
+	}
+	c->pending_tag = tag;
+	c->pending_victim = base + victim;
+	return -1;
+}
+
 int uarch_cache_lookup(struct uarch_cache *c, uint64_t line)
 {
 	if (!c->sets)
@@ -187,6 +246,8 @@ int uarch_cache_lookup(struct uarch_cache *c, uint64_t line)
 		}
 		return e;
 	}
+	if (!c->shared)
+		return private_lookup_scan(c, line, tag, mru);
 	if (atomic_load_explicit(&c->way[mru].tag, memory_order_relaxed) == tag) {
 		atomic_store_explicit(&c->way[mru].stamp, tick(c), memory_order_relaxed);
 		return (int)mru;
@@ -239,19 +300,8 @@ int uarch_cache_fill(struct uarch_cache *c, uint64_t line)
 		lru_touch(c, set, e);
 		return (int)e;
 	}
-	uint32_t victim = 0;
-	uint64_t oldest = UINT64_MAX;
-	for (uint32_t i = 0; i < c->ways; i++) {
-		if (!atomic_load_explicit(&w[i].tag, memory_order_relaxed)) {
-			victim = i; /* an invalid entry first */
-			break;
-		}
-		uint64_t s = atomic_load_explicit(&w[i].stamp, memory_order_relaxed);
-		if (s < oldest) {
-			oldest = s;
-			victim = i;
-		}
-	}
+	uint32_t victim = c->pending_tag == line + 1 ? c->pending_victim - base : choose_victim(w, c->ways);
+	c->pending_tag = 0;
 	atomic_store_explicit(&w[victim].tag, line + 1, memory_order_relaxed);
 	atomic_store_explicit(&w[victim].stamp, tick(c), memory_order_relaxed);
 	c->version[base + victim] = 0;

@@ -22,6 +22,7 @@ struct uarch_cache {
 	uint32_t sets, ways;
 	uint32_t line_shift;  /* log2 of the line (page) size */
 	uint32_t set_mask;
+	uint8_t shared;       /* used by several threads at once (the LLC) */
 	struct uarch_way *way;
 	uint32_t *version;    /* coherence version seen (private caches) */
 	/* Highly associative caches (more than 8 ways, e.g. a fully
@@ -51,6 +52,12 @@ struct uarch_cache {
 	char pad_before_[64];
 	_Atomic uint32_t mru; /* index of the last hit entry: checked first */
 	_Atomic uint64_t clock;
+	/* Private caches: a lookup that misses also finds the entry a fill of
+	 * that line would replace (the same scan); the fill that follows uses
+	 * it instead of scanning the set again. Any other lookup, fill or
+	 * invalidation forgets it. */
+	uint64_t pending_tag; /* 0: none */
+	uint32_t pending_victim;
 	char pad_after_[64];
 };
 

@@ -298,7 +298,7 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 		}
 	}
 	struct prefetch_stream *s = &core->stream[core->stream_next];
-	core->stream_next = (core->stream_next + 1) % n;
+	core->stream_next = core->stream_next + 1 < n ? core->stream_next + 1 : 0;
 	s->last_line = line;
 	s->confirmed = 0;
 }
