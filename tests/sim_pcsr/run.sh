@@ -1,43 +1,4 @@
 #!/bin/bash
-# $1 = armprof, $2 = source dir, $3 = scratch dir.
-set -u
-armprof=$1 src=$2 work=$3
-dir=$src/tests/sim_pcsr
-mkdir -p "$work"
-fail=0 count=0
-for script in "$dir"/*.sim; do
-	count=$((count + 1))
-	name=$(basename "$script" .sim)
-	"$armprof" sim "$script" >"$work/$name.stdout" 2>"$work/$name.stderr"
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		echo "FAIL $name: exit $rc"; cat "$work/$name.stderr"; fail=1; continue
-	fi
-	if [ -f "$dir/$name.out" ] && ! diff -u "$dir/$name.out" "$work/$name.stdout"; then
-		echo "FAIL $name: output differs"; fail=1; continue
-	fi
-	echo "ok   $name"
-done
-for script in "$dir"/bad/*.sim; do
-	count=$((count + 1))
-	name=bad/$(basename "$script" .sim)
-	want_rc=$(sed -n 's/^# expect-exit: *//p' "$script" | head -1)
-	want_err=$(sed -n 's/^# expect-stderr: *//p' "$script" | head -1)
-	if [ -z "$want_rc" ] || [ -z "$want_err" ]; then
-		echo "FAIL $name: header lacks expect-exit/expect-stderr"; fail=1; continue
-	fi
-	"$armprof" sim "$script" >"$work/bad.stdout" 2>"$work/bad.stderr"
-	rc=$?
-	if [ "$rc" != "$want_rc" ]; then
-		echo "FAIL $name: exit $rc, expected $want_rc"; cat "$work/bad.stderr"; fail=1; continue
-	fi
-	if ! grep -qF -- "$want_err" "$work/bad.stderr"; then
-		echo "FAIL $name: stderr lacks '$want_err':"; cat "$work/bad.stderr"; fail=1; continue
-	fi
-	if ! grep -qE -- "$(basename "$script"):[0-9]+: " "$work/bad.stderr"; then
-		echo "FAIL $name: stderr lacks FILE:LINE:"; cat "$work/bad.stderr"; fail=1; continue
-	fi
-	echo "ok   $name"
-done
-[ $count -gt 10 ] || { echo "FAIL: only $count scripts found"; fail=1; }
-exit $fail
+# $1 = armprof, $2 = source dir, $3 = scratch dir: the scripts of this folder
+# (conventions in tests/run_sim_dir.sh).
+exec bash "$2/tests/run_sim_dir.sh" "$1" "$2/tests/sim_pcsr" "$3"
