@@ -136,6 +136,14 @@ enum ap_uarch_branch_flags {
  * whether it was mispredicted (AP_EV_MISPREDICTED, AP_EV_NOT_TAKEN). */
 void ap_uarch_branch(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
                      int taken, struct ap_uarch_result *out);
+/* ap_uarch_branch in two steps, for a host that needs the result of few
+ * branches (e.g. only the sampled ones): _train() predicts, trains and
+ * counts, returning 1 if mispredicted; _result() gives what
+ * ap_uarch_branch would have given for that outcome. */
+int ap_uarch_branch_train(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
+                          int taken);
+void ap_uarch_branch_result(const struct ap_uarch_core *core, unsigned flags, int taken,
+                            int mispredicted, struct ap_uarch_result *out);
 
 /* Latencies of an operation that is neither a memory access nor a branch. */
 void ap_uarch_other(struct ap_uarch_core *core, struct ap_uarch_result *out);

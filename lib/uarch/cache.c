@@ -192,8 +192,9 @@ static inline uint32_t choose_victim(const struct uarch_way *w, uint32_t ways)
 	return victim;
 }
 
-/* Lookup in a private set-associative cache: one pass over the set finds
- * the line or, on a miss, the victim of the fill that usually follows. */
+/* Lookup in a private set-associative cache. A miss also finds the victim
+ * of the fill that usually follows (pending_*), so the fill does not scan
+ * the set again; hits, the common case, compare tags only. */
 static int private_lookup_scan(struct uarch_cache *c, uint64_t line, uint64_t tag, uint32_t mru)
 {
 	c->pending_tag = 0;
@@ -203,31 +204,15 @@ static int private_lookup_scan(struct uarch_cache *c, uint64_t line, uint64_t ta
 	}
 	uint32_t ways = c->ways, base = (uint32_t)(line & c->set_mask) * ways;
 	struct uarch_way *w = &c->way[base];
-	uint32_t victim = 0;
-	uint64_t oldest = UINT64_MAX;
-	int have_invalid = 0;
 	for (uint32_t i = 0; i < ways; i++) {
-		uint64_t t = atomic_load_explicit(&w[i].tag, memory_order_relaxed);
-		if (t == tag) {
+		if (atomic_load_explicit(&w[i].tag, memory_order_relaxed) == tag) {
 			atomic_store_explicit(&w[i].stamp, tick(c), memory_order_relaxed);
 			atomic_store_explicit(&c->mru, base + i, memory_order_relaxed);
 			return (int)(base + i);
 		}
-		if (have_invalid)
-			continue;
-		if (!t) {
-			victim = i;
-			have_invalid = 1;
-			continue;
-		}
-		uint64_t s = atomic_load_explicit(&w[i].stamp, memory_order_relaxed);
-		if (s < oldest) {
-			oldest = s;
-			victim = i;
-		}
 	}
 	c->pending_tag = tag;
-	c->pending_victim = base + victim;
+	c->pending_victim = base + choose_victim(w, ways);
 	return -1;
 }
 

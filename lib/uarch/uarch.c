@@ -303,6 +303,9 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 	s->confirmed = 0;
 }
 
+static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
+                        enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
+
 void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
                      enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
 {
@@ -311,6 +314,7 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 	uint64_t line = uarch_cache_line(&core->l1d, vaddr);
 	/* With one core there is nobody to share with: skip the directory. */
 	int shared = atomic_load_explicit(&sys->ncores, memory_order_relaxed) > 1;
+	(void)size;
 
 	if (line == core->last_line && !shared) {
 		/* The line (and its page) of the previous access: an L1D and L1
@@ -331,7 +335,18 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 		                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
 		return;
 	}
+	access_slow(core, line, vaddr, shared, kind, out);
+}
 
+/* Everything but the same-line fast path; out of line so that the fast
+ * path stays small enough to inline into a caller (the QEMU plugin). */
+__attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, uint64_t line,
+                                                  uint64_t vaddr, int shared,
+                                                  enum ap_uarch_access_kind kind,
+                                                  struct ap_uarch_result *out)
+{
+	struct ap_uarch_system *sys = core->sys;
+	const struct ap_uarch_config *cfg = &sys->cfg;
 	uint64_t events = AP_EV_L1D_ACCESS;
 	uint16_t xlat = translate(core, vaddr, &events);
 	_Atomic uint64_t *slot = shared ? dir_slot(sys, line) : NULL;
@@ -340,7 +355,6 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 		d = dir_read(slot, line);
 	uint32_t lat;
 	uint16_t source;
-	(void)size;
 
 	if (kind == AP_UARCH_STORE)
 		core->stats.stores++;
@@ -418,22 +432,35 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 	}
 }
 
-void ap_uarch_branch(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
-                     int taken, struct ap_uarch_result *out)
+int ap_uarch_branch_train(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
+                          int taken)
 {
-	const struct ap_uarch_config *cfg = &core->sys->cfg;
 	int miss = uarch_bpred_update(&core->bp, pc, target, flags, taken);
 	core->stats.branches++;
 	core->stats.mispredicts += (uint64_t)miss;
+	return miss;
+}
+
+void ap_uarch_branch_result(const struct ap_uarch_core *core, unsigned flags, int taken,
+                            int mispredicted, struct ap_uarch_result *out)
+{
+	const struct ap_uarch_config *cfg = &core->sys->cfg;
 	out->lat_issue = cfg->issue_latency;
 	out->lat_xlat = 0;
 	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->exec_latency +
-	                       (miss ? cfg->mispredict_penalty : 0));
-	out->events = (miss ? AP_EV_MISPREDICTED : 0) |
+	                       (mispredicted ? cfg->mispredict_penalty : 0));
+	out->events = (mispredicted ? AP_EV_MISPREDICTED : 0) |
 	              ((flags & AP_UARCH_BR_COND) && !taken ? AP_EV_NOT_TAKEN : 0);
 	out->has_data_source = 0;
 	out->data_source = 0;
-	out->mispredicted = (uint8_t)miss;
+	out->mispredicted = (uint8_t)(mispredicted != 0);
+}
+
+void ap_uarch_branch(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
+                     int taken, struct ap_uarch_result *out)
+{
+	int miss = ap_uarch_branch_train(core, pc, target, flags, taken);
+	ap_uarch_branch_result(core, flags, taken, miss, out);
 }
 
 void ap_uarch_other(struct ap_uarch_core *core, struct ap_uarch_result *out)

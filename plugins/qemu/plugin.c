@@ -151,11 +151,30 @@ static void plugin_describe_op(const struct vcpu_state *v, const struct insn_inf
 
 /* ---- accounting one executed TB ------------------------------------------ */
 
+/* Feed the n operations of an executed TB to the SPE model, describing
+ * only the ones it selects. Out of line: most TBs have none. */
+__attribute__((noinline)) static void feed_spe_sampled(struct vcpu_state *v, const struct tb_info *tb,
+                                                       uint64_t base, uint32_t i, uint64_t target,
+                                                       int taken, int mispredicted)
+{
+	uint32_t n = tb->n;
+	struct ap_uarch_result br = { 0 };
+	if (opts.timing && tb->ends_in_branch && mispredicted >= 0)
+		ap_uarch_branch_result(v->core, tb->br_uarch, taken, mispredicted, &br);
+	while (i < n) {
+		struct ap_spe_op op;
+		plugin_describe_op(v, &tb->insn[i], &br, target, taken, &op);
+		spe_sink_op(v->sink, &op, base + i);
+		if (++i < n)
+			i += (uint32_t)spe_sink_skip(v->sink, n - i, base + i);
+	}
+}
+
 static void finish_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t next_pc, int have_next)
 {
-	struct ap_uarch_result br = { 0 };
 	uint64_t target = 0;
 	int taken = 0;
+	int mispredicted = -1; /* -1: not resolved (no next PC), no timing */
 
 	if (tb->ends_in_branch) {
 		if (tb->br_direct) {
@@ -168,7 +187,7 @@ static void finish_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t n
 		if (have_next) {
 			v->branches_resolved++;
 			if (opts.timing)
-				ap_uarch_branch(v->core, tb->br_pc, target, tb->br_uarch, taken, &br);
+				mispredicted = ap_uarch_branch_train(v->core, tb->br_pc, target, tb->br_uarch, taken);
 		}
 	}
 
@@ -177,16 +196,9 @@ static void finish_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t n
 	v->ops += n;
 	if (!v->sink)
 		return;
-	uint32_t i = 0;
-	while (i < n) {
-		i += (uint32_t)spe_sink_skip(v->sink, n - i, base + i);
-		if (i >= n)
-			break;
-		struct ap_spe_op op;
-		plugin_describe_op(v, &tb->insn[i], &br, target, taken, &op);
-		spe_sink_op(v->sink, &op, base + i);
-		i++;
-	}
+	uint32_t i = (uint32_t)spe_sink_skip(v->sink, n, base);
+	if (__builtin_expect(i < n, 0))
+		feed_spe_sampled(v, tb, base, i, target, taken, mispredicted);
 }
 
 /* ---- callbacks ------------------------------------------------------------ */
@@ -232,12 +244,6 @@ static inline struct vcpu_state *vcpu_of(unsigned int vcpu_index)
 	return v;
 }
 
-/* Registered only on TBs without a memory instruction that can announce
- * the TB's start (see on_tb_trans). */
-static void on_tb_exec(unsigned int vcpu_index, void *udata)
-{
-	tb_start(vcpu_of(vcpu_index), udata);
-}
 
 /* An access whose base register is the data register of the previous load
  * cannot issue before that load's data arrives: the wait is issue latency
@@ -300,15 +306,53 @@ static inline void on_access(struct vcpu_state *v, uint64_t vaddr, const struct 
 	}
 }
 
+/* Replay the vCPU's event log through the models (see PLUGIN_LOG_EVENTS). */
+static void replay_events(struct vcpu_state *v)
+{
+	const struct plugin_event *e = v->events, *end = e + v->n_events;
+	for (; e < end; e++) {
+		uintptr_t what = e->what & ~(uintptr_t)3;
+		switch (e->what & 3) {
+		case EV_TB_START:
+			tb_start(v, (const struct tb_info *)what);
+			break;
+		case EV_START_ACCESS:
+			tb_start(v, tb_of_insn((const struct insn_info *)what));
+			/* fall through */
+		default:
+			on_access(v, e->vaddr, (const struct insn_info *)what);
+			break;
+		}
+	}
+	v->n_events = 0;
+}
+
+static inline void log_event(struct vcpu_state *v, uintptr_t what, uint64_t vaddr)
+{
+	struct plugin_event *e = &v->events[v->n_events++];
+	e->what = what;
+	e->vaddr = vaddr;
+	if (__builtin_expect(v->n_events == PLUGIN_LOG_EVENTS, 0))
+		replay_events(v);
+}
+
+/* Registered only on TBs without a memory instruction that can announce
+ * the TB's start (see on_tb_trans). */
+static void on_tb_exec(unsigned int vcpu_index, void *udata)
+{
+	log_event(vcpu_of(vcpu_index), (uintptr_t)udata | EV_TB_START, 0);
+}
+
 /* One read/write callback per memory instruction: with separate
  * QEMU_PLUGIN_MEM_R and QEMU_PLUGIN_MEM_W callbacks, QEMU 7.2 calls the W
  * one for loads as well (measured: stream's 4.2M loads and 4.2M stores gave
  * 4.2M R and 8.4M W calls). Whether it is a load or a store is known from
- * the encoding, so QEMU is not asked. */
+ * the encoding, so QEMU is not asked. A TB's start was logged before any of
+ * its accesses, so the vCPU exists. */
 static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	(void)info;
-	on_access(vcpus[vcpu_index], vaddr, udata);
+	log_event(vcpus[vcpu_index], (uintptr_t)udata | EV_ACCESS, vaddr);
 }
 
 /* The first memory instruction of a TB when it makes exactly one access
@@ -319,11 +363,8 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t
 static void on_mem_tb_start(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
                             void *udata)
 {
-	const struct insn_info *in = udata;
-	struct vcpu_state *v = vcpu_of(vcpu_index);
 	(void)info;
-	tb_start(v, tb_of_insn(in));
-	on_access(v, vaddr, in);
+	log_event(vcpu_of(vcpu_index), (uintptr_t)udata | EV_START_ACCESS, vaddr);
 }
 
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -388,6 +429,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
 	struct vcpu_state *v = vcpu_index < PLUGIN_MAX_VCPUS ? vcpus[vcpu_index] : NULL;
+	if (v)
+		replay_events(v);
 	if (v && v->cur) {
 		finish_tb(v, v->cur, 0, 0);
 		v->cur = NULL;
@@ -565,6 +608,7 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 		struct vcpu_state *v = vcpus[i];
 		if (!v)
 			continue;
+		replay_events(v);
 		if (v->cur) {
 			finish_tb(v, v->cur, 0, 0);
 			v->cur = NULL;

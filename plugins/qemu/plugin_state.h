@@ -58,6 +58,24 @@ struct mem_slot {
 struct plugin_options;
 struct spe_sink;
 
+/* Callbacks only log what happened; the log is replayed through the
+ * timing and SPE models in order when it fills, when the thread exits and
+ * at the end. Replaying thousands of events in one tight loop keeps the
+ * models' code and data hot in the host caches instead of interleaving
+ * them with QEMU's generated code on every callback; the results are the
+ * same because nothing in them depends on host time. */
+#define PLUGIN_LOG_EVENTS 2048
+/* Low bits of plugin_event.what (insn_info and tb_info are 8-byte aligned). */
+enum plugin_event_kind {
+	EV_ACCESS = 0,       /* what = insn_info, vaddr: a data access */
+	EV_START_ACCESS = 1, /* the same, and it announces its TB's start */
+	EV_TB_START = 2,     /* what = tb_info: a TB without an announcing access started */
+};
+struct plugin_event {
+	uintptr_t what;
+	uint64_t vaddr;
+};
+
 struct vcpu_state {
 	int active;
 	unsigned index;
@@ -81,6 +99,8 @@ struct vcpu_state {
 	_Atomic uint32_t execs_cap; /* stored after execs: a reader of cap sees an array that large */
 	struct ap_uarch_core *core;
 	struct spe_sink *sink;  /* NULL when the model is off */
+	uint32_t n_events;
+	struct plugin_event events[PLUGIN_LOG_EVENTS];
 	struct mem_slot slot[PLUGIN_MAX_TB_INSNS];
 };
 
