@@ -16,6 +16,7 @@ int uarch_bpred_init(struct uarch_bpred *bp, uint32_t hist_bits, uint32_t btb_en
 	    !ras_entries || ras_entries > 4096)
 		return -AP_ERR_INVALID;
 	bp->hist_bits = hist_bits;
+	bp->hist_mask = ((uint64_t)1 << hist_bits) - 1;
 	bp->btb_mask = btb_entries - 1;
 	bp->ras_size = ras_entries;
 	bp->counters = malloc((size_t)1 << hist_bits);

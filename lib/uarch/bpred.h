@@ -14,6 +14,7 @@ struct uarch_bpred {
 	uint64_t *ras;
 	uint32_t hist_bits, btb_mask, ras_size, ras_top, ras_count;
 	uint64_t history;
+	uint64_t hist_mask;  /* 2^hist_bits - 1 */
 };
 
 int uarch_bpred_init(struct uarch_bpred *bp, uint32_t hist_bits, uint32_t btb_entries,
@@ -23,15 +24,13 @@ void uarch_bpred_fini(struct uarch_bpred *bp);
  * Inline: it runs once per executed branch of the program. */
 static inline int uarch_bpred_direction(struct uarch_bpred *bp, uint64_t pc, int taken)
 {
-	uint64_t mask = ((uint64_t)1 << bp->hist_bits) - 1;
+	uint64_t mask = bp->hist_mask, t = taken != 0;
 	uint8_t *ctr = &bp->counters[((pc >> 2) ^ bp->history) & mask];
-	int predicted = *ctr >= 2;
-	if (taken && *ctr < 3)
-		(*ctr)++;
-	else if (!taken && *ctr > 0)
-		(*ctr)--;
-	bp->history = ((bp->history << 1) | (uint64_t)(taken != 0)) & mask;
-	return predicted != (taken != 0);
+	unsigned c = *ctr;
+	/* 2-bit saturating counter: up when taken (to 3), down when not (to 0). */
+	*ctr = (uint8_t)(t ? c + (c < 3) : c - (c > 0));
+	bp->history = ((bp->history << 1) | t) & mask;
+	return (c >= 2) != (int)t;
 }
 
 static inline int uarch_bpred_update(struct uarch_bpred *bp, uint64_t pc, uint64_t target,

@@ -178,18 +178,18 @@ static inline uint64_t tick(struct uarch_cache *c)
  * lowest), else the oldest stamp (the first of equals). */
 static inline uint32_t choose_victim(const struct uarch_way *w, uint32_t ways)
 {
-	uint32_t victim = 0;
+	const struct uarch_way *victim = w, *end = w + ways;
 	uint64_t oldest = UINT64_MAX;
-	for (uint32_t i = 0; i < ways; i++) {
-		if (!atomic_load_explicit(&w[i].tag, memory_order_relaxed))
-			return i;
-		uint64_t s = atomic_load_explicit(&w[i].stamp, memory_order_relaxed);
+	for (const struct uarch_way *p = w; p < end; p++) {
+		if (!atomic_load_explicit(&p->tag, memory_order_relaxed))
+			return (uint32_t)(p - w);
+		uint64_t s = atomic_load_explicit(&p->stamp, memory_order_relaxed);
 		if (s < oldest) {
 			oldest = s;
-			victim = i;
+			victim = p;
 		}
 	}
-	return victim;
+	return (uint32_t)(victim - w);
 }
 
 /* Lookup in a private set-associative cache. A miss also finds the victim
@@ -203,12 +203,13 @@ static int private_lookup_scan(struct uarch_cache *c, uint64_t line, uint64_t ta
 		return (int)mru;
 	}
 	uint32_t ways = c->ways, base = (uint32_t)(line & c->set_mask) * ways;
-	struct uarch_way *w = &c->way[base];
-	for (uint32_t i = 0; i < ways; i++) {
-		if (atomic_load_explicit(&w[i].tag, memory_order_relaxed) == tag) {
-			atomic_store_explicit(&w[i].stamp, tick(c), memory_order_relaxed);
-			atomic_store_explicit(&c->mru, base + i, memory_order_relaxed);
-			return (int)(base + i);
+	struct uarch_way *w = &c->way[base], *end = w + ways;
+	for (struct uarch_way *p = w; p < end; p++) {
+		if (atomic_load_explicit(&p->tag, memory_order_relaxed) == tag) {
+			uint32_t e = base + (uint32_t)(p - w);
+			atomic_store_explicit(&p->stamp, tick(c), memory_order_relaxed);
+			atomic_store_explicit(&c->mru, e, memory_order_relaxed);
+			return (int)e;
 		}
 	}
 	c->pending_tag = tag;

@@ -263,8 +263,8 @@ static inline void add_dependency_stall(struct vcpu_state *v, const struct insn_
 		v->stall_total += stall;
 		now += stall;
 	}
-	if ((in->cls.flags & A64_F_LOAD) && in->cls.rt != A64_NO_REG && in->cls.rt != 31) {
-		v->dep_reg = in->cls.rt;
+	if (in->dep_rt != A64_NO_REG) {
+		v->dep_reg = in->dep_rt;
 		/* Data arrives after issue, translation and the access (the
 		 * load's own total latency, without the stall just added). */
 		v->dep_ready = now + res->lat_total - res->lat_issue + uarch_cfg.issue_latency;
@@ -306,8 +306,11 @@ static inline void on_access(struct vcpu_state *v, uint64_t vaddr, const struct 
 	}
 }
 
-/* Replay the vCPU's event log through the models (see PLUGIN_LOG_EVENTS). */
-static void replay_events(struct vcpu_state *v)
+/* Replay the vCPU's event log through the models (see PLUGIN_LOG_EVENTS).
+ * Flattened: the per-event path (TB accounting, the branch predictor, the
+ * access fast path) inlines into this one loop; the rare paths stay out of
+ * line (noinline). */
+__attribute__((flatten, noinline)) static void replay_events(struct vcpu_state *v)
 {
 	const struct plugin_event *e = v->events, *end = e + v->n_events;
 	for (; e < end; e++) {
@@ -391,6 +394,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (in->cls.kind != A64_LDST)
 			continue;
 		uint16_t f = in->cls.flags;
+		in->dep_rt = (f & A64_F_LOAD) && in->cls.rt != A64_NO_REG && in->cls.rt != 31 ? in->cls.rt
+		                                                                              : A64_NO_REG;
 		in->access = (uint8_t)((f & A64_F_ATOMIC) ? AP_UARCH_ATOMIC
 		                       : (f & A64_F_LOAD) ? AP_UARCH_LOAD
 		                                          : AP_UARCH_STORE);

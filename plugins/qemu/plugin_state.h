@@ -21,7 +21,10 @@ struct insn_info {
 	uint64_t pc;
 	struct a64_class cls;
 	uint16_t index; /* position in its TB */
-	uint8_t access; /* enum ap_uarch_access_kind of a load/store (atomics: 0, ask QEMU) */
+	uint8_t access; /* enum ap_uarch_access_kind of a load/store */
+	/* Load-to-address dependencies (add_dependency_stall): the register
+	 * whose value a load brings (A64_NO_REG: none, not a GP load). */
+	uint8_t dep_rt;
 };
 
 /* One translated block; lives until the plugin exits (QEMU does not tell a
