@@ -151,7 +151,7 @@ static inline void lru_touch(struct uarch_cache *c, uint32_t set, uint32_t e)
 
 void uarch_cache_invalidate(struct uarch_cache *c, int index)
 {
-	c->pending_tag = 0;
+	atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
 	uint64_t tag = atomic_load_explicit(&c->way[index].tag, memory_order_relaxed);
 	if (c->index && tag) {
 		index_remove(c, tag);
@@ -197,7 +197,7 @@ static inline uint32_t choose_victim(const struct uarch_way *w, uint32_t ways)
  * the set again; hits, the common case, compare tags only. */
 static int private_lookup_scan(struct uarch_cache *c, uint64_t line, uint64_t tag, uint32_t mru)
 {
-	c->pending_tag = 0;
+	atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
 	if (atomic_load_explicit(&c->way[mru].tag, memory_order_relaxed) == tag) {
 		atomic_store_explicit(&c->way[mru].stamp, tick(c), memory_order_relaxed);
 		return (int)mru;
@@ -212,8 +212,8 @@ static int private_lookup_scan(struct uarch_cache *c, uint64_t line, uint64_t ta
 			return (int)e;
 		}
 	}
-	c->pending_tag = tag;
-	c->pending_victim = base + choose_victim(w, ways);
+	atomic_store_explicit(&c->pending_victim, base + choose_victim(w, ways), memory_order_relaxed);
+	atomic_store_explicit(&c->pending_tag, tag, memory_order_relaxed);
 	return -1;
 }
 
@@ -234,6 +234,7 @@ int uarch_cache_lookup(struct uarch_cache *c, uint64_t line)
 	}
 	if (!c->shared)
 		return private_lookup_scan(c, line, tag, mru);
+	atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
 	if (atomic_load_explicit(&c->way[mru].tag, memory_order_relaxed) == tag) {
 		atomic_store_explicit(&c->way[mru].stamp, tick(c), memory_order_relaxed);
 		return (int)mru;
@@ -248,15 +249,23 @@ int uarch_cache_lookup(struct uarch_cache *c, uint64_t line)
 			return (int)h;
 		}
 	}
-	for (uint32_t i = 0; i < c->ways; i++) {
-		if (atomic_load_explicit(&w[i].tag, memory_order_relaxed) == tag) {
-			atomic_store_explicit(&w[i].stamp, tick(c), memory_order_relaxed);
-			atomic_store_explicit(&c->mru, base + i, memory_order_relaxed);
+	uint32_t ways = c->ways;
+	for (struct uarch_way *p = w, *end = w + ways; p < end; p++) {
+		if (atomic_load_explicit(&p->tag, memory_order_relaxed) == tag) {
+			uint32_t e = base + (uint32_t)(p - w);
+			atomic_store_explicit(&p->stamp, tick(c), memory_order_relaxed);
+			atomic_store_explicit(&c->mru, e, memory_order_relaxed);
 			if (c->hint)
-				atomic_store_explicit(&c->hint[hint_slot(c, line)], base + i, memory_order_relaxed);
-			return (int)(base + i);
+				atomic_store_explicit(&c->hint[hint_slot(c, line)], e, memory_order_relaxed);
+			return (int)e;
 		}
 	}
+	/* As for private caches, the miss remembers the fill's victim. Another
+	 * thread may change the set before the fill: the victim is then not
+	 * the least recent entry, which only blurs LRU (the shared cache is
+	 * approximate under concurrency anyway). */
+	atomic_store_explicit(&c->pending_victim, base + choose_victim(w, ways), memory_order_relaxed);
+	atomic_store_explicit(&c->pending_tag, tag, memory_order_relaxed);
 	return -1;
 }
 
@@ -286,8 +295,12 @@ int uarch_cache_fill(struct uarch_cache *c, uint64_t line)
 		lru_touch(c, set, e);
 		return (int)e;
 	}
-	uint32_t victim = c->pending_tag == line + 1 ? c->pending_victim - base : choose_victim(w, c->ways);
-	c->pending_tag = 0;
+	/* With several threads on a shared cache, tag and victim may come from
+	 * different lookups: use the victim only if it lies in this set. */
+	uint32_t victim = atomic_load_explicit(&c->pending_victim, memory_order_relaxed) - base;
+	if (atomic_load_explicit(&c->pending_tag, memory_order_relaxed) != line + 1 || victim >= c->ways)
+		victim = choose_victim(w, c->ways);
+	atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
 	atomic_store_explicit(&w[victim].tag, line + 1, memory_order_relaxed);
 	atomic_store_explicit(&w[victim].stamp, tick(c), memory_order_relaxed);
 	c->version[base + victim] = 0;

@@ -52,12 +52,11 @@ struct uarch_cache {
 	char pad_before_[64];
 	_Atomic uint32_t mru; /* index of the last hit entry: checked first */
 	_Atomic uint64_t clock;
-	/* Private caches: a lookup that misses also finds the entry a fill of
-	 * that line would replace (the same scan); the fill that follows uses
-	 * it instead of scanning the set again. Any other lookup, fill or
-	 * invalidation forgets it. */
-	uint64_t pending_tag; /* 0: none */
-	uint32_t pending_victim;
+	/* A lookup that misses also finds the entry a fill of that line would
+	 * replace; the fill that follows uses it instead of scanning the set
+	 * again. Any other lookup, fill or invalidation forgets it. */
+	_Atomic uint64_t pending_tag; /* 0: none */
+	_Atomic uint32_t pending_victim; /* checked to lie in the line's set before use */
 	char pad_after_[64];
 };
 
