@@ -32,6 +32,9 @@ best() { # "wall cpu": the best of $runs runs of "$@" for each
   echo "$bw $bc"
 }
 
+# The load average goes with the figures: other work on the machine shows
+# in wall time first, and in CPU time through shared host caches.
+echo "<!-- $(date -u '+%Y-%m-%d %H:%M UTC'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg) -->"
 echo "| example | plain qemu wall / cpu (s) | instrumentation only | + timing model | armprof record | record / plain (wall, cpu) | instr. / plain (cpu) |"
 echo "|---|---|---|---|---|---|---|"
 # Workloads long enough (0.1-1 s under plain QEMU) that start-up (~50 ms to
@@ -49,3 +52,4 @@ for run in "pointer_chase 4000000" "stream 8" "branchy 10" "false_sharing 500000
     BEGIN { printf "| %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.1fx, %.1fx | %.1fx |\n",
             n, pw, pc, iw, ic, tw, tc, fw, fc, r(fw, pw), r(fc, pc), r(ic, pc) }'
 done
+echo "<!-- load average at end: $(cut -d' ' -f1-3 /proc/loadavg) -->"

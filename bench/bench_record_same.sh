@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Check that a change to the QEMU plugin or the timing model left what it
+# computes alone: record the single-threaded examples with two plugin builds
+# (e.g. before and after a speed-up) and compare the raw SPE bytes, the exact
+# per-PC counts, the program's output and armprof's summary byte for byte.
+# Context packets are off (--no-context): they hold the thread id, which
+# differs from run to run. Multi-threaded programs are not compared: their
+# interleaving, and so the shared LLC and directory, differ between runs.
+#
+# usage: bench/bench_record_same.sh BUILD_DIR OLD_PLUGIN.so NEW_PLUGIN.so
+# Exit status 0 when every run matched, 1 otherwise (each difference named).
+set -uo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 BUILD_DIR OLD_PLUGIN.so NEW_PLUGIN.so" >&2; exit 2; }
+build=$1 old=$2 new=$3
+armprof=$build/armprof ex=$build/examples
+for f in "$armprof" "$old" "$new" "$ex/pointer_chase"; do
+  [ -e "$f" ] || { echo "bench_record_same: $f: missing" >&2; exit 2; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rc=0
+for run in "pointer_chase 200000" "stream 1" "branchy 1"; do
+  [ -x "$ex/${run%% *}" ] || continue
+  # Default settings, the sampling controls, a filter, timing off, and a
+  # timing-model setting, so that each part of the hand-off is compared.
+  for opts in "" "-c 256 --pa" "-j --seed 7 -c 512" "--filter-type load --no-timing" \
+              "--uarch prefetch.degree=0 -c 256"; do
+    for which in old new; do
+      plugin=$old
+      [ $which = new ] && plugin=$new
+      # shellcheck disable=SC2086 # $run and $opts are word lists
+      "$armprof" record --plugin "$plugin" --no-context --format raw -o "$tmp/out.raw" \
+        --counts "$tmp/$which.counts" $opts -- "$ex"/$run > "$tmp/$which.stdout" 2> "$tmp/$which.stderr"
+      echo "exit $?" >> "$tmp/$which.stdout"
+      if ! mv "$tmp/out.raw" "$tmp/$which.raw" 2> /dev/null; then
+        echo "bench_record_same: [$run] [$opts]: no output with $plugin:" >&2
+        cat "$tmp/$which.stderr" >&2
+        exit 2
+      fi
+    done
+    for f in raw counts stdout stderr; do
+      if ! cmp -s "$tmp/old.$f" "$tmp/new.$f"; then
+        echo "bench_record_same: [$run] [$opts]: $f differs"
+        rc=1
+      fi
+    done
+  done
+done
+[ $rc -eq 0 ] && echo "bench_record_same: all runs identical"
+exit $rc
