@@ -24,7 +24,7 @@ for run in "pointer_chase 200000" "stream 1" "branchy 1"; do
   # Default settings, the sampling controls, a filter, timing off, and a
   # timing-model setting, so that each part of the hand-off is compared.
   for opts in "" "-c 256 --pa" "-j --seed 7 -c 512" "--filter-type load --no-timing" \
-              "--uarch prefetch.degree=0 -c 256"; do
+              "--uarch prefetch.degree=0 -c 256" "--set spe.sample_next_op=0 -c 768 -j"; do
     for which in old new; do
       plugin=$old
       [ $which = new ] && plugin=$new

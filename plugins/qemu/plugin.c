@@ -51,6 +51,8 @@ static void fail(const char *msg)
 	_exit(2);
 }
 
+static void spe_flush(struct vcpu_state *v);
+
 /* First callback of a thread: kept out of line (its error buffer would
  * otherwise enlarge the frame of every callback). */
 __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned index)
@@ -74,8 +76,10 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 		fail("cannot create the timing model of a core");
 	if (opts.model && !v->sink && spe_sink_new(&v->sink, &opts, index, v->tid, err, sizeof(err)) < 0)
 		fail(err);
-	else if (v->sink)
+	else if (v->sink) {
+		spe_flush(v);
 		spe_sink_set_tid(v->sink, v->tid); /* the index of a thread that exited */
+	}
 	/* Only valid while a vCPU runs (QEMU reads the current CPU's task). */
 	if (!entry_code)
 		entry_code = qemu_plugin_entry_code();
@@ -170,6 +174,43 @@ __attribute__((noinline)) static void feed_spe_sampled(struct vcpu_state *v, con
 	}
 }
 
+/* Give the model the operations that passed without it (spe_pending).
+ * None of them can be selected (spe_free said so), so ap_spe_skip lets
+ * them all pass; should one be selected after all, it is described as an
+ * anonymous Other operation and counted in spe_batch_mismatch. */
+static void spe_flush(struct vcpu_state *v)
+{
+	uint64_t now = v->ops - v->spe_pending;
+	while (v->spe_pending) {
+		uint64_t k = spe_sink_skip(v->sink, v->spe_pending, now);
+		v->spe_pending -= k;
+		now += k;
+		if (v->spe_pending) {
+			struct ap_spe_op op;
+			memset(&op, 0, sizeof(op));
+			v->spe_batch_mismatch++;
+			spe_sink_op(v->sink, &op, now);
+			v->spe_pending--;
+			now++;
+		}
+	}
+}
+
+/* The SPE part of an executed TB that may hold the next selected operation:
+ * flush the batch, let the TB's operations pass one selection at a time,
+ * and learn how far the next selection is. */
+__attribute__((noinline)) static void spe_account_tb(struct vcpu_state *v, const struct tb_info *tb,
+                                                     uint64_t base, uint64_t target, int taken,
+                                                     int mispredicted)
+{
+	uint32_t n = tb->n;
+	spe_flush(v);
+	uint32_t i = (uint32_t)spe_sink_skip(v->sink, n, base);
+	if (i < n)
+		feed_spe_sampled(v, tb, base, i, target, taken, mispredicted);
+	v->spe_free = spe_sink_until_sample(v->sink);
+}
+
 static void finish_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t next_pc, int have_next)
 {
 	uint64_t target = 0;
@@ -196,9 +237,16 @@ static void finish_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t n
 	v->ops += n;
 	if (!v->sink)
 		return;
-	uint32_t i = (uint32_t)spe_sink_skip(v->sink, n, base);
-	if (__builtin_expect(i < n, 0))
-		feed_spe_sampled(v, tb, base, i, target, taken, mispredicted);
+	/* Operations that cannot be selected pass without a call into the
+	 * model: that changes nothing it records, because the plugin's
+	 * operations complete when sampled (ap_spe_op.inflight = 0), so no
+	 * record is completed, and no time read, while unsampled ones pass. */
+	if (__builtin_expect(n <= v->spe_free, 1)) {
+		v->spe_free -= n;
+		v->spe_pending += n;
+		return;
+	}
+	spe_account_tb(v, tb, base, target, taken, mispredicted);
 }
 
 /* ---- callbacks ------------------------------------------------------------ */
@@ -440,6 +488,8 @@ static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 		finish_tb(v, v->cur, 0, 0);
 		v->cur = NULL;
 	}
+	if (v && v->sink)
+		spe_flush(v);
 	if (v && v->active) {
 		v->active = 0; /* a new thread may reuse the index: new tid */
 		atomic_fetch_sub_explicit(&n_threads, 1, memory_order_relaxed);
@@ -548,7 +598,7 @@ static int emit_stats(FILE *f, void *ctx)
 	(void)ctx;
 	uint64_t off = 0;
 	struct ap_spe_counts tot = { 0 };
-	uint64_t ops = 0, drains = 0, lost = 0;
+	uint64_t ops = 0, drains = 0, lost = 0, mismatch = 0;
 	struct ap_uarch_stats us = { 0 };
 	fprintf(f, "# armprof plugin run summary\n");
 	fprintf(f, "model=%d\ntiming=%d\ninterval=%" PRIu64 "\ntbs_translated=%" PRIu64 "\n", opts.model,
@@ -584,6 +634,7 @@ static int emit_stats(FILE *f, void *ctx)
 		tot.mgmt_events += c.mgmt_events;
 		drains += d;
 		lost += l;
+		mismatch += v->spe_batch_mismatch;
 		if (v->core) {
 			const struct ap_uarch_stats *s = ap_uarch_core_stats(v->core);
 			us.loads += s->loads, us.stores += s->stores, us.l1d_misses += s->l1d_misses;
@@ -597,6 +648,7 @@ static int emit_stats(FILE *f, void *ctx)
 	        "\nspe_bytes=%" PRIu64 "\nmgmt_events=%" PRIu64 "\nbuffer_drains=%" PRIu64 "\nlost_bytes=%" PRIu64 "\n",
 	        ops, tot.sample_pop, tot.sample_feed, tot.sample_filtrate, tot.sample_collision,
 	        tot.records_written, tot.records_discarded, off, tot.mgmt_events, drains, lost);
+	fprintf(f, "spe_batch_mismatch=%" PRIu64 "\n", mismatch);
 	fprintf(f, "loads=%" PRIu64 "\nstores=%" PRIu64 "\nl1d_misses=%" PRIu64 "\nl2_misses=%" PRIu64
 	        "\nllc_misses=%" PRIu64 "\npeer_hits=%" PRIu64 "\ntlb_walks=%" PRIu64 "\nbranches=%" PRIu64
 	        "\nmispredicts=%" PRIu64 "\n",
@@ -618,8 +670,20 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 			finish_tb(v, v->cur, 0, 0);
 			v->cur = NULL;
 		}
-		if (v->sink)
+		if (v->sink) {
+			spe_flush(v);
 			spe_sink_finish(v->sink);
+		}
+	}
+	uint64_t mismatch = 0;
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++)
+		mismatch += vcpus[i] ? vcpus[i]->spe_batch_mismatch : 0;
+	if (mismatch) {
+		char msg[160];
+		snprintf(msg, sizeof(msg),
+		         "armprof plugin: %" PRIu64 " operations selected inside a batch (described as Other)\n",
+		         mismatch);
+		qemu_plugin_outs(msg);
 	}
 	const char *bad = NULL;
 	if (opts.counts[0] && write_atomically(opts.counts, emit_counts, NULL) < 0)

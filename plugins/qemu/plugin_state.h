@@ -102,6 +102,11 @@ struct vcpu_state {
 	_Atomic uint32_t execs_cap; /* stored after execs: a reader of cap sees an array that large */
 	struct ap_uarch_core *core;
 	struct spe_sink *sink;  /* NULL when the model is off */
+	/* Unsampled operations reach the SPE model in batches (see
+	 * spe_account_tb): spe_free more can pass before the next selected
+	 * one; spe_pending have passed and are not yet given to the model. */
+	uint64_t spe_free, spe_pending;
+	uint64_t spe_batch_mismatch; /* a batch that met a selection: never expected */
 	uint32_t n_events;
 	struct plugin_event events[PLUGIN_LOG_EVENTS];
 	struct mem_slot slot[PLUGIN_MAX_TB_INSNS];

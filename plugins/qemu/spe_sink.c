@@ -226,6 +226,11 @@ uint64_t spe_sink_skip(struct spe_sink *s, uint64_t n, uint64_t now)
 	return ap_spe_skip(s->pe, n);
 }
 
+uint64_t spe_sink_until_sample(struct spe_sink *s)
+{
+	return ap_spe_until_sample(s->pe);
+}
+
 void spe_sink_op(struct spe_sink *s, const struct ap_spe_op *op, uint64_t now)
 {
 	s->now = now;

@@ -26,6 +26,9 @@ void spe_sink_set_tid(struct spe_sink *s, int64_t tid);
  * passed: fewer than n means the next one is selected and must be given to
  * spe_sink_op. now is the virtual time (CNTPCT) of the first of them. */
 uint64_t spe_sink_skip(struct spe_sink *s, uint64_t n, uint64_t now);
+/* How many operations can pass before the next one the model selects
+ * (ap_spe_until_sample; UINT64_MAX while profiling is disabled). */
+uint64_t spe_sink_until_sample(struct spe_sink *s);
 /* Describe one operation (ap_spe_op); drains the buffer on PMBIRQ. */
 void spe_sink_op(struct spe_sink *s, const struct ap_spe_op *op, uint64_t now);
 
