@@ -36,6 +36,10 @@ struct ap_uarch_core {
 	struct ap_uarch_system *sys;
 	unsigned id;
 	uint64_t last_line;  /* line of the previous access (prefetcher filter) */
+	int last_l1d_way;    /* the L1D entry holding last_line, -1 before any access */
+	/* Prefetches never fill last_line's L1D set (more sets than the
+	 * prefetch degree), so last_line stays the most recent of its set. */
+	uint8_t same_line_exact;
 	struct prefetch_stream stream[MAX_STREAMS];
 	unsigned stream_next;
 	uint8_t counted;     /* included in sys->ncores */
@@ -151,6 +155,8 @@ int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, u
 		return err;
 	}
 	c->last_line = UINT64_MAX;
+	c->last_l1d_way = -1;
+	c->same_line_exact = c->l1d.sets > cfg->prefetch_degree;
 	for (unsigned i = 0; i < MAX_STREAMS; i++)
 		c->stream[i].last_line = UINT64_MAX - 1;
 	atomic_fetch_add_explicit(&sys->ncores, 1, memory_order_relaxed);
@@ -232,11 +238,12 @@ static int private_lookup(struct ap_uarch_core *core, struct uarch_cache *c, uin
 	return way;
 }
 
-static void private_fill(struct uarch_cache *c, uint64_t line, uint32_t version)
+static int private_fill(struct uarch_cache *c, uint64_t line, uint32_t version)
 {
 	int way = uarch_cache_fill(c, line);
 	if (way >= 0)
 		c->version[way] = version;
+	return way;
 }
 
 /* ---- operations ------------------------------------------------------------ */
@@ -306,6 +313,53 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
                         enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
 
+/* What an L1D hit on the line of the previous access returns. */
+static inline void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_access_kind kind,
+                                    struct ap_uarch_result *out)
+{
+	out->lat_issue = cfg->issue_latency;
+	out->lat_xlat = cfg->l1tlb_latency;
+	out->events = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
+	out->mispredicted = 0;
+	out->has_data_source = kind != AP_UARCH_STORE;
+	out->data_source = AP_DS_L1D;
+	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->l1tlb_latency +
+	                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
+}
+
+/* A load or store to the line of the previous access while other cores
+ * exist: what access_slow would do when the directory shows no newer write
+ * by another core (an L1D hit; the L1 DTLB and L1D order do not change; a
+ * store takes ownership), without its lookups. Returns 0, changing
+ * nothing, when the slow path is needed (the copy is stale, or gone). */
+__attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core, uint64_t line,
+                                                      enum ap_uarch_access_kind kind,
+                                                      struct ap_uarch_result *out)
+{
+	struct ap_uarch_system *sys = core->sys;
+	struct uarch_cache *l1 = &core->l1d;
+	int way = core->last_l1d_way;
+	if (way < 0 || atomic_load_explicit(&l1->way[way].tag, memory_order_relaxed) != line + 1)
+		return 0;
+	_Atomic uint64_t *slot = dir_slot(sys, line);
+	struct dir_view d = dir_read(slot, line);
+	if (d.valid && d.writer != core->id + 1 && l1->version[way] != d.version)
+		return 0; /* another core wrote it: the slow path invalidates */
+	if (kind == AP_UARCH_STORE) {
+		uint32_t version = (d.valid ? d.version + 1 : 1) & (uint32_t)DIR_VERSION_MASK;
+		dir_write(slot, line, core->id + 1, 1, version);
+		l1->version[way] = version;
+		int w2 = uarch_cache_lookup(&core->l2, line);
+		if (w2 >= 0)
+			core->l2.version[w2] = version;
+		core->stats.stores++;
+	} else {
+		core->stats.loads++;
+	}
+	same_line_result(&sys->cfg, kind, out);
+	return 1;
+}
+
 void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
                      enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
 {
@@ -325,16 +379,12 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 			core->stats.stores++;
 		else
 			core->stats.loads++;
-		out->lat_issue = cfg->issue_latency;
-		out->lat_xlat = cfg->l1tlb_latency;
-		out->events = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
-		out->mispredicted = 0;
-		out->has_data_source = kind != AP_UARCH_STORE;
-		out->data_source = AP_DS_L1D;
-		out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->l1tlb_latency +
-		                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
+		same_line_result(cfg, kind, out);
 		return;
 	}
+	if (line == core->last_line && kind != AP_UARCH_ATOMIC && core->same_line_exact &&
+	    same_line_shared(core, line, kind, out))
+		return;
 	access_slow(core, line, vaddr, shared, kind, out);
 }
 
@@ -361,7 +411,8 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 	else
 		core->stats.loads++;
 
-	if (private_lookup(core, &core->l1d, line, &d) >= 0) {
+	int l1_way = private_lookup(core, &core->l1d, line, &d);
+	if (l1_way >= 0) {
 		lat = cfg->l1d.latency;
 		source = AP_DS_L1D;
 	} else {
@@ -396,8 +447,9 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 			}
 			private_fill(&core->l2, line, d.version);
 		}
-		private_fill(&core->l1d, line, d.version);
+		l1_way = private_fill(&core->l1d, line, d.version);
 	}
+	core->last_l1d_way = l1_way;
 
 	if (kind != AP_UARCH_LOAD && shared) {
 		/* Take ownership: the line's new version is this core's write. */
