@@ -1,0 +1,140 @@
+/* Benchmark and fingerprint of the timing model (lib/uarch) on a fixed
+ * trace, for the `armprof record` speed work (docs/PERFORMANCE.md, "Recording
+ * under QEMU"):
+ *
+ *   - CPU ns per access and per branch, on a pseudo-random mix of what the
+ *     examples do: one line two cores fight over, lines of their own,
+ *     random accesses over 4 MiB and 256 MiB, and streaming; loads, stores
+ *     and atomics in short bursts, three cores taking turns;
+ *   - a hash of every result (latencies, events, data source) and of each
+ *     core's counters. A speed-up of the model must leave the hash alone:
+ *     run this before and after, with the same arguments.
+ *
+ * The trace is generated from a fixed seed and the cores run on one thread,
+ * so the hash does not depend on the host (unlike a multi-threaded record).
+ *
+ * usage: bench_record_uarch [MILLION_STEPS] [KEY VALUE]...   (default 3)
+ * KEY VALUE: ap_uarch_config_set() settings, e.g. l1d.size 4K. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "armprof/uarch.h"
+
+#define N_CORES 3
+
+static uint64_t hash = 1469598103934665603ull; /* FNV-1a */
+
+static void mix(uint64_t v)
+{
+	hash = (hash ^ v) * 1099511628211ull;
+}
+
+static void mix_result(const struct ap_uarch_result *r)
+{
+	mix(r->lat_issue);
+	mix(r->lat_xlat);
+	mix(r->lat_total);
+	mix(r->events);
+	mix(r->has_data_source);
+	mix(r->data_source);
+	mix(r->mispredicted);
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+	long steps = (argc > 1 ? atol(argv[1]) : 3) * 1000000L;
+	struct ap_uarch_config cfg;
+	ap_uarch_config_init(&cfg);
+	for (int a = 2; a + 1 < argc; a += 2) {
+		if (ap_uarch_config_set(&cfg, argv[a], argv[a + 1]) < 0) {
+			fprintf(stderr, "bench_record_uarch: bad setting %s %s\n", argv[a], argv[a + 1]);
+			return 2;
+		}
+	}
+	if (steps <= 0 || (argc > 2 && argc % 2)) {
+		fprintf(stderr, "usage: bench_record_uarch [MILLION_STEPS] [KEY VALUE]...\n");
+		return 2;
+	}
+	struct ap_uarch_system *sys;
+	struct ap_uarch_core *core[N_CORES] = { 0 };
+	if (ap_uarch_system_new(&sys, &cfg) < 0) {
+		fprintf(stderr, "bench_record_uarch: inconsistent configuration\n");
+		return 2;
+	}
+	for (unsigned i = 0; i < N_CORES; i++)
+		if (ap_uarch_core_new(&core[i], sys, i * 3) < 0) /* cores 0 and 3 share a cluster */
+			return 2;
+
+	uint64_t x = 88172645463325252ull; /* xorshift64 */
+	uint64_t accesses = 0, branches = 0;
+	struct ap_uarch_result r;
+	double t0 = cpu_seconds();
+	for (long i = 0; i < steps; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		unsigned c = (unsigned)((x >> 3) % N_CORES);
+		int burst = 1 + (int)((x >> 8) & 7);
+		uint64_t base;
+		switch ((x >> 12) & 7) {
+		case 0:
+		case 1:
+		case 2:
+			base = 0x10000 + ((x >> 20) & 1) * 8; /* one line, every core */
+			break;
+		case 3:
+			base = 0x20000 + c * 64; /* a line per core */
+			break;
+		case 4:
+			base = 0x100000 + ((x >> 20) & 0xFFFF) * 64; /* 4 MiB at random */
+			break;
+		case 5:
+			base = 0x4000000 + ((x >> 20) & 0x3FFFFF) * 64; /* 256 MiB at random */
+			break;
+		default:
+			base = 0x800000 + (uint64_t)(i & 0xFFFFF) * 8; /* streaming */
+			break;
+		}
+		for (int b = 0; b < burst; b++) {
+			unsigned k = (unsigned)(x >> (24 + b));
+			enum ap_uarch_access_kind kind = (k & 3) == 0    ? AP_UARCH_STORE
+			                                 : (k & 15) == 1 ? AP_UARCH_ATOMIC
+			                                                 : AP_UARCH_LOAD;
+			ap_uarch_access(core[c], base + (uint64_t)(b & 1) * 8, 8, kind, &r);
+			mix_result(&r);
+			accesses++;
+		}
+		ap_uarch_branch(core[c], 0x400000 + (x & 0xFFC), 0x400100, AP_UARCH_BR_COND, (int)((x >> 40) & 1),
+		                &r);
+		mix_result(&r);
+		branches++;
+	}
+	double t = cpu_seconds() - t0;
+	for (unsigned i = 0; i < N_CORES; i++) {
+		const struct ap_uarch_stats *s = ap_uarch_core_stats(core[i]);
+		mix(s->loads), mix(s->stores), mix(s->l1d_misses), mix(s->l2_misses), mix(s->llc_misses);
+		mix(s->peer_hits), mix(s->tlb_l1_misses), mix(s->tlb_walks), mix(s->branches), mix(s->mispredicts);
+		printf("core %u: %llu loads, %llu stores, %llu L1D misses, %llu LLC misses, %llu peer hits, "
+		       "%llu TLB walks\n",
+		       i, (unsigned long long)s->loads, (unsigned long long)s->stores,
+		       (unsigned long long)s->l1d_misses, (unsigned long long)s->llc_misses,
+		       (unsigned long long)s->peer_hits, (unsigned long long)s->tlb_walks);
+	}
+	printf("%llu accesses and %llu branches in %.3f s CPU: %.1f ns per access+branch mix\n",
+	       (unsigned long long)accesses, (unsigned long long)branches, t,
+	       t * 1e9 / (double)(accesses + branches));
+	printf("result hash %016llx\n", (unsigned long long)hash);
+	for (unsigned i = 0; i < N_CORES; i++)
+		ap_uarch_core_free(core[i]);
+	ap_uarch_system_free(sys);
+	return 0;
+}
