@@ -158,6 +158,7 @@ void uarch_cache_invalidate(struct uarch_cache *c, int index)
 		c->lru_set[(uint32_t)index / c->ways].n_invalid++;
 	}
 	atomic_store_explicit(&c->way[index].tag, 0, memory_order_relaxed);
+	atomic_store_explicit(&c->way[index].stamp, 0, memory_order_relaxed); /* see choose_victim */
 }
 
 static inline uint32_t hint_slot(const struct uarch_cache *c, uint64_t line)
@@ -175,14 +176,15 @@ static inline uint64_t tick(struct uarch_cache *c)
 }
 
 /* The victim a fill of this set would choose: an invalid entry first (the
- * lowest), else the oldest stamp (the first of equals). */
+ * lowest), else the oldest stamp (the first of equals). Invalid entries
+ * have stamp 0 and valid ones a stamp of 1 or more (tick() starts at 1,
+ * invalidation clears the stamp), so the first smallest stamp is that
+ * entry: one comparison per way. */
 static inline uint32_t choose_victim(const struct uarch_way *w, uint32_t ways)
 {
 	const struct uarch_way *victim = w, *end = w + ways;
 	uint64_t oldest = UINT64_MAX;
 	for (const struct uarch_way *p = w; p < end; p++) {
-		if (!atomic_load_explicit(&p->tag, memory_order_relaxed))
-			return (uint32_t)(p - w);
 		uint64_t s = atomic_load_explicit(&p->stamp, memory_order_relaxed);
 		if (s < oldest) {
 			oldest = s;
