@@ -214,4 +214,51 @@ TEST(load_store_registers)
 	CHECK_EQ_U64(c.rt, A64_NO_REG);
 }
 
-TEST_MAIN(CASE(assembled_encodings), CASE(load_store_registers), CASE(direct_branch_offsets), CASE(agrees_with_capstone))
+/* A64_F_ONE_ACCESS: the plugin learns that a translation block started from
+ * the memory callback of its first such instruction, so the flag must be set
+ * only where QEMU 7.2 makes exactly one guest access per execution (plain
+ * one-register loads/stores up to 8 bytes), never for pairs, structures, Q
+ * registers, exclusives, atomics, acquire/release forms or prefetches. */
+TEST(one_access_flag)
+{
+	static const struct {
+		uint32_t insn;
+		const char *text;
+		int one;
+	} cases[] = {
+		{ 0xf9400020, "ldr x0, [x1]", 1 },
+		{ 0xb9400420, "ldr w0, [x1, #4]", 1 },
+		{ 0x38401420, "ldrb w0, [x1], #1", 1 },
+		{ 0xb8a27820, "ldrsw x0, [x1, x2, lsl #2]", 1 },
+		{ 0xf85f8020, "ldur x0, [x1, #-8]", 1 },
+		{ 0xf8400820, "ldtr x0, [x1]", 1 },
+		{ 0xf9000020, "str x0, [x1]", 1 },
+		{ 0x38001c20, "strb w0, [x1, #1]!", 1 },
+		{ 0xf8226820, "str x0, [x1, x2]", 1 },
+		{ 0x58000000, "ldr x0, .", 1 },
+		{ 0x1c000000, "ldr s0, .", 1 },
+		{ 0xfd000420, "str d0, [x1, #8]", 1 },
+		{ 0xa94107e0, "ldp x0, x1, [sp, #16]", 0 },
+		{ 0xa9be7bfd, "stp x29, x30, [sp, #-32]!", 0 },
+		{ 0x3dc00020, "ldr q0, [x1]", 0 },
+		{ 0x4c407000, "ld1 {v0.16b}, [x0]", 0 },
+		{ 0xf9800000, "prfm pldl1keep, [x0]", 0 },
+		{ 0xc85f7c20, "ldxr x0, [x1]", 0 },
+		{ 0xc8027c20, "stxr w2, x0, [x1]", 0 },
+		{ 0xc8dffc20, "ldar x0, [x1]", 0 },
+		{ 0x889ffc20, "stlr w0, [x1]", 0 },
+		{ 0x99404020, "ldapur w0, [x1, #4]", 0 },
+		{ 0xc8a07c41, "cas x0, x1, [x2]", 0 },
+		{ 0xd503201f, "nop", 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct a64_class c;
+		a64_classify(cases[i].insn, &c);
+		int one = !!(c.flags & A64_F_ONE_ACCESS);
+		if (one != cases[i].one)
+			fprintf(stderr, "  %s: A64_F_ONE_ACCESS %d, want %d\n", cases[i].text, one, cases[i].one);
+		CHECK_EQ_U64(one, cases[i].one);
+	}
+}
+
+TEST_MAIN(CASE(one_access_flag), CASE(assembled_encodings), CASE(load_store_registers), CASE(direct_branch_offsets), CASE(agrees_with_capstone))
