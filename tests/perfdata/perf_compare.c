@@ -335,25 +335,30 @@ static const char *sym_of(const struct sym *s, size_t n, uint64_t pc)
 	return "[unknown]";
 }
 
-static int compare_script(const struct ap_perf_reader *r, FILE *script, FILE *syms_f)
+/* The symbol list the test script writes: "ADDR SIZE NAME" per line. */
+static size_t read_syms(FILE *f, struct sym *syms, size_t max)
 {
-	struct sym syms[256];
-	size_t n_syms = 0;
 	char line[1024];
-	while (n_syms < 256 && fgets(line, sizeof(line), syms_f)) {
-		unsigned long long a, s;
-		if (sscanf(line, "%llx %llu %63s", &a, &s, syms[n_syms].name) == 3) {
-			syms[n_syms].addr = a;
-			syms[n_syms].size = s;
-			n_syms++;
+	size_t n = 0;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		unsigned long long a, sz;
+		if (sscanf(line, "%llx %llu %63s", &a, &sz, syms[n].name) == 3) {
+			syms[n].addr = a;
+			syms[n].size = sz;
+			n++;
 		}
 	}
-	/* perf decodes each queue's buffers as one stream */
-	struct rec_list recs = { 0 };
+	return n;
+}
+
+/* Every record of the file, decoding each queue's buffers as one stream, as
+ * perf does. */
+static void decode_queues(const struct ap_perf_reader *r, struct rec_list *recs)
+{
 	struct ap_decoder_config cfg;
 	ap_decoder_config_init(&cfg);
 	cfg.on_record = on_record;
-	cfg.ctx = &recs;
+	cfg.ctx = recs;
 	struct ap_perf_aux_iter it;
 	ap_perf_aux_iter_init(&it);
 	it.order = AP_PERF_ORDER_QUEUE;
@@ -364,6 +369,15 @@ static int compare_script(const struct ap_perf_reader *r, FILE *script, FILE *sy
 		ap_decoder_feed(&dec, b->data, (size_t)b->size);
 		ap_decoder_finish(&dec);
 	}
+}
+
+static int compare_script(const struct ap_perf_reader *r, FILE *script, FILE *syms_f)
+{
+	struct sym syms[256];
+	size_t n_syms = read_syms(syms_f, syms, 256);
+	char line[1024];
+	struct rec_list recs = { 0 };
+	decode_queues(r, &recs);
 	size_t i = 0, lines = 0, named = 0;
 	while (fgets(line, sizeof(line), script)) {
 		unsigned long long addr, ip;
@@ -420,31 +434,10 @@ static uint64_t perf_va(const struct ap_record *rec)
 static int compare_synth(const struct ap_perf_reader *r, FILE *script, FILE *syms_f)
 {
 	struct sym syms[256];
-	size_t n_syms = 0;
+	size_t n_syms = read_syms(syms_f, syms, 256);
 	char line[1024];
-	while (n_syms < 256 && fgets(line, sizeof(line), syms_f)) {
-		unsigned long long a, sz;
-		if (sscanf(line, "%llx %llu %63s", &a, &sz, syms[n_syms].name) == 3) {
-			syms[n_syms].addr = a;
-			syms[n_syms].size = sz;
-			n_syms++;
-		}
-	}
 	struct rec_list recs = { 0 };
-	struct ap_decoder_config cfg;
-	ap_decoder_config_init(&cfg);
-	cfg.on_record = on_record;
-	cfg.ctx = &recs;
-	struct ap_perf_aux_iter it;
-	ap_perf_aux_iter_init(&it);
-	it.order = AP_PERF_ORDER_QUEUE;
-	const struct ap_perf_aux_buffer *b;
-	while (ap_perf_next_aux_buffer(r, &it, &b)) {
-		struct ap_decoder dec;
-		ap_decoder_init(&dec, &cfg);
-		ap_decoder_feed(&dec, b->data, (size_t)b->size);
-		ap_decoder_finish(&dec);
-	}
+	decode_queues(r, &recs);
 	static const struct {
 		const char *name;
 		int bit; /* event bit, -1: the load/store class */
