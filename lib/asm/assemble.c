@@ -172,6 +172,25 @@ static int st_addr_raw(struct ctx *c, char **w, int n)
 	return put_packet(c, &p);
 }
 
+/* An INDEX given by name (names[i] is index i) or as a number up to max. */
+static int parse_index(struct ctx *c, const char *word, const char *const *names, uint64_t max,
+                       const char *what, uint64_t *index)
+{
+	for (uint64_t i = 0; names[i]; i++) {
+		if (!strcmp(word, names[i])) {
+			*index = i;
+			return 0;
+		}
+	}
+	int rc = parse_u64(c, word, index);
+	if (rc)
+		return rc;
+	if (*index > max)
+		return fail(c, "%s INDEX %llu: must be 0-%llu", what, (unsigned long long)*index,
+		            (unsigned long long)max);
+	return 0;
+}
+
 static int st_counter(struct ctx *c, char **w, int n)
 {
 	uint64_t index, v;
@@ -179,16 +198,9 @@ static int st_counter(struct ctx *c, char **w, int n)
 	int rc = need(c, n, 3, "lat total|issue|xlat|INDEX COUNT [ext]");
 	if (rc)
 		return rc;
-	if (!strcmp(w[1], "total"))
-		index = AP_CTR_TOTAL;
-	else if (!strcmp(w[1], "issue"))
-		index = AP_CTR_ISSUE;
-	else if (!strcmp(w[1], "xlat"))
-		index = AP_CTR_XLAT;
-	else if ((rc = parse_u64(c, w[1], &index)))
+	static const char *const names[] = { "total", "issue", "xlat", NULL }; /* AP_CTR_* */
+	if ((rc = parse_index(c, w[1], names, 31, "counter", &index)))
 		return rc;
-	if (index > 31)
-		return fail(c, "counter INDEX %llu: must be 0-31", (unsigned long long)index);
 	if ((rc = parse_u64(c, w[2], &v)) || (rc = parse_opts(c, w, n, 3, &o)))
 		return rc;
 	if (v > 0xFFFF)
@@ -204,14 +216,9 @@ static int st_context(struct ctx *c, char **w, int n)
 	int rc = need(c, n, 3, "ctx el1|el2|INDEX VALUE");
 	if (rc)
 		return rc;
-	if (!strcmp(w[1], "el1"))
-		index = AP_CTX_EL1;
-	else if (!strcmp(w[1], "el2"))
-		index = AP_CTX_EL2;
-	else if ((rc = parse_u64(c, w[1], &index)))
+	static const char *const names[] = { "el1", "el2", NULL }; /* AP_CTX_* */
+	if ((rc = parse_index(c, w[1], names, 3, "context", &index)))
 		return rc;
-	if (index > 3)
-		return fail(c, "context INDEX %llu: must be 0-3", (unsigned long long)index);
 	if ((rc = parse_u64(c, w[2], &v)))
 		return rc;
 	if (v > 0xFFFFFFFFu)
