@@ -8,6 +8,10 @@
 # interleaving, and so the shared LLC and directory, differ between runs.
 #
 # usage: bench/bench_record_same.sh BUILD_DIR OLD_PLUGIN.so NEW_PLUGIN.so
+# NEW_OPTS: record options added to the new plugin's runs only, e.g.
+#   NEW_OPTS=--no-pipeline bench/bench_record_same.sh build P.so P.so
+# checks that replaying on the program's threads gives what the model
+# threads give.
 # Exit status 0 when every run matched, 1 otherwise (each difference named).
 set -uo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 BUILD_DIR OLD_PLUGIN.so NEW_PLUGIN.so" >&2; exit 2; }
@@ -26,11 +30,11 @@ for run in "pointer_chase 200000" "stream 1" "branchy 1"; do
   for opts in "" "-c 256 --pa" "-j --seed 7 -c 512" "--filter-type load --no-timing" \
               "--uarch prefetch.degree=0 -c 256" "--set spe.sample_next_op=0 -c 768 -j"; do
     for which in old new; do
-      plugin=$old
-      [ $which = new ] && plugin=$new
+      plugin=$old extra=""
+      [ $which = new ] && plugin=$new extra=${NEW_OPTS:-}
       # shellcheck disable=SC2086 # $run and $opts are word lists
       "$armprof" record --plugin "$plugin" --no-context --format raw -o "$tmp/out.raw" \
-        --counts "$tmp/$which.counts" $opts -- "$ex"/$run > "$tmp/$which.stdout" 2> "$tmp/$which.stderr"
+        --counts "$tmp/$which.counts" $opts $extra -- "$ex"/$run > "$tmp/$which.stdout" 2> "$tmp/$which.stderr"
       echo "exit $?" >> "$tmp/$which.stdout"
       if ! mv "$tmp/out.raw" "$tmp/$which.raw" 2> /dev/null; then
         echo "bench_record_same: [$run] [$opts]: no output with $plugin:" >&2

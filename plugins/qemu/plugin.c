@@ -51,7 +51,8 @@ static void fail(const char *msg)
 	_exit(2);
 }
 
-static void spe_flush(struct vcpu_state *v);
+static void spe_flush(struct vcpu_state *v, uint64_t ops, uint64_t pending);
+static void replay_batch(void *ctx, const struct plugin_event *ev, uint32_t n);
 
 /* First callback of a thread: kept out of line (its error buffer would
  * otherwise enlarge the frame of every callback). */
@@ -63,21 +64,26 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 	if (v && v->active)
 		return v;
 	if (!v) {
-		v = calloc(1, sizeof(*v));
-		if (!v)
+		/* Aligned for the split between the guest and replay sides. */
+		v = aligned_alloc(64, (sizeof(*v) + 63) & ~(size_t)63);
+		if (v)
+			memset(v, 0, sizeof(*v));
+		if (!v || event_ring_init(&v->ring, replay_batch, v, opts.pipeline) < 0)
 			fail("out of memory");
+		v->log = event_ring_current(&v->ring);
 		vcpus[index] = v;
 	}
 	char err[256];
 	v->index = index;
 	v->tid = (int64_t)syscall(SYS_gettid); /* qemu-user: guest tid == host tid */
-	v->dep_reg = A64_NO_REG;
+	v->rs.dep_reg = A64_NO_REG;
 	if (opts.timing && !v->core && ap_uarch_core_new(&v->core, uarch_sys, index) < 0)
 		fail("cannot create the timing model of a core");
 	if (opts.model && !v->sink && spe_sink_new(&v->sink, &opts, index, v->tid, err, sizeof(err)) < 0)
 		fail(err);
 	else if (v->sink) {
-		spe_flush(v);
+		spe_flush(v, v->rs.ops, v->rs.spe_pending); /* after the last thread's exit: none */
+		v->rs.spe_pending = 0;
 		spe_sink_set_tid(v->sink, v->tid); /* the index of a thread that exited */
 	}
 	/* Only valid while a vCPU runs (QEMU reads the current CPU's task). */
@@ -90,7 +96,7 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 
 /* ---- the one hand-off: an executed instruction as an SPE operation ------ */
 
-static void plugin_describe_op(const struct vcpu_state *v, const struct insn_info *in,
+static void plugin_describe_op(const struct vcpu_state *v, uint64_t seq, const struct insn_info *in,
                                const struct ap_uarch_result *branch, uint64_t target, int taken,
                                struct ap_spe_op *op)
 {
@@ -116,7 +122,7 @@ static void plugin_describe_op(const struct vcpu_state *v, const struct insn_inf
 		if ((c->flags & A64_F_ATOMIC) && (c->flags & A64_F_LOAD))
 			op->flags |= AP_SPE_OPF_ATOMIC_LD;
 		const struct mem_slot *s = &v->slot[in->index];
-		if (s->seq == v->seq) {
+		if (s->seq == seq) {
 			op->va = s->vaddr;
 			/* qemu-user has no physical addresses: the plugin reports
 			 * a flat Non-secure map, PA == VA. */
@@ -158,8 +164,8 @@ static void plugin_describe_op(const struct vcpu_state *v, const struct insn_inf
 /* Feed the n operations of an executed TB to the SPE model, describing
  * only the ones it selects. Out of line: most TBs have none. */
 __attribute__((noinline)) static void feed_spe_sampled(struct vcpu_state *v, const struct tb_info *tb,
-                                                       uint64_t base, uint32_t i, uint64_t target,
-                                                       int taken, int mispredicted)
+                                                       uint64_t seq, uint64_t base, uint32_t i,
+                                                       uint64_t target, int taken, int mispredicted)
 {
 	uint32_t n = tb->n;
 	struct ap_uarch_result br = { 0 };
@@ -167,52 +173,59 @@ __attribute__((noinline)) static void feed_spe_sampled(struct vcpu_state *v, con
 		ap_uarch_branch_result(v->core, tb->br_uarch, taken, mispredicted, &br);
 	while (i < n) {
 		struct ap_spe_op op;
-		plugin_describe_op(v, &tb->insn[i], &br, target, taken, &op);
+		plugin_describe_op(v, seq, &tb->insn[i], &br, target, taken, &op);
 		spe_sink_op(v->sink, &op, base + i);
 		if (++i < n)
 			i += (uint32_t)spe_sink_skip(v->sink, n - i, base + i);
 	}
 }
 
-/* Give the model the operations that passed without it (spe_pending).
- * None of them can be selected (spe_free said so), so ap_spe_skip lets
- * them all pass; should one be selected after all, it is described as an
- * anonymous Other operation and counted in spe_batch_mismatch. */
-static void spe_flush(struct vcpu_state *v)
+/* Give the model the pending operations that passed without it, the last
+ * of them just before operation number ops. None of them can be selected
+ * (spe_free said so), so ap_spe_skip lets them all pass; should one be
+ * selected after all, it is described as an anonymous Other operation and
+ * counted in spe_batch_mismatch. */
+static void spe_flush(struct vcpu_state *v, uint64_t ops, uint64_t pending)
 {
-	uint64_t now = v->ops - v->spe_pending;
-	while (v->spe_pending) {
-		uint64_t k = spe_sink_skip(v->sink, v->spe_pending, now);
-		v->spe_pending -= k;
+	uint64_t now = ops - pending;
+	while (pending) {
+		uint64_t k = spe_sink_skip(v->sink, pending, now);
+		pending -= k;
 		now += k;
-		if (v->spe_pending) {
+		if (pending) {
 			struct ap_spe_op op;
 			memset(&op, 0, sizeof(op));
 			v->spe_batch_mismatch++;
 			spe_sink_op(v->sink, &op, now);
-			v->spe_pending--;
+			pending--;
 			now++;
 		}
 	}
 }
 
 /* The SPE part of an executed TB that may hold the next selected operation:
- * flush the batch, let the TB's operations pass one selection at a time,
- * and learn how far the next selection is. */
-__attribute__((noinline)) static void spe_account_tb(struct vcpu_state *v, const struct tb_info *tb,
-                                                     uint64_t base, uint64_t target, int taken,
-                                                     int mispredicted)
+ * flush the batch (pending operations before base), let the TB's
+ * operations pass one selection at a time, and return how far the next
+ * selection is. */
+__attribute__((noinline)) static uint64_t spe_account_tb(struct vcpu_state *v, const struct tb_info *tb,
+                                                         uint64_t seq, uint64_t base, uint64_t pending,
+                                                         uint64_t target, int taken, int mispredicted)
 {
 	uint32_t n = tb->n;
-	spe_flush(v);
+	spe_flush(v, base, pending);
 	uint32_t i = (uint32_t)spe_sink_skip(v->sink, n, base);
 	if (i < n)
-		feed_spe_sampled(v, tb, base, i, target, taken, mispredicted);
-	v->spe_free = spe_sink_until_sample(v->sink);
+		feed_spe_sampled(v, tb, seq, base, i, target, taken, mispredicted);
+	return spe_sink_until_sample(v->sink);
 }
 
-static void finish_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t next_pc, int have_next)
+/* Account the TB r->cur, whose execution ended; next_pc is where it went
+ * (have_next = 0: nowhere, the thread ended). The replay state r is a copy
+ * of v->rs held in registers by replay_batch (see there). */
+static inline void finish_tb(struct vcpu_state *v, struct replay_state *r, uint64_t next_pc,
+                             int have_next)
 {
+	const struct tb_info *tb = r->cur;
 	uint64_t target = 0;
 	int taken = 0;
 	int mispredicted = -1; /* -1: not resolved (no next PC), no timing */
@@ -225,31 +238,27 @@ static void finish_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t n
 			target = have_next ? next_pc : 0;
 			taken = have_next;
 		}
-		if (have_next) {
-			v->branches_resolved++;
-			if (opts.timing)
-				mispredicted = ap_uarch_branch_train(v->core, tb->br_pc, target, tb->br_uarch, taken);
-		}
+		if (have_next && opts.timing)
+			mispredicted = ap_uarch_branch_train(v->core, tb->br_pc, target, tb->br_uarch, taken);
 	}
 
-	uint64_t base = v->ops;
+	uint64_t base = r->ops;
 	uint32_t n = tb->n;
-	v->ops += n;
+	r->ops += n;
 	if (!v->sink)
 		return;
 	/* Operations that cannot be selected pass without a call into the
 	 * model: that changes nothing it records, because the plugin's
 	 * operations complete when sampled (ap_spe_op.inflight = 0), so no
 	 * record is completed, and no time read, while unsampled ones pass. */
-	if (__builtin_expect(n <= v->spe_free, 1)) {
-		v->spe_free -= n;
-		v->spe_pending += n;
+	if (__builtin_expect(n <= r->spe_free, 1)) {
+		r->spe_free -= n;
+		r->spe_pending += n;
 		return;
 	}
-	spe_account_tb(v, tb, base, target, taken, mispredicted);
+	r->spe_free = spe_account_tb(v, tb, r->seq, base, r->spe_pending, target, taken, mispredicted);
+	r->spe_pending = 0;
 }
-
-/* ---- callbacks ------------------------------------------------------------ */
 
 /* Room for the counter of TB id (amortized: doubling, once per new size). */
 __attribute__((noinline, cold)) static uint64_t *grow_execs(struct vcpu_state *v, uint32_t id)
@@ -271,18 +280,129 @@ __attribute__((noinline, cold)) static uint64_t *grow_execs(struct vcpu_state *v
 
 /* A TB execution starts: account the previous one (its closing branch went
  * to this TB's first instruction). */
-static inline void tb_start(struct vcpu_state *v, const struct tb_info *tb)
+static inline void tb_start(struct vcpu_state *v, struct replay_state *r, const struct tb_info *tb)
 {
-	if (v->cur)
-		finish_tb(v, v->cur, tb->vaddr, 1);
+	if (r->cur)
+		finish_tb(v, r, tb->vaddr, 1);
 	/* Exact counts, per vCPU (see vcpu_state.execs). */
-	uint64_t *execs = atomic_load_explicit(&v->execs, memory_order_relaxed);
-	if (__builtin_expect(tb->id >= atomic_load_explicit(&v->execs_cap, memory_order_relaxed), 0))
-		execs = grow_execs(v, tb->id);
-	execs[tb->id]++;
-	v->seq++;
-	v->cur = tb;
+	if (__builtin_expect(tb->id >= r->execs_cap, 0)) {
+		r->execs = grow_execs(v, tb->id);
+		r->execs_cap = atomic_load_explicit(&v->execs_cap, memory_order_relaxed);
+	}
+	r->execs[tb->id]++;
+	r->seq++;
+	r->cur = tb;
 }
+
+/* An access whose base register is the data register of the previous load
+ * cannot issue before that load's data arrives: the wait is issue latency
+ * (spec/002 5.3.4: dispatched, waiting for its input values). Only direct
+ * load-to-address dependencies are seen (the plugin API cannot follow a
+ * value through other instructions). */
+static inline void add_dependency_stall(struct replay_state *r, const struct insn_info *in,
+                                        struct ap_uarch_result *res)
+{
+	uint64_t now = r->ops + in->index + r->stall_total;
+	if (in->cls.rn == r->dep_reg && r->dep_ready > now) {
+		uint64_t stall = r->dep_ready - now;
+		uint32_t issue = res->lat_issue + (uint32_t)(stall > 0xFFFF ? 0xFFFF : stall);
+		uint32_t total = res->lat_total + (uint32_t)(stall > 0xFFFF ? 0xFFFF : stall);
+		res->lat_issue = (uint16_t)(issue > 0xFFFF ? 0xFFFF : issue);
+		res->lat_total = (uint16_t)(total > 0xFFFF ? 0xFFFF : total);
+		r->stall_total += stall;
+		now += stall;
+	}
+	if (in->dep_rt != A64_NO_REG) {
+		r->dep_reg = in->dep_rt;
+		/* Data arrives after issue, translation and the access (the
+		 * load's own total latency, without the stall just added). */
+		r->dep_ready = now + res->lat_total - res->lat_issue + uarch_cfg.issue_latency;
+	}
+}
+
+static inline void on_access(struct vcpu_state *v, struct replay_state *r, uint64_t vaddr,
+                             const struct insn_info *in)
+{
+	struct mem_slot *s = &v->slot[in->index];
+	/* The access size does not matter to the model: an access that
+	 * crosses a line counts as one access of its first line. The kind
+	 * comes from the classifier (an atomic is AP_UARCH_ATOMIC whether
+	 * QEMU reports its read or its write). */
+	enum ap_uarch_access_kind kind = (enum ap_uarch_access_kind)in->access;
+	if (s->seq != r->seq) {
+		/* First access of the instruction in this TB execution: the
+		 * model writes the slot directly (no copy of the result). */
+		s->seq = r->seq;
+		s->vaddr = vaddr;
+		if (opts.timing) {
+			ap_uarch_access(v->core, vaddr, 0, kind, &s->res);
+			add_dependency_stall(r, in, &s->res);
+		}
+		return;
+	}
+	/* A further access of the same instruction (pairs, structures). */
+	if (vaddr < s->vaddr)
+		s->vaddr = vaddr;
+	if (!opts.timing)
+		return;
+	struct ap_uarch_result res;
+	ap_uarch_access(v->core, vaddr, 0, kind, &res);
+	s->res.events |= res.events;
+	if (res.lat_total > s->res.lat_total) {
+		s->res.lat_total = res.lat_total;
+		s->res.lat_xlat = res.lat_xlat;
+		s->res.data_source = res.data_source;
+		s->res.has_data_source = res.has_data_source;
+	}
+}
+
+/* The end of a thread's execution (it exited, or the program did): account
+ * its last TB and give the SPE model its pending operations. After the
+ * replay has drained. */
+static void finish_thread(struct vcpu_state *v)
+{
+	struct replay_state *r = &v->rs;
+	if (r->cur) {
+		finish_tb(v, r, 0, 0);
+		r->cur = NULL;
+	}
+	if (v->sink) {
+		spe_flush(v, r->ops, r->spe_pending);
+		r->spe_pending = 0;
+	}
+}
+
+/* Replay a batch of the vCPU's event log through the models (event_ring.h).
+ * Flattened: the per-event path (TB accounting, the branch predictor, the
+ * access fast path) inlines into this one loop; the rare paths stay out of
+ * line (noinline). The replay state is copied into a local for the batch:
+ * with its address never leaving this function, the compiler keeps it in
+ * registers, where through v it would reload and store it around every
+ * store the models make (any of which might alias it). */
+__attribute__((flatten, noinline)) static void replay_batch(void *ctx, const struct plugin_event *ev,
+                                                          uint32_t n)
+{
+	struct vcpu_state *v = ctx;
+	struct replay_state r = v->rs;
+	const struct plugin_event *e = ev, *end = ev + n;
+	for (; e < end; e++) {
+		uintptr_t what = e->what & ~(uintptr_t)3;
+		switch (e->what & 3) {
+		case EV_TB_START:
+			tb_start(v, &r, (const struct tb_info *)what);
+			break;
+		case EV_START_ACCESS:
+			tb_start(v, &r, tb_of_insn((const struct insn_info *)what));
+			/* fall through */
+		default:
+			on_access(v, &r, e->vaddr, (const struct insn_info *)what);
+			break;
+		}
+	}
+	v->rs = r;
+}
+
+/* ---- callbacks ------------------------------------------------------------ */
 
 static inline struct vcpu_state *vcpu_of(unsigned int vcpu_index)
 {
@@ -292,99 +412,14 @@ static inline struct vcpu_state *vcpu_of(unsigned int vcpu_index)
 	return v;
 }
 
-
-/* An access whose base register is the data register of the previous load
- * cannot issue before that load's data arrives: the wait is issue latency
- * (spec/002 5.3.4: dispatched, waiting for its input values). Only direct
- * load-to-address dependencies are seen (the plugin API cannot follow a
- * value through other instructions). */
-static inline void add_dependency_stall(struct vcpu_state *v, const struct insn_info *in,
-                                        struct ap_uarch_result *res)
-{
-	uint64_t now = v->ops + in->index + v->stall_total;
-	if (in->cls.rn == v->dep_reg && v->dep_ready > now) {
-		uint64_t stall = v->dep_ready - now;
-		uint32_t issue = res->lat_issue + (uint32_t)(stall > 0xFFFF ? 0xFFFF : stall);
-		uint32_t total = res->lat_total + (uint32_t)(stall > 0xFFFF ? 0xFFFF : stall);
-		res->lat_issue = (uint16_t)(issue > 0xFFFF ? 0xFFFF : issue);
-		res->lat_total = (uint16_t)(total > 0xFFFF ? 0xFFFF : total);
-		v->stall_total += stall;
-		now += stall;
-	}
-	if (in->dep_rt != A64_NO_REG) {
-		v->dep_reg = in->dep_rt;
-		/* Data arrives after issue, translation and the access (the
-		 * load's own total latency, without the stall just added). */
-		v->dep_ready = now + res->lat_total - res->lat_issue + uarch_cfg.issue_latency;
-	}
-}
-
-static inline void on_access(struct vcpu_state *v, uint64_t vaddr, const struct insn_info *in)
-{
-	struct mem_slot *s = &v->slot[in->index];
-	/* The access size does not matter to the model: an access that
-	 * crosses a line counts as one access of its first line. The kind
-	 * comes from the classifier (an atomic is AP_UARCH_ATOMIC whether
-	 * QEMU reports its read or its write). */
-	enum ap_uarch_access_kind kind = (enum ap_uarch_access_kind)in->access;
-	if (s->seq != v->seq) {
-		/* First access of the instruction in this TB execution: the
-		 * model writes the slot directly (no copy of the result). */
-		s->seq = v->seq;
-		s->vaddr = vaddr;
-		if (opts.timing) {
-			ap_uarch_access(v->core, vaddr, 0, kind, &s->res);
-			add_dependency_stall(v, in, &s->res);
-		}
-		return;
-	}
-	/* A further access of the same instruction (pairs, structures). */
-	if (vaddr < s->vaddr)
-		s->vaddr = vaddr;
-	if (!opts.timing)
-		return;
-	struct ap_uarch_result r;
-	ap_uarch_access(v->core, vaddr, 0, kind, &r);
-	s->res.events |= r.events;
-	if (r.lat_total > s->res.lat_total) {
-		s->res.lat_total = r.lat_total;
-		s->res.lat_xlat = r.lat_xlat;
-		s->res.data_source = r.data_source;
-		s->res.has_data_source = r.has_data_source;
-	}
-}
-
-/* Replay the vCPU's event log through the models (see PLUGIN_LOG_EVENTS).
- * Flattened: the per-event path (TB accounting, the branch predictor, the
- * access fast path) inlines into this one loop; the rare paths stay out of
- * line (noinline). */
-__attribute__((flatten, noinline)) static void replay_events(struct vcpu_state *v)
-{
-	const struct plugin_event *e = v->events, *end = e + v->n_events;
-	for (; e < end; e++) {
-		uintptr_t what = e->what & ~(uintptr_t)3;
-		switch (e->what & 3) {
-		case EV_TB_START:
-			tb_start(v, (const struct tb_info *)what);
-			break;
-		case EV_START_ACCESS:
-			tb_start(v, tb_of_insn((const struct insn_info *)what));
-			/* fall through */
-		default:
-			on_access(v, e->vaddr, (const struct insn_info *)what);
-			break;
-		}
-	}
-	v->n_events = 0;
-}
-
 static inline void log_event(struct vcpu_state *v, uintptr_t what, uint64_t vaddr)
 {
-	struct plugin_event *e = &v->events[v->n_events++];
+	struct event_batch *b = v->log;
+	struct plugin_event *e = &b->ev[b->n++];
 	e->what = what;
 	e->vaddr = vaddr;
-	if (__builtin_expect(v->n_events == PLUGIN_LOG_EVENTS, 0))
-		replay_events(v);
+	if (__builtin_expect(b->n == EVENT_RING_BATCH, 0))
+		v->log = event_ring_publish(&v->ring);
 }
 
 /* Registered only on TBs without a memory instruction that can announce
@@ -482,14 +517,11 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
 	struct vcpu_state *v = vcpu_index < PLUGIN_MAX_VCPUS ? vcpus[vcpu_index] : NULL;
-	if (v)
-		replay_events(v);
-	if (v && v->cur) {
-		finish_tb(v, v->cur, 0, 0);
-		v->cur = NULL;
+	if (v) {
+		event_ring_drain(&v->ring);
+		v->log = event_ring_current(&v->ring);
+		finish_thread(v);
 	}
-	if (v && v->sink)
-		spe_flush(v);
 	if (v && v->active) {
 		v->active = 0; /* a new thread may reuse the index: new tid */
 		atomic_fetch_sub_explicit(&n_threads, 1, memory_order_relaxed);
@@ -610,7 +642,7 @@ static int emit_stats(FILE *f, void *ctx)
 		struct vcpu_state *v = vcpus[i];
 		if (!v)
 			continue;
-		ops += v->ops;
+		ops += v->rs.ops;
 		size_t len = 0;
 		struct ap_spe_counts c = { 0 };
 		uint64_t d = 0, l = 0;
@@ -622,7 +654,7 @@ static int emit_stats(FILE *f, void *ctx)
 		fprintf(f,
 		        "vcpu=%u tid=%" PRId64 " ops=%" PRIu64 " offset=%" PRIu64 " bytes=%zu sample_pop=%" PRIu64
 		        " records=%" PRIu64 "\n",
-		        i, v->tid, v->ops, off, len, c.sample_pop, c.records_written);
+		        i, v->tid, v->rs.ops, off, len, c.sample_pop, c.records_written);
 		off += len;
 		tot.sample_pop += c.sample_pop;
 		tot.sample_feed += c.sample_feed;
@@ -665,15 +697,11 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 		struct vcpu_state *v = vcpus[i];
 		if (!v)
 			continue;
-		replay_events(v);
-		if (v->cur) {
-			finish_tb(v, v->cur, 0, 0);
-			v->cur = NULL;
-		}
-		if (v->sink) {
-			spe_flush(v);
+		event_ring_drain(&v->ring);
+		v->log = event_ring_current(&v->ring);
+		finish_thread(v);
+		if (v->sink)
 			spe_sink_finish(v->sink);
-		}
 	}
 	uint64_t mismatch = 0;
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++)
@@ -722,6 +750,8 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		qemu_plugin_outs("\n");
 		return -1;
 	}
+	if (opts.pipeline < 0)
+		opts.pipeline = sysconf(_SC_NPROCESSORS_ONLN) > 1;
 	if (opts.timing && ap_uarch_system_new(&uarch_sys, &uarch_cfg) < 0) {
 		qemu_plugin_outs("armprof plugin: inconsistent timing-model configuration\n");
 		return -1;

@@ -35,6 +35,7 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 	memset(o, 0, sizeof(*o));
 	o->model = 1;
 	o->timing = 1;
+	o->pipeline = -1; /* a model thread when the host has a CPU to spare */
 	o->interval = 1024;
 	o->ts = 1;
 	o->ctx = 1;
@@ -74,7 +75,8 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 			const char *name;
 			int *dst;
 		} flags[] = { { "model", &o->model }, { "timing", &o->timing }, { "jitter", &o->jitter },
-			      { "ts", &o->ts },       { "pa", &o->pa },         { "ctx", &o->ctx } };
+			      { "ts", &o->ts },       { "pa", &o->pa },         { "ctx", &o->ctx },
+			      { "pipeline", &o->pipeline } };
 		int done = 0;
 		for (size_t i = 0; !done && i < sizeof(paths) / sizeof(paths[0]); i++)
 			if (!strcmp(k, paths[i].name)) {

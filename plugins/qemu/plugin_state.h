@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "a64_classify.h"
+#include "event_ring.h"
 #include "armprof/uarch.h"
 
 /* QEMU ends a TB after at most TCG_MAX_INSNS (512) instructions. */
@@ -58,57 +59,65 @@ struct mem_slot {
 	struct ap_uarch_result res;
 };
 
+/* What the replay carries from event to event of one vCPU (replay_batch
+ * keeps it in registers for a batch). */
+struct replay_state {
+	const struct tb_info *cur; /* TB whose execution is under way */
+	uint64_t seq;              /* bumped on every TB execution */
+	uint64_t ops;              /* population members fed (instructions executed) */
+	/* Unsampled operations reach the SPE model in batches (see
+	 * spe_account_tb): spe_free more can pass before the next selected
+	 * one; spe_pending have passed and are not yet given to the model. */
+	uint64_t spe_free, spe_pending;
+	/* Load-to-address dependency (the pointer-chasing pattern): the data
+	 * register of the last load and when its data arrives, on a virtual
+	 * clock of one dispatched operation per cycle plus the stalls so far. */
+	uint64_t dep_ready, stall_total;
+	uint8_t dep_reg;
+	/* Executions per TB id, counted by this vCPU alone (threads running
+	 * the same loop would otherwise fight over one counter's host cache
+	 * line). Grown by doubling when a TB with a larger id first runs here. */
+	uint32_t execs_cap;
+	uint64_t *execs;
+};
+
 struct plugin_options;
 struct spe_sink;
 
-/* Callbacks only log what happened; the log is replayed through the
- * timing and SPE models in order when it fills, when the thread exits and
- * at the end. Replaying thousands of events in one tight loop keeps the
- * models' code and data hot in the host caches instead of interleaving
- * them with QEMU's generated code on every callback; the results are the
- * same because nothing in them depends on host time. */
-#define PLUGIN_LOG_EVENTS 2048
+/* Callbacks only log what happened (struct plugin_event, in batches of an
+ * event_ring); the log is replayed through the timing and SPE models in
+ * order, a batch at a time, on the vCPU's model thread or when the thread
+ * exits and at the end. Replaying thousands of events in one tight loop
+ * keeps the models' code and data hot in the host caches instead of
+ * interleaving them with QEMU's generated code on every callback; the
+ * results are the same because nothing in them depends on host time. */
 /* Low bits of plugin_event.what (insn_info and tb_info are 8-byte aligned). */
 enum plugin_event_kind {
 	EV_ACCESS = 0,       /* what = insn_info, vaddr: a data access */
 	EV_START_ACCESS = 1, /* the same, and it announces its TB's start */
 	EV_TB_START = 2,     /* what = tb_info: a TB without an announcing access started */
 };
-struct plugin_event {
-	uintptr_t what;
-	uint64_t vaddr;
-};
 
 struct vcpu_state {
+	/* The guest thread's side: read or written on every callback. */
 	int active;
 	unsigned index;
 	int64_t tid;            /* guest thread id (= host tid under qemu-user) */
-	const struct tb_info *cur; /* TB whose execution is under way */
-	uint64_t seq;           /* bumped on every TB execution */
-	uint64_t ops;           /* population members fed (instructions executed) */
-	uint64_t branches_resolved;
-	/* Load-to-address dependency (the pointer-chasing pattern): the data
-	 * register of the last load and when its data arrives, on a virtual
-	 * clock of one dispatched operation per cycle plus the stalls so far. */
-	uint8_t dep_reg;
-	uint64_t dep_ready;
-	uint64_t stall_total;
-	/* Executions per TB id, counted by this vCPU alone (threads running
-	 * the same loop would otherwise fight over one counter's host cache
-	 * line). Grown by doubling when a TB with a larger id first runs here;
-	 * a replaced array is kept, not freed, because the exit handler may
-	 * sum the counters while another thread still runs. */
+	struct event_batch *log; /* the batch being filled */
+	struct event_ring ring;
+
+	/* The replay side, on the model thread (event_ring.h): on host cache
+	 * lines of its own, so that the two threads do not pass lines back
+	 * and forth on every event. */
+	_Alignas(64) struct replay_state rs;
+	/* Executions per TB id as rs.execs/execs_cap, published here for the
+	 * exit handler: grown arrays are kept, not freed, because it may sum
+	 * the counters while another thread still runs. */
 	_Atomic(uint64_t *) execs;
 	_Atomic uint32_t execs_cap; /* stored after execs: a reader of cap sees an array that large */
 	struct ap_uarch_core *core;
 	struct spe_sink *sink;  /* NULL when the model is off */
-	/* Unsampled operations reach the SPE model in batches (see
-	 * spe_account_tb): spe_free more can pass before the next selected
-	 * one; spe_pending have passed and are not yet given to the model. */
-	uint64_t spe_free, spe_pending;
 	uint64_t spe_batch_mismatch; /* a batch that met a selection: never expected */
-	uint32_t n_events;
-	struct plugin_event events[PLUGIN_LOG_EVENTS];
 	struct mem_slot slot[PLUGIN_MAX_TB_INSNS];
 };
 
@@ -119,6 +128,7 @@ struct plugin_options {
 	char stats[1024];      /* run summary, key=value lines */
 	int model;             /* 1: feed the SPE model */
 	int timing;            /* 1: run the timing model on every access/branch */
+	int pipeline;          /* 1: replay on a model thread per vCPU (event_ring.h); -1: if >1 host CPU */
 	uint64_t interval;     /* PMSIRR_EL1.INTERVAL in operations (multiple of 256) */
 	int jitter;            /* PMSIRR_EL1.RND */
 	uint64_t pmsfcr;       /* filter controls */

@@ -37,6 +37,9 @@ void record_usage(FILE *out)
 	        "      --uarch KEY=VALUE  timing model configuration (docs/record-and-report.md), repeatable\n"
 	        "      --no-model         instrumentation and timing only: no SPE data (for comparison)\n"
 	        "      --no-timing        no cache/TLB/branch timing model (latencies are constants)\n"
+	        "      --no-pipeline      run the models on the program's own threads (default: each\n"
+	        "                         thread's models run on a host thread of their own when the\n"
+	        "                         host has more than one CPU; the results are the same)\n"
 	        "      --counts FILE      also write exact executed-operation counts per PC\n"
 	        "      --qemu PATH        qemu-aarch64 to run (default $ARMPROF_QEMU or qemu-aarch64)\n"
 	        "      --plugin PATH      armprof-qemu.so (default next to armprof, or installed)\n"
@@ -265,6 +268,8 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 			o->model = 0;
 		} else if (!strcmp(a, "--no-timing")) {
 			o->timing = 0;
+		} else if (!strcmp(a, "--no-pipeline")) {
+			o->no_pipeline = 1;
 		} else if ((v = value_of(argc, argv, &i, "--counts", NULL))) {
 			if (!*v)
 				return bad("--counts needs a file name%s%s", "", "");
@@ -304,6 +309,8 @@ int record_write_plugin_cfg(const struct record_opts *o, const char *path, const
 	        (unsigned long long)o->pmsevfr, (unsigned long long)o->pmslatfr);
 	fprintf(f, "ts=%d\npa=%d\nctx=%d\nbuffer=%llu\nseed=%llu\n", o->ts, o->pa, o->ctx,
 	        (unsigned long long)o->buffer_bytes, (unsigned long long)o->seed);
+	if (o->no_pipeline)
+		fprintf(f, "pipeline=0\n");
 	for (int i = 0; i < o->n_sets; i++)
 		fprintf(f, "set=%s\n", o->sets[i]);
 	for (int i = 0; i < o->n_uarch; i++)

@@ -20,6 +20,7 @@ struct record_opts {
 	uint64_t buffer_bytes;
 	uint64_t seed;
 	int model, timing;
+	int no_pipeline;         /* --no-pipeline: models on the guest threads */
 	int quiet;
 	const char *counts;      /* --counts FILE */
 	const char *qemu;        /* --qemu PATH */

@@ -1,0 +1,92 @@
+/* The per-vCPU ring of event batches (event_ring.h). */
+#include "event_ring.h"
+
+#include <stdlib.h>
+
+static void *model_thread(void *arg)
+{
+	struct event_ring *r = arg;
+	pthread_mutex_lock(&r->lock);
+	for (;;) {
+		while (r->replayed == r->published && !r->stop)
+			pthread_cond_wait(&r->filled, &r->lock);
+		if (r->replayed == r->published)
+			break; /* stopped and drained */
+		struct event_batch *b = &r->batch[r->replayed % EVENT_RING_BATCHES];
+		/* The guest thread does not touch a published batch until it
+		 * is counted as replayed, so it is read without the lock. */
+		pthread_mutex_unlock(&r->lock);
+		r->replay(r->ctx, b->ev, b->n);
+		pthread_mutex_lock(&r->lock);
+		r->replayed++;
+		pthread_cond_broadcast(&r->emptied);
+	}
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
+int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int threaded)
+{
+	r->batch = calloc(EVENT_RING_BATCHES, sizeof(*r->batch));
+	if (!r->batch)
+		return -1;
+	r->replay = replay;
+	r->ctx = ctx;
+	r->published = r->replayed = 0;
+	r->stop = 0;
+	r->threaded = 0;
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->filled, NULL);
+	pthread_cond_init(&r->emptied, NULL);
+	if (threaded && pthread_create(&r->thread, NULL, model_thread, r) == 0)
+		r->threaded = 1;
+	return 0;
+}
+
+struct event_batch *event_ring_publish(struct event_ring *r)
+{
+	struct event_batch *b = event_ring_current(r);
+	if (!r->threaded) {
+		/* No model thread: replay now, and refill the same batch. */
+		uint32_t n = b->n;
+		b->n = 0;
+		r->replay(r->ctx, b->ev, n);
+		return b;
+	}
+	pthread_mutex_lock(&r->lock);
+	r->published++;
+	pthread_cond_signal(&r->filled);
+	while (r->published - r->replayed >= EVENT_RING_BATCHES)
+		pthread_cond_wait(&r->emptied, &r->lock);
+	pthread_mutex_unlock(&r->lock);
+	b = event_ring_current(r);
+	b->n = 0;
+	return b;
+}
+
+void event_ring_drain(struct event_ring *r)
+{
+	if (event_ring_current(r)->n)
+		event_ring_publish(r);
+	if (!r->threaded)
+		return;
+	pthread_mutex_lock(&r->lock);
+	while (r->replayed != r->published)
+		pthread_cond_wait(&r->emptied, &r->lock);
+	pthread_mutex_unlock(&r->lock);
+}
+
+void event_ring_fini(struct event_ring *r)
+{
+	event_ring_drain(r);
+	if (r->threaded) {
+		pthread_mutex_lock(&r->lock);
+		r->stop = 1;
+		pthread_cond_signal(&r->filled);
+		pthread_mutex_unlock(&r->lock);
+		pthread_join(r->thread, NULL);
+		r->threaded = 0;
+	}
+	free(r->batch);
+	r->batch = NULL;
+}

@@ -1,0 +1,69 @@
+/* A vCPU's event log as a ring of batches handed from the guest thread,
+ * which appends what its callbacks saw, to a model thread of its own,
+ * which replays each full batch through the timing and SPE models.
+ *
+ * Why: the models cost several times what QEMU spends running the guest,
+ * and they depend only on the order of one vCPU's events, never on host
+ * time. Replaying on another host thread overlaps the two, so a program's
+ * wall time under `armprof record` is about the slower of the two instead
+ * of their sum, with the same results (one thread replays one vCPU's
+ * batches, in order). Without a model thread (a one-CPU host, or
+ * pipeline=0) the guest thread replays each batch itself when it fills.
+ *
+ * The hand-off is once per batch (thousands of events), under a mutex: no
+ * lock or atomic per event. Private to plugins/qemu. */
+#ifndef ARMPROF_PLUGIN_EVENT_RING_H
+#define ARMPROF_PLUGIN_EVENT_RING_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+/* One logged callback (plugin_state.h says what each kind holds). */
+struct plugin_event {
+	uintptr_t what;
+	uint64_t vaddr;
+};
+
+/* Events per batch, and batches in flight per vCPU (1 MiB of events). */
+#define EVENT_RING_BATCH 16384u
+#define EVENT_RING_BATCHES 4u
+
+struct event_batch {
+	uint32_t n;
+	struct plugin_event ev[EVENT_RING_BATCH];
+};
+
+/* Replays a batch; runs on the model thread, or on the guest thread
+ * without one. */
+typedef void (*event_replay_fn)(void *ctx, const struct plugin_event *ev, uint32_t n);
+
+struct event_ring {
+	struct event_batch *batch; /* EVENT_RING_BATCHES of them */
+	event_replay_fn replay;
+	void *ctx;
+	int threaded;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t filled, emptied;
+	uint64_t published, replayed; /* batch sequence numbers, under lock */
+	int stop;
+};
+
+/* threaded: start a model thread (falls back to replaying on the guest
+ * thread when one cannot be started). Returns 0 or -1 (out of memory). */
+int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int threaded);
+/* The batch the guest thread appends to. */
+static inline struct event_batch *event_ring_current(struct event_ring *r)
+{
+	return &r->batch[r->published % EVENT_RING_BATCHES];
+}
+/* Hand over the current batch (possibly partial) and return the next one
+ * to fill, waiting while every batch is still being replayed. */
+struct event_batch *event_ring_publish(struct event_ring *r);
+/* Publish what the current batch holds and wait until every batch has
+ * been replayed: afterwards the caller may touch the replay state. */
+void event_ring_drain(struct event_ring *r);
+/* Drain, stop the model thread and free the batches. */
+void event_ring_fini(struct event_ring *r);
+
+#endif
