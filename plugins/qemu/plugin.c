@@ -30,6 +30,9 @@
 AP_QEMU_EXPORT int qemu_plugin_version = AP_QEMU_PLUGIN_API_VERSION;
 
 static struct plugin_options opts;
+/* opts.timing_window when windows apply (the SPE model says where samples
+ * are), else 0: every TB in detail. */
+static uint64_t detail_window;
 static struct ap_uarch_config uarch_cfg;
 static struct ap_uarch_system *uarch_sys;
 static struct vcpu_state *vcpus[PLUGIN_MAX_VCPUS];
@@ -238,7 +241,7 @@ static inline void finish_tb(struct vcpu_state *v, struct replay_state *r, uint6
 			target = have_next ? next_pc : 0;
 			taken = have_next;
 		}
-		if (have_next && opts.timing)
+		if (have_next && opts.timing && r->detail)
 			mispredicted = ap_uarch_branch_train(v->core, tb->br_pc, target, tb->br_uarch, taken);
 	}
 
@@ -292,6 +295,11 @@ static inline void tb_start(struct vcpu_state *v, struct replay_state *r, const 
 	r->execs[tb->id]++;
 	r->seq++;
 	r->cur = tb;
+	/* In a timing window when one of the TB's operations lies within
+	 * timing_window of the next selected one (spe_free operations pass
+	 * before it): operation i of the TB is when i >= spe_free - window. */
+	r->detail = !detail_window || !v->sink || r->spe_free < detail_window + tb->n;
+	r->detailed_ops += r->detail ? tb->n : 0;
 }
 
 /* An access whose base register is the data register of the previous load
@@ -323,6 +331,8 @@ static inline void add_dependency_stall(struct replay_state *r, const struct ins
 static inline void on_access(struct vcpu_state *v, struct replay_state *r, uint64_t vaddr,
                              const struct insn_info *in)
 {
+	if (!r->detail)
+		return; /* outside the timing windows: nothing of it is needed */
 	struct mem_slot *s = &v->slot[in->index];
 	/* The access size does not matter to the model: an access that
 	 * crosses a line counts as one access of its first line. The kind
@@ -630,7 +640,7 @@ static int emit_stats(FILE *f, void *ctx)
 	(void)ctx;
 	uint64_t off = 0;
 	struct ap_spe_counts tot = { 0 };
-	uint64_t ops = 0, drains = 0, lost = 0, mismatch = 0;
+	uint64_t ops = 0, drains = 0, lost = 0, mismatch = 0, detailed = 0;
 	struct ap_uarch_stats us = { 0 };
 	fprintf(f, "# armprof plugin run summary\n");
 	fprintf(f, "model=%d\ntiming=%d\ninterval=%" PRIu64 "\ntbs_translated=%" PRIu64 "\n", opts.model,
@@ -667,6 +677,7 @@ static int emit_stats(FILE *f, void *ctx)
 		drains += d;
 		lost += l;
 		mismatch += v->spe_batch_mismatch;
+		detailed += v->rs.detailed_ops;
 		if (v->core) {
 			const struct ap_uarch_stats *s = ap_uarch_core_stats(v->core);
 			us.loads += s->loads, us.stores += s->stores, us.l1d_misses += s->l1d_misses;
@@ -681,6 +692,7 @@ static int emit_stats(FILE *f, void *ctx)
 	        ops, tot.sample_pop, tot.sample_feed, tot.sample_filtrate, tot.sample_collision,
 	        tot.records_written, tot.records_discarded, off, tot.mgmt_events, drains, lost);
 	fprintf(f, "spe_batch_mismatch=%" PRIu64 "\n", mismatch);
+	fprintf(f, "timing_window=%" PRIu64 "\ndetailed_ops=%" PRIu64 "\n", detail_window, detailed);
 	fprintf(f, "loads=%" PRIu64 "\nstores=%" PRIu64 "\nl1d_misses=%" PRIu64 "\nl2_misses=%" PRIu64
 	        "\nllc_misses=%" PRIu64 "\npeer_hits=%" PRIu64 "\ntlb_walks=%" PRIu64 "\nbranches=%" PRIu64
 	        "\nmispredicts=%" PRIu64 "\n",
@@ -750,6 +762,8 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		qemu_plugin_outs("\n");
 		return -1;
 	}
+	if (opts.model && opts.timing)
+		detail_window = opts.timing_window;
 	if (opts.pipeline < 0)
 		opts.pipeline = sysconf(_SC_NPROCESSORS_ONLN) > 1;
 	if (opts.timing && ap_uarch_system_new(&uarch_sys, &uarch_cfg) < 0) {

@@ -70,7 +70,8 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 			uint64_t *dst;
 		} nums[] = { { "interval", &o->interval }, { "pmsfcr", &o->pmsfcr },
 			     { "pmsevfr", &o->pmsevfr },   { "pmslatfr", &o->pmslatfr },
-			     { "buffer", &o->buffer_bytes }, { "seed", &o->seed } };
+			     { "buffer", &o->buffer_bytes }, { "seed", &o->seed },
+			     { "timing_window", &o->timing_window } };
 		struct {
 			const char *name;
 			int *dst;

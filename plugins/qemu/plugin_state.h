@@ -74,6 +74,13 @@ struct replay_state {
 	 * clock of one dispatched operation per cycle plus the stalls so far. */
 	uint64_t dep_ready, stall_total;
 	uint8_t dep_reg;
+	/* The current TB is replayed in detail: its accesses and closing
+	 * branch go through the timing model and its accesses are kept for
+	 * the description of a sampled operation. Always, unless a timing
+	 * window is set (plugin_options.timing_window); then only TBs within
+	 * that many operations before the next selected one. */
+	uint8_t detail;
+	uint64_t detailed_ops;     /* operations of the TBs replayed in detail */
 	/* Executions per TB id, counted by this vCPU alone (threads running
 	 * the same loop would otherwise fight over one counter's host cache
 	 * line). Grown by doubling when a TB with a larger id first runs here. */
@@ -129,6 +136,11 @@ struct plugin_options {
 	int model;             /* 1: feed the SPE model */
 	int timing;            /* 1: run the timing model on every access/branch */
 	int pipeline;          /* 1: replay on a model thread per vCPU (event_ring.h); -1: if >1 host CPU */
+	/* 0: every access and branch goes through the timing model. N: only
+	 * those of the TBs within N operations before each selected one (the
+	 * SPE model says exactly where that is): the caches, TLBs and
+	 * predictor are warmed by those windows only. */
+	uint64_t timing_window;
 	uint64_t interval;     /* PMSIRR_EL1.INTERVAL in operations (multiple of 256) */
 	int jitter;            /* PMSIRR_EL1.RND */
 	uint64_t pmsfcr;       /* filter controls */

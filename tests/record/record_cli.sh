@@ -106,7 +106,7 @@ assert 0 < o["records"] < a["records"], (o["records"], a["records"])'
 # Bad options: exit 2, a message, no output file.
 for args in "-c 100" "-c abc" "--bogus" "--filter-type jump" "--filter-events nonsense" "--filter-events llc-miss" \
             "--min-latency 0" "--buffer-size 1000" "--set no.such.key=1" "--uarch l1d.ways=3" \
-            "--format xml"; do
+            "--format xml" "--timing-window -5" "--timing-window many"; do
   set +e
   # shellcheck disable=SC2086
   "$armprof" record $args -o badopt.data -- "$pc" 10 > /dev/null 2> err.txt

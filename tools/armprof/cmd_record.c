@@ -183,6 +183,11 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 		        "TLB walk %.2f%%, peer-core %.2f%%; %" PRIu64 " branches, %.1f%% mispredicted\n",
 		        acc, pct(st->l1d_misses, acc), pct(st->llc_misses, acc), pct(st->tlb_walks, acc),
 		        pct(st->peer_hits, acc), st->branches, pct(st->mispredicts, st->branches));
+		if (st->timing_window)
+			fprintf(stderr,
+			        "armprof record: timing windows of %" PRIu64 " operations before each sample: "
+			        "%.1f%% of the operations modelled\n",
+			        st->timing_window, pct(st->detailed_ops, st->ops));
 	}
 }
 

@@ -37,6 +37,8 @@ void record_usage(FILE *out)
 	        "      --uarch KEY=VALUE  timing model configuration (docs/record-and-report.md), repeatable\n"
 	        "      --no-model         instrumentation and timing only: no SPE data (for comparison)\n"
 	        "      --no-timing        no cache/TLB/branch timing model (latencies are constants)\n"
+	        "      --timing-window N  time only the N operations before each sample (default 0:\n"
+	        "                         every operation; faster, see docs/record-and-report.md)\n"
 	        "      --no-pipeline      run the models on the program's own threads (default: each\n"
 	        "                         thread's models run on a host thread of their own when the\n"
 	        "                         host has more than one CPU; the results are the same)\n"
@@ -268,6 +270,10 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 			o->model = 0;
 		} else if (!strcmp(a, "--no-timing")) {
 			o->timing = 0;
+		} else if ((v = value_of(argc, argv, &i, "--timing-window", NULL))) {
+			if (parse_u64(v, &n) || n > 0xFFFFFFFFull)
+				return bad("--timing-window '%s': expected a number of operations (0: all)%s", v, "");
+			o->timing_window = n;
 		} else if (!strcmp(a, "--no-pipeline")) {
 			o->no_pipeline = 1;
 		} else if ((v = value_of(argc, argv, &i, "--counts", NULL))) {
@@ -311,6 +317,8 @@ int record_write_plugin_cfg(const struct record_opts *o, const char *path, const
 	        (unsigned long long)o->buffer_bytes, (unsigned long long)o->seed);
 	if (o->no_pipeline)
 		fprintf(f, "pipeline=0\n");
+	if (o->timing_window)
+		fprintf(f, "timing_window=%llu\n", (unsigned long long)o->timing_window);
 	for (int i = 0; i < o->n_sets; i++)
 		fprintf(f, "set=%s\n", o->sets[i]);
 	for (int i = 0; i < o->n_uarch; i++)

@@ -21,6 +21,7 @@ struct record_opts {
 	uint64_t seed;
 	int model, timing;
 	int no_pipeline;         /* --no-pipeline: models on the guest threads */
+	uint64_t timing_window;  /* --timing-window N: 0 = every operation */
 	int quiet;
 	const char *counts;      /* --counts FILE */
 	const char *qemu;        /* --qemu PATH */

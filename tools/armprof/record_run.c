@@ -195,6 +195,8 @@ int record_read_stats(const char *path, struct record_stats *st)
 			{ "branches", &st->branches },
 			{ "mispredicts", &st->mispredicts },
 			{ "entry", &st->entry },
+			{ "timing_window", &st->timing_window },
+			{ "detailed_ops", &st->detailed_ops },
 		};
 		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 			if (!strcmp(key, map[i].k))

@@ -20,6 +20,7 @@ struct record_stats {
 	uint64_t records, records_discarded, spe_bytes, mgmt_events, buffer_drains, lost_bytes;
 	uint64_t loads, stores, l1d_misses, l2_misses, llc_misses, peer_hits, tlb_walks;
 	uint64_t branches, mispredicts, entry;
+	uint64_t timing_window, detailed_ops; /* --timing-window: operations modelled in detail */
 	size_t n_vcpus;
 	struct record_vcpu vcpu[RECORD_MAX_VCPUS];
 };
