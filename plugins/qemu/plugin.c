@@ -33,6 +33,7 @@ static struct plugin_options opts;
 /* opts.timing_window when windows apply (the SPE model says where samples
  * are), else 0: every TB in detail. */
 static uint64_t detail_window;
+static int count_execs; /* per-PC counts were asked for (opts.counts) */
 static struct ap_uarch_config uarch_cfg;
 static struct ap_uarch_system *uarch_sys;
 static struct vcpu_state *vcpus[PLUGIN_MAX_VCPUS];
@@ -287,12 +288,14 @@ static inline void tb_start(struct vcpu_state *v, struct replay_state *r, const 
 {
 	if (r->cur)
 		finish_tb(v, r, tb->vaddr, 1);
-	/* Exact counts, per vCPU (see vcpu_state.execs). */
-	if (__builtin_expect(tb->id >= r->execs_cap, 0)) {
-		r->execs = grow_execs(v, tb->id);
-		r->execs_cap = atomic_load_explicit(&v->execs_cap, memory_order_relaxed);
+	/* Exact counts, per vCPU (see vcpu_state.execs), when asked for. */
+	if (count_execs) {
+		if (__builtin_expect(tb->id >= r->execs_cap, 0)) {
+			r->execs = grow_execs(v, tb->id);
+			r->execs_cap = atomic_load_explicit(&v->execs_cap, memory_order_relaxed);
+		}
+		r->execs[tb->id]++;
 	}
-	r->execs[tb->id]++;
 	r->seq++;
 	r->cur = tb;
 	/* In a timing window when one of the TB's operations lies within
@@ -764,6 +767,7 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	}
 	if (opts.model && opts.timing)
 		detail_window = opts.timing_window;
+	count_execs = opts.counts[0] != 0;
 	if (opts.pipeline < 0)
 		opts.pipeline = sysconf(_SC_NPROCESSORS_ONLN) > 1;
 	if (opts.timing && ap_uarch_system_new(&uarch_sys, &uarch_cfg) < 0) {

@@ -212,7 +212,8 @@ int cmd_record(int argc, char **argv)
 		        o.output, strerror(errno));
 		return EXIT_USAGE;
 	}
-	if (record_write_plugin_cfg(&o, t.cfg, t.spe, t.counts, t.stats) != 0) {
+	/* Per-PC counts cost the plugin a counter per executed TB: only on request. */
+	if (record_write_plugin_cfg(&o, t.cfg, t.spe, o.counts ? t.counts : "", t.stats) != 0) {
 		fprintf(stderr, "armprof record: %s: %s\n", t.cfg, strerror(errno));
 		remove_tmp(&t);
 		return EXIT_USAGE;
