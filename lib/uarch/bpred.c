@@ -27,6 +27,7 @@ int uarch_bpred_init(struct uarch_bpred *bp, uint32_t hist_bits, uint32_t btb_en
 		return -AP_ERR_NOMEM;
 	}
 	memset(bp->counters, 2, (size_t)1 << hist_bits); /* weakly taken */
+	bp->fixed_key = UARCH_BP_NO_FIXED;
 	return 0;
 }
 

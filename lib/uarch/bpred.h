@@ -15,7 +15,15 @@ struct uarch_bpred {
 	uint32_t hist_bits, btb_mask, ras_size, ras_top, ras_count;
 	uint64_t history;
 	uint64_t hist_mask;  /* 2^hist_bits - 1 */
+	/* (pc | taken) of the last direction update when it changed nothing
+	 * (counter saturated that way, history all that way; A64 PCs are
+	 * 4-aligned, so bit 0 is free); UARCH_BP_NO_FIXED: it changed something. The same update again, with no other
+	 * direction update in between, changes nothing either and was
+	 * predicted right: a loop's closing branch costs one comparison. */
+	uint64_t fixed_key;
 };
+
+#define UARCH_BP_NO_FIXED UINT64_MAX /* odd and not pc | 1 for any 4-aligned pc */
 
 int uarch_bpred_init(struct uarch_bpred *bp, uint32_t hist_bits, uint32_t btb_entries,
                      uint32_t ras_entries);
@@ -25,11 +33,18 @@ void uarch_bpred_fini(struct uarch_bpred *bp);
 static inline int uarch_bpred_direction(struct uarch_bpred *bp, uint64_t pc, int taken)
 {
 	uint64_t mask = bp->hist_mask, t = taken != 0;
-	uint8_t *ctr = &bp->counters[((pc >> 2) ^ bp->history) & mask];
+	uint64_t key = pc | t;
+	if (key == bp->fixed_key)
+		return 0;
+	uint64_t h = bp->history;
+	uint8_t *ctr = &bp->counters[((pc >> 2) ^ h) & mask];
 	unsigned c = *ctr;
 	/* 2-bit saturating counter: up when taken (to 3), down when not (to 0). */
-	*ctr = (uint8_t)(t ? c + (c < 3) : c - (c > 0));
-	bp->history = ((bp->history << 1) | t) & mask;
+	unsigned c2 = t ? c + (c < 3) : c - (c > 0);
+	uint64_t h2 = ((h << 1) | t) & mask;
+	*ctr = (uint8_t)c2;
+	bp->history = h2;
+	bp->fixed_key = c2 == c && h2 == h ? key : UARCH_BP_NO_FIXED;
 	return (c >= 2) != (int)t;
 }
 

@@ -46,6 +46,8 @@ struct ap_uarch_core {
 	struct uarch_cache l1d, l2, l1tlb, l2tlb;
 	struct uarch_bpred bp;
 	struct ap_uarch_stats stats;
+	/* same_line_result() by access kind, worked out once. */
+	struct ap_uarch_result same_line[4];
 };
 
 void ap_uarch_config_init(struct ap_uarch_config *cfg)
@@ -128,6 +130,25 @@ void ap_uarch_system_free(struct ap_uarch_system *sys)
 	free(sys);
 }
 
+static uint16_t sat16(uint32_t v)
+{
+	return v > 0xFFFF ? 0xFFFF : (uint16_t)v;
+}
+
+/* What an L1D hit on the line of the previous access returns. */
+static inline void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_access_kind kind,
+                                    struct ap_uarch_result *out)
+{
+	out->lat_issue = cfg->issue_latency;
+	out->lat_xlat = cfg->l1tlb_latency;
+	out->events = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
+	out->mispredicted = 0;
+	out->has_data_source = kind != AP_UARCH_STORE;
+	out->data_source = AP_DS_L1D;
+	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->l1tlb_latency +
+	                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
+}
+
 int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id)
 {
 	*out = NULL;
@@ -157,6 +178,8 @@ int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, u
 	c->last_line = UINT64_MAX;
 	c->last_l1d_way = -1;
 	c->same_line_exact = c->l1d.sets > cfg->prefetch_degree;
+	for (int k = AP_UARCH_LOAD; k <= AP_UARCH_ATOMIC; k++)
+		same_line_result(cfg, (enum ap_uarch_access_kind)k, &c->same_line[k]);
 	for (unsigned i = 0; i < MAX_STREAMS; i++)
 		c->stream[i].last_line = UINT64_MAX - 1;
 	atomic_fetch_add_explicit(&sys->ncores, 1, memory_order_relaxed);
@@ -248,10 +271,6 @@ static int private_fill(struct uarch_cache *c, uint64_t line, uint32_t version)
 
 /* ---- operations ------------------------------------------------------------ */
 
-static uint16_t sat16(uint32_t v)
-{
-	return v > 0xFFFF ? 0xFFFF : (uint16_t)v;
-}
 
 static uint16_t translate(struct ap_uarch_core *core, uint64_t vaddr, uint64_t *events)
 {
@@ -313,19 +332,6 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
                         enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
 
-/* What an L1D hit on the line of the previous access returns. */
-static inline void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_access_kind kind,
-                                    struct ap_uarch_result *out)
-{
-	out->lat_issue = cfg->issue_latency;
-	out->lat_xlat = cfg->l1tlb_latency;
-	out->events = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
-	out->mispredicted = 0;
-	out->has_data_source = kind != AP_UARCH_STORE;
-	out->data_source = AP_DS_L1D;
-	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->l1tlb_latency +
-	                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
-}
 
 /* A load or store to the line of the previous access while other cores
  * exist: what access_slow would do when the directory shows no newer write
@@ -356,7 +362,7 @@ __attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core
 	} else {
 		core->stats.loads++;
 	}
-	same_line_result(&sys->cfg, kind, out);
+	*out = core->same_line[kind & 3];
 	return 1;
 }
 
@@ -364,7 +370,6 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
                      enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
 {
 	struct ap_uarch_system *sys = core->sys;
-	const struct ap_uarch_config *cfg = &sys->cfg;
 	uint64_t line = uarch_cache_line(&core->l1d, vaddr);
 	/* With one core there is nobody to share with: skip the directory. */
 	int shared = atomic_load_explicit(&sys->ncores, memory_order_relaxed) > 1;
@@ -379,7 +384,7 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 			core->stats.stores++;
 		else
 			core->stats.loads++;
-		same_line_result(cfg, kind, out);
+		*out = core->same_line[kind & 3];
 		return;
 	}
 	if (line == core->last_line && kind != AP_UARCH_ATOMIC && core->same_line_exact &&

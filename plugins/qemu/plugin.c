@@ -81,6 +81,7 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 	v->index = index;
 	v->tid = (int64_t)syscall(SYS_gettid); /* qemu-user: guest tid == host tid */
 	v->rs.dep_reg = A64_NO_REG;
+	v->rs.detail = 1; /* every TB, unless a timing window says otherwise */
 	if (opts.timing && !v->core && ap_uarch_core_new(&v->core, uarch_sys, index) < 0)
 		fail("cannot create the timing model of a core");
 	if (opts.model && !v->sink && spe_sink_new(&v->sink, &opts, index, v->tid, err, sizeof(err)) < 0)
@@ -223,11 +224,34 @@ __attribute__((noinline)) static uint64_t spe_account_tb(struct vcpu_state *v, c
 	return spe_sink_until_sample(v->sink);
 }
 
+/* What the replay of a vCPU reads but never changes, gathered in a local
+ * of replay_batch: read through v or from globals, every value would be
+ * loaded again after each store the models make (any of which might alias
+ * it, as far as the compiler can tell). */
+struct replay_env {
+	struct ap_uarch_core *core;
+	struct mem_slot *slot;
+	uint64_t window;        /* detail_window */
+	uint16_t issue_latency; /* uarch_cfg.issue_latency */
+	uint8_t timing, sink, count_execs;
+};
+
+static inline struct replay_env replay_env_of(struct vcpu_state *v)
+{
+	return (struct replay_env){ .core = v->core,
+		                    .slot = v->slot,
+		                    .window = v->sink ? detail_window : 0,
+		                    .issue_latency = uarch_cfg.issue_latency,
+		                    .timing = (uint8_t)opts.timing,
+		                    .sink = v->sink != NULL,
+		                    .count_execs = (uint8_t)count_execs };
+}
+
 /* Account the TB r->cur, whose execution ended; next_pc is where it went
  * (have_next = 0: nowhere, the thread ended). The replay state r is a copy
  * of v->rs held in registers by replay_batch (see there). */
-static inline void finish_tb(struct vcpu_state *v, struct replay_state *r, uint64_t next_pc,
-                             int have_next)
+static inline void finish_tb(struct vcpu_state *v, const struct replay_env *env, struct replay_state *r,
+                             uint64_t next_pc, int have_next)
 {
 	const struct tb_info *tb = r->cur;
 	uint64_t target = 0;
@@ -242,14 +266,14 @@ static inline void finish_tb(struct vcpu_state *v, struct replay_state *r, uint6
 			target = have_next ? next_pc : 0;
 			taken = have_next;
 		}
-		if (have_next && opts.timing && r->detail)
-			mispredicted = ap_uarch_branch_train(v->core, tb->br_pc, target, tb->br_uarch, taken);
+		if (have_next && env->timing && r->detail)
+			mispredicted = ap_uarch_branch_train(env->core, tb->br_pc, target, tb->br_uarch, taken);
 	}
 
 	uint64_t base = r->ops;
 	uint32_t n = tb->n;
 	r->ops += n;
-	if (!v->sink)
+	if (!env->sink)
 		return;
 	/* Operations that cannot be selected pass without a call into the
 	 * model: that changes nothing it records, because the plugin's
@@ -284,12 +308,13 @@ __attribute__((noinline, cold)) static uint64_t *grow_execs(struct vcpu_state *v
 
 /* A TB execution starts: account the previous one (its closing branch went
  * to this TB's first instruction). */
-static inline void tb_start(struct vcpu_state *v, struct replay_state *r, const struct tb_info *tb)
+static inline void tb_start(struct vcpu_state *v, const struct replay_env *env, struct replay_state *r,
+                            const struct tb_info *tb)
 {
 	if (r->cur)
-		finish_tb(v, r, tb->vaddr, 1);
+		finish_tb(v, env, r, tb->vaddr, 1);
 	/* Exact counts, per vCPU (see vcpu_state.execs), when asked for. */
-	if (count_execs) {
+	if (env->count_execs) {
 		if (__builtin_expect(tb->id >= r->execs_cap, 0)) {
 			r->execs = grow_execs(v, tb->id);
 			r->execs_cap = atomic_load_explicit(&v->execs_cap, memory_order_relaxed);
@@ -301,8 +326,10 @@ static inline void tb_start(struct vcpu_state *v, struct replay_state *r, const 
 	/* In a timing window when one of the TB's operations lies within
 	 * timing_window of the next selected one (spe_free operations pass
 	 * before it): operation i of the TB is when i >= spe_free - window. */
-	r->detail = !detail_window || !v->sink || r->spe_free < detail_window + tb->n;
-	r->detailed_ops += r->detail ? tb->n : 0;
+	if (env->window) {
+		r->detail = r->spe_free < env->window + tb->n;
+		r->detailed_ops += r->detail ? tb->n : 0;
+	}
 }
 
 /* An access whose base register is the data register of the previous load
@@ -310,8 +337,8 @@ static inline void tb_start(struct vcpu_state *v, struct replay_state *r, const 
  * (spec/002 5.3.4: dispatched, waiting for its input values). Only direct
  * load-to-address dependencies are seen (the plugin API cannot follow a
  * value through other instructions). */
-static inline void add_dependency_stall(struct replay_state *r, const struct insn_info *in,
-                                        struct ap_uarch_result *res)
+static inline void add_dependency_stall(const struct replay_env *env, struct replay_state *r,
+                                        const struct insn_info *in, struct ap_uarch_result *res)
 {
 	uint64_t now = r->ops + in->index + r->stall_total;
 	if (in->cls.rn == r->dep_reg && r->dep_ready > now) {
@@ -327,16 +354,16 @@ static inline void add_dependency_stall(struct replay_state *r, const struct ins
 		r->dep_reg = in->dep_rt;
 		/* Data arrives after issue, translation and the access (the
 		 * load's own total latency, without the stall just added). */
-		r->dep_ready = now + res->lat_total - res->lat_issue + uarch_cfg.issue_latency;
+		r->dep_ready = now + res->lat_total - res->lat_issue + env->issue_latency;
 	}
 }
 
-static inline void on_access(struct vcpu_state *v, struct replay_state *r, uint64_t vaddr,
+static inline void on_access(const struct replay_env *env, struct replay_state *r, uint64_t vaddr,
                              const struct insn_info *in)
 {
 	if (!r->detail)
 		return; /* outside the timing windows: nothing of it is needed */
-	struct mem_slot *s = &v->slot[in->index];
+	struct mem_slot *s = &env->slot[in->index];
 	/* The access size does not matter to the model: an access that
 	 * crosses a line counts as one access of its first line. The kind
 	 * comes from the classifier (an atomic is AP_UARCH_ATOMIC whether
@@ -347,19 +374,19 @@ static inline void on_access(struct vcpu_state *v, struct replay_state *r, uint6
 		 * model writes the slot directly (no copy of the result). */
 		s->seq = r->seq;
 		s->vaddr = vaddr;
-		if (opts.timing) {
-			ap_uarch_access(v->core, vaddr, 0, kind, &s->res);
-			add_dependency_stall(r, in, &s->res);
+		if (env->timing) {
+			ap_uarch_access(env->core, vaddr, 0, kind, &s->res);
+			add_dependency_stall(env, r, in, &s->res);
 		}
 		return;
 	}
 	/* A further access of the same instruction (pairs, structures). */
 	if (vaddr < s->vaddr)
 		s->vaddr = vaddr;
-	if (!opts.timing)
+	if (!env->timing)
 		return;
 	struct ap_uarch_result res;
-	ap_uarch_access(v->core, vaddr, 0, kind, &res);
+	ap_uarch_access(env->core, vaddr, 0, kind, &res);
 	s->res.events |= res.events;
 	if (res.lat_total > s->res.lat_total) {
 		s->res.lat_total = res.lat_total;
@@ -375,8 +402,9 @@ static inline void on_access(struct vcpu_state *v, struct replay_state *r, uint6
 static void finish_thread(struct vcpu_state *v)
 {
 	struct replay_state *r = &v->rs;
+	struct replay_env env = replay_env_of(v);
 	if (r->cur) {
-		finish_tb(v, r, 0, 0);
+		finish_tb(v, &env, r, 0, 0);
 		r->cur = NULL;
 	}
 	if (v->sink) {
@@ -397,18 +425,19 @@ __attribute__((flatten, noinline)) static void replay_batch(void *ctx, const str
 {
 	struct vcpu_state *v = ctx;
 	struct replay_state r = v->rs;
+	const struct replay_env env = replay_env_of(v);
 	const struct plugin_event *e = ev, *end = ev + n;
 	for (; e < end; e++) {
 		uintptr_t what = e->what & ~(uintptr_t)3;
 		switch (e->what & 3) {
 		case EV_TB_START:
-			tb_start(v, &r, (const struct tb_info *)what);
+			tb_start(v, &env, &r, (const struct tb_info *)what);
 			break;
 		case EV_START_ACCESS:
-			tb_start(v, &r, tb_of_insn((const struct insn_info *)what));
+			tb_start(v, &env, &r, tb_of_insn((const struct insn_info *)what));
 			/* fall through */
 		default:
-			on_access(v, &r, e->vaddr, (const struct insn_info *)what);
+			on_access(&env, &r, e->vaddr, (const struct insn_info *)what);
 			break;
 		}
 	}
