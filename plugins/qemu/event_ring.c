@@ -76,6 +76,16 @@ void event_ring_drain(struct event_ring *r)
 	pthread_mutex_unlock(&r->lock);
 }
 
+void event_ring_after_fork(struct event_ring *r)
+{
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->filled, NULL);
+	pthread_cond_init(&r->emptied, NULL);
+	r->threaded = 0;
+	r->replayed = r->published;
+	event_ring_current(r)->n = 0;
+}
+
 void event_ring_fini(struct event_ring *r)
 {
 	event_ring_drain(r);

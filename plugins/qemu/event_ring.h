@@ -63,6 +63,11 @@ struct event_batch *event_ring_publish(struct event_ring *r);
 /* Publish what the current batch holds and wait until every batch has
  * been replayed: afterwards the caller may touch the replay state. */
 void event_ring_drain(struct event_ring *r);
+/* In the child of a fork(), which has no model thread: forget the batches
+ * in flight (they are the parent's) and replay on the calling thread from
+ * now on, with fresh synchronization objects (the parent's may have been
+ * held at the fork). */
+void event_ring_after_fork(struct event_ring *r);
 /* Drain, stop the model thread and free the batches. */
 void event_ring_fini(struct event_ring *r);
 

@@ -34,6 +34,9 @@ static struct plugin_options opts;
  * are), else 0: every TB in detail. */
 static uint64_t detail_window;
 static int count_execs; /* per-PC counts were asked for (opts.counts) */
+/* This process is the child of a fork() of the program: it profiles
+ * nothing and writes nothing (the outputs are the parent's). */
+static volatile int forked_child;
 static struct ap_uarch_config uarch_cfg;
 static struct ap_uarch_system *uarch_sys;
 static struct vcpu_state *vcpus[PLUGIN_MAX_VCPUS];
@@ -424,6 +427,8 @@ __attribute__((flatten, noinline)) static void replay_batch(void *ctx, const str
                                                           uint32_t n)
 {
 	struct vcpu_state *v = ctx;
+	if (forked_child)
+		return;
 	struct replay_state r = v->rs;
 	const struct replay_env env = replay_env_of(v);
 	const struct plugin_event *e = ev, *end = ev + n;
@@ -735,7 +740,7 @@ static int emit_stats(FILE *f, void *ctx)
 
 static void on_exit_cb(qemu_plugin_id_t id, void *p)
 {
-	if (setup_failed)
+	if (setup_failed || forked_child)
 		return;
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
 		struct vcpu_state *v = vcpus[i];
@@ -771,6 +776,19 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 	}
 }
 
+/* The program forked (qemu-user forks the host process): the child has
+ * only the forking thread, no model threads, and must not write the
+ * parent's output files. Events of its threads are dropped as they are
+ * logged (replay_batch), so it runs at about the speed of instrumentation. */
+static void after_fork_in_child(void)
+{
+	forked_child = 1;
+	opts.pipeline = 0; /* threads it starts replay (drop) on their own */
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++)
+		if (vcpus[i])
+			event_ring_after_fork(&vcpus[i]->ring);
+}
+
 AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
                                        char **argv)
 {
@@ -803,6 +821,7 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		qemu_plugin_outs("armprof plugin: inconsistent timing-model configuration\n");
 		return -1;
 	}
+	pthread_atfork(NULL, NULL, after_fork_in_child);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
 	qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);
 	qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
