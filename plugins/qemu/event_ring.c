@@ -1,6 +1,7 @@
 /* The per-vCPU ring of event batches (event_ring.h). */
 #include "event_ring.h"
 
+#include <signal.h>
 #include <stdlib.h>
 
 static void *model_thread(void *arg)
@@ -38,8 +39,19 @@ int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->filled, NULL);
 	pthread_cond_init(&r->emptied, NULL);
-	if (threaded && pthread_create(&r->thread, NULL, model_thread, r) == 0)
-		r->threaded = 1;
+	if (threaded) {
+		/* The model thread blocks every signal: signals for the
+		 * program (SIGCHLD, a timer's SIGALRM, ...) must reach its own
+		 * threads, whose QEMU signal handling knows the vCPU; the
+		 * kernel gives a process-directed signal to any thread that
+		 * does not block it. The new thread inherits this mask. */
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		if (pthread_create(&r->thread, NULL, model_thread, r) == 0)
+			r->threaded = 1;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 	return 0;
 }
 
