@@ -1,0 +1,119 @@
+/* The plugin's per-vCPU ring of event batches (plugins/qemu/event_ring.c),
+ * without QEMU, so that it also runs under ASan and UBSan: every event
+ * reaches the replay once, in the order logged, with and without a model
+ * thread; drain waits for the model thread; after a fork the ring replays
+ * on the caller and forgets the batches in flight. */
+#define _DEFAULT_SOURCE 1 /* fork, waitpid, _exit */
+#include <pthread.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "event_ring.h"
+#include "harness.h"
+
+struct replay_log {
+	uint64_t next;    /* the sequence number expected next */
+	uint64_t seen;    /* events replayed */
+	uint64_t batches; /* replay calls */
+	int out_of_order;
+	pthread_t last_thread;
+};
+
+static void replay(void *ctx, const struct plugin_event *ev, uint32_t n)
+{
+	struct replay_log *log = ctx;
+	for (uint32_t i = 0; i < n; i++) {
+		if (ev[i].vaddr != log->next || ev[i].what != (uintptr_t)(log->next * 8))
+			log->out_of_order = 1;
+		log->next++;
+	}
+	log->seen += n;
+	log->batches++;
+	log->last_thread = pthread_self();
+	if (log->batches % 7 == 0)
+		nanosleep(&(struct timespec){ 0, 100000 }, NULL); /* a slow replay: the guest side must wait */
+}
+
+/* Log n events the way plugin.c's log_event does. */
+static void produce(struct event_ring *r, uint64_t first, uint64_t n)
+{
+	struct event_batch *b = event_ring_current(r);
+	for (uint64_t k = first; k < first + n; k++) {
+		struct plugin_event *e = &b->ev[b->n++];
+		e->what = (uintptr_t)(k * 8);
+		e->vaddr = k;
+		if (b->n == EVENT_RING_BATCH)
+			b = event_ring_publish(r);
+	}
+}
+
+static void run(int threaded)
+{
+	struct replay_log log = { 0 };
+	struct event_ring r;
+	CHECK(event_ring_init(&r, replay, &log, threaded) == 0);
+	CHECK_EQ_U64(r.threaded, threaded);
+	uint64_t n = 20 * (uint64_t)EVENT_RING_BATCH + 123; /* many hand-overs, a partial last batch */
+	produce(&r, 0, n);
+	event_ring_drain(&r);
+	/* After drain the replay state is the caller's to read. */
+	CHECK_EQ_U64(log.seen, n);
+	CHECK_EQ_U64(log.next, n);
+	CHECK(!log.out_of_order);
+	CHECK_EQ_U64(log.batches, 21);
+	CHECK(threaded ? !pthread_equal(log.last_thread, pthread_self())
+	               : pthread_equal(log.last_thread, pthread_self()));
+	/* Draining an empty ring changes nothing; logging goes on after it. */
+	event_ring_drain(&r);
+	CHECK_EQ_U64(log.batches, 21);
+	produce(&r, n, 5);
+	event_ring_drain(&r);
+	CHECK_EQ_U64(log.seen, n + 5);
+	CHECK(!log.out_of_order);
+	event_ring_fini(&r);
+}
+
+TEST(ring_with_model_thread) { run(1); }
+
+TEST(ring_on_the_logging_thread) { run(0); }
+
+/* A real fork(): the child has no model thread, only the parent's ring in
+ * its memory (possibly with the lock held or batches in flight). */
+TEST(ring_after_fork_replays_on_the_caller)
+{
+	struct replay_log log = { 0 };
+	struct event_ring r;
+	CHECK(event_ring_init(&r, replay, &log, 1) == 0);
+	produce(&r, 0, 3 * EVENT_RING_BATCH + 10);
+	event_ring_drain(&r);
+	produce(&r, log.next, 2 * EVENT_RING_BATCH + 17); /* in flight at the fork */
+	pid_t pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		int bad = 0;
+		event_ring_after_fork(&r);
+		bad |= r.threaded != 0 || event_ring_current(&r)->n != 0;
+		uint64_t seen = log.seen;
+		log.next = 1000000; /* what was in flight is gone: replay starts here */
+		log.out_of_order = 0;
+		produce(&r, 1000000, EVENT_RING_BATCH + 3);
+		bad |= log.seen != seen + EVENT_RING_BATCH; /* the full batch, on this thread */
+		bad |= !pthread_equal(log.last_thread, pthread_self());
+		event_ring_drain(&r);
+		bad |= log.seen != seen + EVENT_RING_BATCH + 3 || log.out_of_order;
+		_exit(bad);
+	}
+	int status = -1;
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* The parent's ring is untouched by the child. */
+	event_ring_drain(&r);
+	CHECK_EQ_U64(log.seen, 5 * EVENT_RING_BATCH + 27);
+	CHECK(!log.out_of_order);
+	event_ring_fini(&r);
+}
+
+TEST_MAIN(CASE(ring_with_model_thread), CASE(ring_on_the_logging_thread),
+          CASE(ring_after_fork_replays_on_the_caller))
