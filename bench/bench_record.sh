@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Wall and CPU time of `armprof record` on each aarch64 example against plain
 # qemu-aarch64 on the same binary, the plugin with instrumentation only
-# (--no-model --no-timing), and the plugin with the timing model but no SPE
-# model (--no-model). Best of N runs each (default 3), in one run of this
+# (--no-model --no-timing), the plugin with the timing model but no SPE
+# model (--no-model), armprof record with the models on the program's own
+# threads (--no-pipeline) and with timing windows (--timing-window 256).
+# Best of N runs each (default 3), in one run of this
 # script, so the ratios compare like with like. CPU time (user + sys of QEMU
 # and armprof) is given beside wall time because the machine is shared: when
 # other work holds the cores, wall time measures the queue, not armprof.
 #
-# usage: bench/bench_record.sh [BUILD_DIR] [RUNS]     (default build-q, 3)
+# usage: bench/bench_record.sh [BUILD_DIR] [RUNS]     (default build, 3)
 # Prints a markdown table for docs/PERFORMANCE.md.
 set -euo pipefail
-build=${1:-build-q}
+build=${1:-build}
 runs=${2:-3}
 armprof=$build/armprof
 ex=$build/examples
@@ -35,8 +37,8 @@ best() { # "wall cpu": the best of $runs runs of "$@" for each
 # The load average goes with the figures: other work on the machine shows
 # in wall time first, and in CPU time through shared host caches.
 echo "<!-- $(date -u '+%Y-%m-%d %H:%M UTC'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg) -->"
-echo "| example | plain qemu wall / cpu (s) | instrumentation only | + timing model | armprof record | record / plain (wall, cpu) | instr. / plain (cpu) |"
-echo "|---|---|---|---|---|---|---|"
+echo "| example | plain qemu wall / cpu (s) | instrumentation only | + timing model | armprof record | record --no-pipeline | record --timing-window 256 | record / plain: wall (cpu) | --no-pipeline / plain | window / plain |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 # Workloads long enough (0.1-1 s under plain QEMU) that start-up (~50 ms to
 # load the plugin and write the output) does not dominate.
 for run in "pointer_chase 4000000" "stream 8" "branchy 10" "false_sharing 5000000"; do
@@ -47,9 +49,12 @@ for run in "pointer_chase 4000000" "stream 8" "branchy 10" "false_sharing 500000
   read -r iw ic < <(best "$armprof" record -q --no-model --no-timing -o "$tmp/x.data" -- "$ex/$name" "$@")
   read -r tw tc < <(best "$armprof" record -q --no-model -o "$tmp/x.data" -- "$ex/$name" "$@")
   read -r fw fc < <(best "$armprof" record -q -o "$tmp/x.data" -- "$ex/$name" "$@")
+  read -r nw nc < <(best "$armprof" record -q --no-pipeline -o "$tmp/x.data" -- "$ex/$name" "$@")
+  read -r ww wc < <(best "$armprof" record -q --timing-window 256 -o "$tmp/x.data" -- "$ex/$name" "$@")
   awk -v n="$name $*" -v pw="$pw" -v pc="$pc" -v iw="$iw" -v ic="$ic" -v tw="$tw" -v tc="$tc" \
-      -v fw="$fw" -v fc="$fc" 'function r(a, b) { return b > 0 ? a / b : 0 }
-    BEGIN { printf "| %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.1fx, %.1fx | %.1fx |\n",
-            n, pw, pc, iw, ic, tw, tc, fw, fc, r(fw, pw), r(fc, pc), r(ic, pc) }'
+      -v fw="$fw" -v fc="$fc" -v nw="$nw" -v nc="$nc" -v ww="$ww" -v wc="$wc" \
+      'function r(a, b) { return b > 0 ? a / b : 0 }
+    BEGIN { printf "| %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.1fx (%.1fx) | %.1fx (%.1fx) | %.1fx (%.1fx) |\n",
+            n, pw, pc, iw, ic, tw, tc, fw, fc, nw, nc, ww, wc, r(fw, pw), r(fc, pc), r(nw, pw), r(nc, pc), r(ww, pw), r(wc, pc) }'
 done
 echo "<!-- load average at end: $(cut -d' ' -f1-3 /proc/loadavg) -->"
