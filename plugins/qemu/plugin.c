@@ -90,8 +90,8 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 	if (opts.model && !v->sink && spe_sink_new(&v->sink, &opts, index, v->tid, err, sizeof(err)) < 0)
 		fail(err);
 	else if (v->sink) {
-		spe_flush(v, v->rs.ops, v->rs.spe_pending); /* after the last thread's exit: none */
-		v->rs.spe_pending = 0;
+		spe_flush(v, v->rs.ops, v->rs.ops - v->rs.spe_given); /* after the last thread's exit: none */
+		v->rs.spe_given = v->rs.ops;
 		spe_sink_set_tid(v->sink, v->tid); /* the index of a thread that exited */
 	}
 	/* Only valid while a vCPU runs (QEMU reads the current CPU's task). */
@@ -104,7 +104,9 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 
 /* ---- the one hand-off: an executed instruction as an SPE operation ------ */
 
-static void plugin_describe_op(const struct vcpu_state *v, uint64_t seq, const struct insn_info *in,
+/* in is an instruction of the TB execution whose first operation is
+ * number tb_base (its data access is in v->slot when the slot says so). */
+static void plugin_describe_op(const struct vcpu_state *v, uint64_t tb_base, const struct insn_info *in,
                                const struct ap_uarch_result *branch, uint64_t target, int taken,
                                struct ap_spe_op *op)
 {
@@ -130,7 +132,7 @@ static void plugin_describe_op(const struct vcpu_state *v, uint64_t seq, const s
 		if ((c->flags & A64_F_ATOMIC) && (c->flags & A64_F_LOAD))
 			op->flags |= AP_SPE_OPF_ATOMIC_LD;
 		const struct mem_slot *s = &v->slot[in->index];
-		if (s->seq == seq) {
+		if (s->seq == tb_base + 1) {
 			op->va = s->vaddr;
 			/* qemu-user has no physical addresses: the plugin reports
 			 * a flat Non-secure map, PA == VA. */
@@ -172,8 +174,8 @@ static void plugin_describe_op(const struct vcpu_state *v, uint64_t seq, const s
 /* Feed the n operations of an executed TB to the SPE model, describing
  * only the ones it selects. Out of line: most TBs have none. */
 __attribute__((noinline)) static void feed_spe_sampled(struct vcpu_state *v, const struct tb_info *tb,
-                                                       uint64_t seq, uint64_t base, uint32_t i,
-                                                       uint64_t target, int taken, int mispredicted)
+                                                       uint64_t base, uint32_t i, uint64_t target,
+                                                       int taken, int mispredicted)
 {
 	uint32_t n = tb->n;
 	struct ap_uarch_result br = { 0 };
@@ -181,7 +183,7 @@ __attribute__((noinline)) static void feed_spe_sampled(struct vcpu_state *v, con
 		ap_uarch_branch_result(v->core, tb->br_uarch, taken, mispredicted, &br);
 	while (i < n) {
 		struct ap_spe_op op;
-		plugin_describe_op(v, seq, &tb->insn[i], &br, target, taken, &op);
+		plugin_describe_op(v, base, &tb->insn[i], &br, target, taken, &op);
 		spe_sink_op(v->sink, &op, base + i);
 		if (++i < n)
 			i += (uint32_t)spe_sink_skip(v->sink, n - i, base + i);
@@ -190,7 +192,7 @@ __attribute__((noinline)) static void feed_spe_sampled(struct vcpu_state *v, con
 
 /* Give the model the pending operations that passed without it, the last
  * of them just before operation number ops. None of them can be selected
- * (spe_free said so), so ap_spe_skip lets them all pass; should one be
+ * (next_sel said so), so ap_spe_skip lets them all pass; should one be
  * selected after all, it is described as an anonymous Other operation and
  * counted in spe_batch_mismatch. */
 static void spe_flush(struct vcpu_state *v, uint64_t ops, uint64_t pending)
@@ -216,14 +218,14 @@ static void spe_flush(struct vcpu_state *v, uint64_t ops, uint64_t pending)
  * operations pass one selection at a time, and return how far the next
  * selection is. */
 __attribute__((noinline)) static uint64_t spe_account_tb(struct vcpu_state *v, const struct tb_info *tb,
-                                                         uint64_t seq, uint64_t base, uint64_t pending,
-                                                         uint64_t target, int taken, int mispredicted)
+                                                         uint64_t base, uint64_t pending, uint64_t target,
+                                                         int taken, int mispredicted)
 {
 	uint32_t n = tb->n;
 	spe_flush(v, base, pending);
 	uint32_t i = (uint32_t)spe_sink_skip(v->sink, n, base);
 	if (i < n)
-		feed_spe_sampled(v, tb, seq, base, i, target, taken, mispredicted);
+		feed_spe_sampled(v, tb, base, i, target, taken, mispredicted);
 	return spe_sink_until_sample(v->sink);
 }
 
@@ -282,13 +284,11 @@ static inline void finish_tb(struct vcpu_state *v, const struct replay_env *env,
 	 * model: that changes nothing it records, because the plugin's
 	 * operations complete when sampled (ap_spe_op.inflight = 0), so no
 	 * record is completed, and no time read, while unsampled ones pass. */
-	if (__builtin_expect(n <= r->spe_free, 1)) {
-		r->spe_free -= n;
-		r->spe_pending += n;
+	if (__builtin_expect(r->ops <= r->next_sel, 1))
 		return;
-	}
-	r->spe_free = spe_account_tb(v, tb, r->seq, base, r->spe_pending, target, taken, mispredicted);
-	r->spe_pending = 0;
+	uint64_t free = spe_account_tb(v, tb, base, base - r->spe_given, target, taken, mispredicted);
+	r->spe_given = r->ops;
+	r->next_sel = r->ops + free;
 }
 
 /* Room for the counter of TB id (amortized: doubling, once per new size). */
@@ -324,13 +324,12 @@ static inline void tb_start(struct vcpu_state *v, const struct replay_env *env, 
 		}
 		r->execs[tb->id]++;
 	}
-	r->seq++;
 	r->cur = tb;
 	/* In a timing window when one of the TB's operations lies within
-	 * timing_window of the next selected one (spe_free operations pass
-	 * before it): operation i of the TB is when i >= spe_free - window. */
+	 * timing_window before the next selected one (operation number
+	 * next_sel): operation ops + i is when ops + i + window >= next_sel. */
 	if (env->window) {
-		r->detail = r->spe_free < env->window + tb->n;
+		r->detail = r->ops + tb->n + env->window > r->next_sel;
 		r->detailed_ops += r->detail ? tb->n : 0;
 	}
 }
@@ -372,10 +371,10 @@ static inline void on_access(const struct replay_env *env, struct replay_state *
 	 * comes from the classifier (an atomic is AP_UARCH_ATOMIC whether
 	 * QEMU reports its read or its write). */
 	enum ap_uarch_access_kind kind = (enum ap_uarch_access_kind)in->access;
-	if (s->seq != r->seq) {
+	if (s->seq != r->ops + 1) {
 		/* First access of the instruction in this TB execution: the
 		 * model writes the slot directly (no copy of the result). */
-		s->seq = r->seq;
+		s->seq = r->ops + 1;
 		s->vaddr = vaddr;
 		if (env->timing) {
 			ap_uarch_access(env->core, vaddr, 0, kind, &s->res);
@@ -411,8 +410,8 @@ static void finish_thread(struct vcpu_state *v)
 		r->cur = NULL;
 	}
 	if (v->sink) {
-		spe_flush(v, r->ops, r->spe_pending);
-		r->spe_pending = 0;
+		spe_flush(v, r->ops, r->ops - r->spe_given);
+		r->spe_given = r->ops;
 	}
 }
 

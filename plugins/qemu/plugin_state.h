@@ -50,7 +50,9 @@ static inline struct tb_info *tb_of_insn(const struct insn_info *in)
 }
 
 /* The data access(es) of one instruction during the current TB execution;
- * valid when seq equals the vCPU's current seq. Several accesses of one
+ * valid when seq is that execution's first operation number + 1 (unique
+ * per TB execution: operation numbers only grow; + 1 so that a zeroed
+ * slot is never valid). Several accesses of one
  * instruction (LDP, structure loads) combine: the lowest address
  * (SPE-2.3.2-16), the union of events and the longest latency. */
 struct mem_slot {
@@ -63,12 +65,11 @@ struct mem_slot {
  * keeps it in registers for a batch). */
 struct replay_state {
 	const struct tb_info *cur; /* TB whose execution is under way */
-	uint64_t seq;              /* bumped on every TB execution */
 	uint64_t ops;              /* population members fed (instructions executed) */
 	/* Unsampled operations reach the SPE model in batches (see
-	 * spe_account_tb): spe_free more can pass before the next selected
-	 * one; spe_pending have passed and are not yet given to the model. */
-	uint64_t spe_free, spe_pending;
+	 * spe_account_tb): the next selected operation is number next_sel;
+	 * the ones before number spe_given are the model's already. */
+	uint64_t next_sel, spe_given;
 	/* Load-to-address dependency (the pointer-chasing pattern): the data
 	 * register of the last load and when its data arrives, on a virtual
 	 * clock of one dispatched operation per cycle plus the stalls so far. */

@@ -14,7 +14,7 @@ for i in 1 2 3; do
   rc=$?
   set -e
   [ $rc -eq 0 ] || fail "run $i: exit status $rc"
-  grep -q "^ticks 200" tm.out || fail "run $i: the program did not see its signals"
+  awk '$1 == "ticks" && $2 >= 200 { ok = 1 } END { exit !ok }' tm.out || fail "run $i: the program did not see its signals"
   "$armprof" decode --stats tm.data > /dev/null || fail "run $i: the profile does not decode"
 done
 echo "record_signals: ok"

@@ -1,6 +1,6 @@
 /* A program that takes timer signals while it computes: SIGALRM every
- * millisecond from setitimer(), counted by a handler, for SECONDS of CPU
- * time (tests/record/record_signals.sh). Host signals for the program must
+ * millisecond from setitimer(), counted by a handler, until it has seen
+ * TICKS of them (tests/record/record_signals.sh; usage: timer_signals [TICKS]). Host signals for the program must
  * reach its own threads under armprof record, not the plugin's. */
 #include <signal.h>
 #include <stdio.h>
