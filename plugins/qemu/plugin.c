@@ -3,14 +3,17 @@
  * the SPE model.
  *
  * - Translation: each instruction is classified once (a64_classify.c).
- * - Execution: one callback per executed TB and one per data access. A TB
- *   is accounted when the next one starts (or the thread exits), so its
- *   closing branch knows where it went: taken / not taken and the target
- *   come from the next executed PC.
+ * - Execution: one callback per data access, and one per executed TB that
+ *   no access announces. Callbacks only log; the log is replayed through
+ *   the models in batches (event_ring.h), on a model thread per guest
+ *   thread unless pipeline=0. A TB is accounted when the next one starts
+ *   (or the thread exits), so its closing branch knows where it went:
+ *   taken / not taken and the target come from the next executed PC.
  * - Every access and branch goes through the timing model (lib/uarch) so
- *   caches, TLBs and predictor see the whole program; the SPE model sees
- *   every operation through its batch form (ap_spe_skip), and only the
- *   sampled ones are described (plugin_describe_op -> spe_sink_op).
+ *   caches, TLBs and predictor see the whole program (or, with a timing
+ *   window, the TBs before each sample); the SPE model sees every
+ *   operation through its batch form (ap_spe_skip), and only the sampled
+ *   ones are described (plugin_describe_op -> spe_sink_op).
  *
  * Options come from a key=value file (plugin_options.c). Outputs, written
  * at exit: the SPE bytes (raw), exact per-PC operation counts, a summary. */
