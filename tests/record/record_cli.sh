@@ -123,4 +123,23 @@ grep -q "not an ELF" err.txt || fail "not-ELF message"
 "$armprof" record -o x.data -- no-such-program-here 2> err.txt; [ $? -eq 2 ] || fail "missing program"
 set -e
 ls -a | grep -q '^\.armprof-record' && fail "temporary directory left behind"
+
+# SIGTERM for armprof (here from `timeout`) goes on to QEMU: the program
+# ends, armprof says no profile was written, cleans up and leaves no QEMU
+# behind; SIGKILL for armprof takes QEMU with it (PR_SET_PDEATHSIG).
+set +e
+timeout 1 "$armprof" record -o term.data -- "$examples/stream" 1000 > /dev/null 2> term.err
+rc=$?
+set -e
+[ $rc -eq 124 ] || fail "timeout: exit $rc"
+sleep 0.5
+grep -q "no profile written" term.err || fail "SIGTERM: no message"
+ls -a | grep -q '^\.armprof-record' && fail "SIGTERM: temporary directory left behind"
+pgrep -f "stream 1000" > /dev/null && fail "SIGTERM: QEMU left running"
+set +e
+timeout -s KILL 1 "$armprof" record -o kill.data -- "$examples/stream" 1001 > /dev/null 2>&1
+set -e
+sleep 0.5
+pgrep -f "stream 1001" > /dev/null && fail "SIGKILL: QEMU left running"
+rm -rf .armprof-record.*
 echo "record_cli ok"

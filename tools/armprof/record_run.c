@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -96,6 +97,17 @@ int record_find_plugin(const char *given, char *out, size_t cap, char *err, size
 	return -1;
 }
 
+static volatile pid_t running_child;
+
+/* SIGTERM or SIGHUP for armprof (a `timeout`, a closed terminal): pass it
+ * on to QEMU and keep waiting, so that armprof still cleans up and says
+ * what happened instead of leaving QEMU running on its own. */
+static void forward_signal(int sig)
+{
+	if (running_child > 0)
+		kill(running_child, sig);
+}
+
 int record_run_child(char **argv, char *err, size_t errlen)
 {
 	int pipefd[2];
@@ -109,6 +121,10 @@ int record_run_child(char **argv, char *err, size_t errlen)
 		return -1;
 	}
 	if (pid == 0) {
+		/* Should armprof be killed outright (SIGKILL), QEMU goes too. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(127); /* armprof died before prctl */
 		/* The pipe tells the parent whether exec worked (close-on-exec). */
 		close(pipefd[0]);
 		fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
@@ -121,10 +137,15 @@ int record_run_child(char **argv, char *err, size_t errlen)
 	close(pipefd[1]);
 	/* The terminal's ^C goes to the program; armprof waits for it and
 	 * still writes what was recorded, as perf record does. */
-	struct sigaction ign = { 0 }, old_int, old_quit;
+	struct sigaction ign = { 0 }, fwd = { 0 }, old_int, old_quit, old_term, old_hup;
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
+	running_child = pid;
+	fwd.sa_handler = forward_signal;
+	sigemptyset(&fwd.sa_mask);
+	sigaction(SIGTERM, &fwd, &old_term);
+	sigaction(SIGHUP, &fwd, &old_hup);
 	int exec_errno = 0;
 	ssize_t got = read(pipefd[0], &exec_errno, sizeof(exec_errno));
 	close(pipefd[0]);
@@ -133,6 +154,9 @@ int record_run_child(char **argv, char *err, size_t errlen)
 		;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	running_child = 0;
 	if (got == (ssize_t)sizeof(exec_errno)) {
 		snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(exec_errno));
 		return -1;
