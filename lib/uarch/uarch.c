@@ -339,7 +339,7 @@ __attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core
 	struct ap_uarch_system *sys = core->sys;
 	struct uarch_cache *l1 = &core->l1d;
 	int way = core->last_l1d_way;
-	if (way < 0 || atomic_load_explicit(&l1->way[way].tag, memory_order_relaxed) != line + 1)
+	if (way < 0 || atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1)
 		return 0;
 	_Atomic uint64_t *slot = dir_slot(sys, line);
 	struct dir_view d = dir_read(slot, line);
