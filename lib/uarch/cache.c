@@ -30,6 +30,14 @@ static void *zalloc_aligned(size_t n, size_t size)
 	return p;
 }
 
+/* Words per small set: the order word and the tags, padded to fill a
+ * host cache line when they fit in one (no set then spans two). */
+static uint32_t small_stride(uint32_t ways)
+{
+	uint32_t words = ways + 1;
+	return words <= 8 ? 8 : words;
+}
+
 /* The order word of a set with no valid entry: way 0 least recent, so
  * that fills take the ways in index order. */
 static uint64_t initial_order(uint32_t ways)
@@ -81,16 +89,17 @@ int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uin
 	c->shared = shared != 0;
 	c->small = ways <= UARCH_SMALL_WAYS;
 	c->line_shift = log2u(line_bytes);
-	c->tag = zalloc_aligned(entries, sizeof(*c->tag));
-	c->version = calloc(entries, sizeof(*c->version));
+	c->stride = c->small ? small_stride(ways) : ways;
+	uint64_t words = (uint64_t)c->sets * c->stride;
+	if (words > UINT32_MAX) /* entries are 32-bit */
+		return -AP_ERR_NOMEM;
+	c->tag = zalloc_aligned(words, sizeof(*c->tag));
+	c->version = calloc(words, sizeof(*c->version));
 	int err = c->tag && c->version ? 0 : -AP_ERR_NOMEM;
 	if (!err && c->small) {
-		c->order = zalloc_aligned(c->sets, sizeof(*c->order));
-		if (c->order)
-			for (uint32_t set = 0; set < c->sets; set++)
-				atomic_init(&c->order[set], initial_order(ways));
-		else
-			err = -AP_ERR_NOMEM;
+		for (uint32_t set = 0; set < c->sets; set++)
+			atomic_init(&c->tag[set * c->stride], initial_order(ways));
+		atomic_init(&c->mru, 1); /* a tag, not an order word */
 	} else if (!err && !shared) {
 		err = init_index(c, entries);
 	} else if (!err) {
@@ -108,7 +117,6 @@ int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uin
 void uarch_cache_fini(struct uarch_cache *c)
 {
 	free((void *)c->tag);
-	free((void *)c->order);
 	free(c->version);
 	free((void *)c->stamp);
 	free((void *)c->hint);
@@ -191,11 +199,11 @@ static inline void lru_touch(struct uarch_cache *c, uint32_t set, uint32_t e)
 /* After an invalidation in set: the valid ways in their order, then the
  * invalid ones, the lowest index last (the next victim). A rare event
  * (another core's write), so a plain rebuild of the word. */
-static void order_put_invalid_last(struct uarch_cache *c, uint32_t set)
+static void order_put_invalid_last(struct uarch_cache *c, uint32_t order)
 {
-	uint32_t ways = c->ways, base = set * ways, n = 0;
-	const _Atomic uint64_t *t = &c->tag[base];
-	uint64_t o = atomic_load_explicit(&c->order[set], memory_order_relaxed), sorted = 0;
+	uint32_t ways = c->ways, n = 0;
+	const _Atomic uint64_t *t = &c->tag[order + 1];
+	uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed), sorted = 0;
 	for (uint32_t pos = 0; pos < ways; pos++) {
 		uint32_t w = (uint32_t)(o >> (4 * pos)) & 0xF;
 		if (atomic_load_explicit(&t[w], memory_order_relaxed))
@@ -204,16 +212,16 @@ static void order_put_invalid_last(struct uarch_cache *c, uint32_t set)
 	for (uint32_t w = ways; w-- > 0;)
 		if (!atomic_load_explicit(&t[w], memory_order_relaxed))
 			sorted |= (uint64_t)w << (4 * n++);
-	atomic_store_explicit(&c->order[set], sorted, memory_order_relaxed);
+	atomic_store_explicit(&c->tag[order], sorted, memory_order_relaxed);
 }
 
 void uarch_cache_invalidate(struct uarch_cache *c, int index)
 {
-	uint32_t set = (uint32_t)index / c->ways;
+	uint32_t set = (uint32_t)index / c->stride;
 	uint64_t tag = atomic_load_explicit(&c->tag[index], memory_order_relaxed);
 	atomic_store_explicit(&c->tag[index], 0, memory_order_relaxed);
 	if (c->small) {
-		order_put_invalid_last(c, set);
+		order_put_invalid_last(c, set * c->stride);
 	} else if (c->index) {
 		if (tag) {
 			index_remove(c, tag);

@@ -9,11 +9,12 @@
  *     (low nibble) to least recently used, with the invalid ways last and
  *     the lowest of them least recent. A hit moves its way to the front, a
  *     fill takes the last way: no scan for a victim, and 8 bytes of LRU
- *     state per set instead of a stamp per way;
+ *     state per set instead of a stamp per way. The word sits just before
+ *     the set's tags, in the same host cache line where the set allows;
  *   - wide sets (a fully associative TLB, or a very associative LLC):
  *     a private cache keeps an exact hash index (line -> entry) and an LRU
  *     list per set; a shared one keeps an LRU stamp per way (cache.c).
- * Tags are kept apart from the LRU state, a set's tags side by side, so
+ * A set's tags lie side by side, apart from any other per-way state, so
  * that a hit compares tags in one or two host cache lines.
  *
  * Tags, order words and stamps are relaxed atomics so that a cache shared
@@ -34,9 +35,12 @@ struct uarch_cache {
 	uint32_t set_mask;
 	uint8_t shared;       /* used by several threads at once (the LLC) */
 	uint8_t small;        /* an order word per set (ways <= UARCH_SMALL_WAYS) */
-	_Atomic uint64_t *tag; /* per entry (set * ways + way): line + 1; 0 = invalid */
-	_Atomic uint64_t *order; /* small sets: per set, the ways in LRU order (above) */
-	uint32_t *version;    /* coherence version seen (private caches) */
+	/* stride words per set: for small sets, the order word and then the
+	 * tags; for wide sets, the tags. An entry is the index of its tag
+	 * here. A tag is line + 1; 0 = invalid. */
+	_Atomic uint64_t *tag;
+	uint32_t stride;
+	uint32_t *version;    /* per entry: coherence version seen (private caches) */
 	/* Wide shared sets: LRU stamp per entry, larger = more recent; 0 for
 	 * an invalid entry. */
 	_Atomic uint64_t *stamp;
@@ -112,6 +116,12 @@ static inline uint64_t uarch_cache_line(const struct uarch_cache *c, uint64_t ad
 	return addr >> c->line_shift;
 }
 
+/* The entry of way w of set (its tag's index in c->tag). */
+static inline uint32_t uarch_cache_entry(const struct uarch_cache *c, uint32_t set, uint32_t w)
+{
+	return set * c->stride + c->small + w;
+}
+
 /* ---- small sets: the order word (inline: every access does this) ---- */
 
 #define UARCH_NIBBLE_ONES 0x1111111111111111ull
@@ -142,16 +152,16 @@ static inline int uarch_cache_lookup(struct uarch_cache *c, uint64_t line)
 	uint32_t mru = atomic_load_explicit(&c->mru, memory_order_relaxed);
 	if (atomic_load_explicit(&c->tag[mru], memory_order_relaxed) == tag)
 		return (int)mru;
-	uint32_t ways = c->ways, set = (uint32_t)(line & c->set_mask), base = set * ways;
-	_Atomic uint64_t *t = &c->tag[base];
+	uint32_t ways = c->ways, order = (uint32_t)(line & c->set_mask) * c->stride;
+	_Atomic uint64_t *t = &c->tag[order + 1];
 	for (uint32_t w = 0; w < ways; w++) {
 		if (atomic_load_explicit(&t[w], memory_order_relaxed) == tag) {
-			uint64_t o = atomic_load_explicit(&c->order[set], memory_order_relaxed);
+			uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed);
 			if ((o & 0xF) != w)
-				atomic_store_explicit(&c->order[set], uarch_order_to_front(o, uarch_order_pos(o, w), w),
+				atomic_store_explicit(&c->tag[order], uarch_order_to_front(o, uarch_order_pos(o, w), w),
 				                      memory_order_relaxed);
-			atomic_store_explicit(&c->mru, base + w, memory_order_relaxed);
-			return (int)(base + w);
+			atomic_store_explicit(&c->mru, order + 1 + w, memory_order_relaxed);
+			return (int)(order + 1 + w);
 		}
 	}
 	return -1;
@@ -161,14 +171,14 @@ static inline int uarch_cache_fill(struct uarch_cache *c, uint64_t line)
 {
 	if (!c->small)
 		return uarch_cache_fill_wide(c, line);
-	uint32_t ways = c->ways, set = (uint32_t)(line & c->set_mask), base = set * ways;
-	uint64_t o = atomic_load_explicit(&c->order[set], memory_order_relaxed);
-	uint32_t last = ways - 1, victim = (uint32_t)(o >> (4 * last)) & 0xF;
-	atomic_store_explicit(&c->tag[base + victim], line + 1, memory_order_relaxed);
-	atomic_store_explicit(&c->order[set], uarch_order_to_front(o, last, victim), memory_order_relaxed);
-	c->version[base + victim] = 0;
-	atomic_store_explicit(&c->mru, base + victim, memory_order_relaxed);
-	return (int)(base + victim);
+	uint32_t order = (uint32_t)(line & c->set_mask) * c->stride;
+	uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed);
+	uint32_t last = c->ways - 1, victim = (uint32_t)(o >> (4 * last)) & 0xF, e = order + 1 + victim;
+	atomic_store_explicit(&c->tag[e], line + 1, memory_order_relaxed);
+	atomic_store_explicit(&c->tag[order], uarch_order_to_front(o, last, victim), memory_order_relaxed);
+	c->version[e] = 0;
+	atomic_store_explicit(&c->mru, e, memory_order_relaxed);
+	return (int)e;
 }
 
 #endif

@@ -48,6 +48,12 @@ static int ref_fill(struct reference *r, uint64_t line)
 	return (int)victim;
 }
 
+/* The cache's entry for the reference's entry (set * ways + way), -1 for -1. */
+static int entry_of(const struct uarch_cache *c, int ref)
+{
+	return ref < 0 ? -1 : (int)uarch_cache_entry(c, (uint32_t)ref / c->ways, (uint32_t)ref % c->ways);
+}
+
 /* Random accesses (lookup, fill on a miss) to lines of a pool about twice
  * the cache, with an invalidation of a hit entry now and then. */
 static void compare(uint32_t sets, uint32_t ways, int shared, int invalidate_one_in)
@@ -64,9 +70,11 @@ static void compare(uint32_t sets, uint32_t ways, int shared, int invalidate_one
 		x ^= x << 17;
 		uint64_t line = (x >> 8) % pool + (x & 1 ? 0x123456789ull : 0); /* and high tags */
 		int got = uarch_cache_lookup(&c, line), want = ref_lookup(&r, line);
-		CHECK_EQ_U64((uint64_t)got, (uint64_t)want);
+		CHECK_EQ_U64((uint64_t)got, (uint64_t)entry_of(&c, want));
 		if (got < 0) {
-			CHECK_EQ_U64((uint64_t)uarch_cache_fill(&c, line), (uint64_t)ref_fill(&r, line));
+			int filled = uarch_cache_fill(&c, line);
+			CHECK_EQ_U64((uint64_t)filled, (uint64_t)entry_of(&c, ref_fill(&r, line)));
+			CHECK_EQ_U64(atomic_load(&c.tag[filled]), line + 1);
 		} else if (invalidate_one_in && (x >> 40) % (uint64_t)invalidate_one_in == 0) {
 			uarch_cache_invalidate(&c, got);
 			r.tag[want] = 0;
