@@ -43,6 +43,9 @@ struct ap_uarch_core {
 	struct prefetch_stream stream[MAX_STREAMS];
 	unsigned stream_next;
 	uint8_t counted;     /* included in sys->ncores */
+	/* What an L1D hit on the line of the previous access returns, made
+	 * once from the configuration: [0] a load or atomic, [1] a store. */
+	struct ap_uarch_result same_line[2];
 	struct uarch_cache l1d, l2, l1tlb, l2tlb;
 	struct uarch_bpred bp;
 	struct ap_uarch_stats stats;
@@ -128,6 +131,26 @@ void ap_uarch_system_free(struct ap_uarch_system *sys)
 	free(sys);
 }
 
+static uint16_t sat16(uint32_t v)
+{
+	return v > 0xFFFF ? 0xFFFF : (uint16_t)v;
+}
+
+/* What an L1D hit on the line of the previous access returns (see
+ * ap_uarch_core.same_line). */
+static void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_access_kind kind,
+                             struct ap_uarch_result *out)
+{
+	out->lat_issue = cfg->issue_latency;
+	out->lat_xlat = cfg->l1tlb_latency;
+	out->events = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
+	out->mispredicted = 0;
+	out->has_data_source = kind != AP_UARCH_STORE;
+	out->data_source = AP_DS_L1D;
+	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->l1tlb_latency +
+	                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
+}
+
 int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id)
 {
 	*out = NULL;
@@ -155,6 +178,8 @@ int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, u
 		return err;
 	}
 	c->last_line = UINT64_MAX;
+	same_line_result(cfg, AP_UARCH_LOAD, &c->same_line[0]);
+	same_line_result(cfg, AP_UARCH_STORE, &c->same_line[1]);
 	c->last_l1d_way = -1;
 	c->same_line_exact = c->l1d.sets > cfg->prefetch_degree;
 	for (unsigned i = 0; i < MAX_STREAMS; i++)
@@ -248,11 +273,6 @@ static int private_fill(struct uarch_cache *c, uint64_t line, uint32_t version)
 
 /* ---- operations ------------------------------------------------------------ */
 
-static uint16_t sat16(uint32_t v)
-{
-	return v > 0xFFFF ? 0xFFFF : (uint16_t)v;
-}
-
 static uint16_t translate(struct ap_uarch_core *core, uint64_t vaddr, uint64_t *events)
 {
 	const struct ap_uarch_config *cfg = &core->sys->cfg;
@@ -313,18 +333,22 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
                         enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
 
-/* What an L1D hit on the line of the previous access returns. */
-static inline void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_access_kind kind,
-                                    struct ap_uarch_result *out)
+static inline void count_access(struct ap_uarch_core *core, enum ap_uarch_access_kind kind)
 {
-	out->lat_issue = cfg->issue_latency;
-	out->lat_xlat = cfg->l1tlb_latency;
-	out->events = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
-	out->mispredicted = 0;
-	out->has_data_source = kind != AP_UARCH_STORE;
-	out->data_source = AP_DS_L1D;
-	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->l1tlb_latency +
-	                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
+	/* A branch, not two additions of 0 or 1: the compiler vectorizes
+	 * those into more instructions than this takes. */
+	if (kind == AP_UARCH_STORE)
+		core->stats.stores++;
+	else
+		core->stats.loads++;
+}
+
+/* An L1D hit on the line of the previous access (nothing else changes). */
+static inline void same_line_hit(struct ap_uarch_core *core, enum ap_uarch_access_kind kind,
+                                 struct ap_uarch_result *out)
+{
+	count_access(core, kind);
+	*out = core->same_line[kind == AP_UARCH_STORE];
 }
 
 /* A load or store to the line of the previous access while other cores
@@ -352,11 +376,8 @@ __attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core
 		int w2 = uarch_cache_lookup(&core->l2, line);
 		if (w2 >= 0)
 			core->l2.version[w2] = version;
-		core->stats.stores++;
-	} else {
-		core->stats.loads++;
 	}
-	same_line_result(&sys->cfg, kind, out);
+	same_line_hit(core, kind, out);
 	return 1;
 }
 
@@ -364,7 +385,6 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
                      enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
 {
 	struct ap_uarch_system *sys = core->sys;
-	const struct ap_uarch_config *cfg = &sys->cfg;
 	uint64_t line = uarch_cache_line(&core->l1d, vaddr);
 	/* With one core there is nobody to share with: skip the directory. */
 	int shared = atomic_load_explicit(&sys->ncores, memory_order_relaxed) > 1;
@@ -375,11 +395,7 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 		 * DTLB hit that is already the most recent entry of its set, so
 		 * nothing in the model changes. Exact, and the common case of
 		 * sequential code. */
-		if (kind == AP_UARCH_STORE)
-			core->stats.stores++;
-		else
-			core->stats.loads++;
-		same_line_result(cfg, kind, out);
+		same_line_hit(core, kind, out);
 		return;
 	}
 	if (line == core->last_line && kind != AP_UARCH_ATOMIC && core->same_line_exact &&
@@ -406,10 +422,7 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 	uint32_t lat;
 	uint16_t source;
 
-	if (kind == AP_UARCH_STORE)
-		core->stats.stores++;
-	else
-		core->stats.loads++;
+	count_access(core, kind);
 
 	int l1_way = private_lookup(core, &core->l1d, line, &d);
 	if (l1_way >= 0) {
