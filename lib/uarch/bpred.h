@@ -27,8 +27,12 @@ static inline int uarch_bpred_direction(struct uarch_bpred *bp, uint64_t pc, int
 	uint64_t mask = bp->hist_mask, t = taken != 0;
 	uint8_t *ctr = &bp->counters[((pc >> 2) ^ bp->history) & mask];
 	unsigned c = *ctr;
-	/* 2-bit saturating counter: up when taken (to 3), down when not (to 0). */
-	*ctr = (uint8_t)(t ? c + (c < 3) : c - (c > 0));
+	/* 2-bit saturating counter: up when taken (to 3), down when not (to
+	 * 0). From a table rather than t ? ... : ...: the compiler made that a
+	 * branch on the outcome, which the host mispredicts exactly when the
+	 * modelled branch is unpredictable. */
+	static const uint8_t next[8] = { 0, 1, 0, 2, 1, 3, 2, 3 }; /* [c * 2 + t] */
+	*ctr = next[c * 2 + t];
 	bp->history = ((bp->history << 1) | t) & mask;
 	return (c >= 2) != (int)t;
 }
