@@ -30,11 +30,13 @@ static void *zalloc_aligned(size_t n, size_t size)
 	return p;
 }
 
-/* Words per small set: the order word and the tags, padded to fill a
- * host cache line when they fit in one (no set then spans two). */
+/* Words per small set: the order word and the tags, the tags padded with
+ * invalid ones to a multiple of UARCH_SCAN_WAYS (lookups compare that many
+ * at a time), and the whole padded to fill a host cache line when it fits
+ * in one (no set then spans two). */
 static uint32_t small_stride(uint32_t ways)
 {
-	uint32_t words = ways + 1;
+	uint32_t words = 1 + (ways + UARCH_SCAN_WAYS - 1) / UARCH_SCAN_WAYS * UARCH_SCAN_WAYS;
 	return words <= 8 ? 8 : words;
 }
 
