@@ -414,8 +414,12 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 	struct ap_uarch_system *sys = core->sys;
 	const struct ap_uarch_config *cfg = &sys->cfg;
 	uint64_t events = AP_EV_L1D_ACCESS;
-	uint16_t xlat = translate(core, vaddr, &events);
 	_Atomic uint64_t *slot = shared ? dir_slot(sys, line) : NULL;
+	/* The directory is large and read at random: start fetching the
+	 * line's entry into the host cache while the TLBs are looked up. */
+	if (shared)
+		__builtin_prefetch((const void *)slot);
+	uint16_t xlat = translate(core, vaddr, &events);
 	struct dir_view d = { 0, 0, 0, 0 };
 	if (shared)
 		d = dir_read(slot, line);
