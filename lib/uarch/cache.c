@@ -77,12 +77,17 @@ static int init_index(struct uarch_cache *c, uint32_t entries)
 	return 0;
 }
 
+/* The tag store of a disabled cache: one invalid tag, never written. */
+static _Atomic uint64_t no_tags;
+
 int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uint32_t line_bytes,
                      int shared)
 {
 	memset(c, 0, sizeof(*c));
-	if (entries == 0)
+	if (entries == 0) {
+		c->tag = &no_tags; /* the MRU check reads tag[0] */
 		return 0;
+	}
 	if (!ways || entries % ways || !is_pow2(entries / ways) || !is_pow2(line_bytes))
 		return -AP_ERR_INVALID;
 	c->sets = entries / ways;
@@ -118,7 +123,8 @@ int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uin
 
 void uarch_cache_fini(struct uarch_cache *c)
 {
-	free((void *)c->tag);
+	if (c->tag != &no_tags)
+		free((void *)c->tag);
 	free(c->version);
 	free((void *)c->stamp);
 	free((void *)c->hint);
@@ -283,9 +289,6 @@ static int stamped_lookup(struct uarch_cache *c, uint64_t line)
 {
 	uint64_t tag = line + 1;
 	atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
-	uint32_t mru = atomic_load_explicit(&c->mru, memory_order_relaxed);
-	if (atomic_load_explicit(&c->tag[mru], memory_order_relaxed) == tag)
-		return (int)mru; /* the most recent of its set already */
 	uint32_t ways = c->ways, base = (uint32_t)(line & c->set_mask) * ways;
 	uint32_t h = atomic_load_explicit(&c->hint[hint_slot(c, line)], memory_order_relaxed);
 	if (h - base < ways && atomic_load_explicit(&c->tag[h], memory_order_relaxed) == tag)
@@ -321,11 +324,7 @@ static int stamped_fill(struct uarch_cache *c, uint64_t line)
 
 static int indexed_lookup(struct uarch_cache *c, uint64_t line)
 {
-	uint64_t tag = line + 1;
-	uint32_t mru = atomic_load_explicit(&c->mru, memory_order_relaxed);
-	if (atomic_load_explicit(&c->tag[mru], memory_order_relaxed) == tag)
-		return (int)mru; /* the head of its set's list already */
-	int e = index_find(c, tag);
+	int e = index_find(c, line + 1);
 	if (e >= 0) {
 		lru_touch(c, (uint32_t)(line & c->set_mask), (uint32_t)e);
 		atomic_store_explicit(&c->mru, (uint32_t)e, memory_order_relaxed);

@@ -108,7 +108,8 @@ static inline int uarch_cache_fill(struct uarch_cache *c, uint64_t line);
 /* Drop the entry at index (a coherence invalidation). */
 void uarch_cache_invalidate(struct uarch_cache *c, int index);
 
-/* The wide-set (and disabled-cache) halves of lookup and fill (cache.c). */
+/* The wide-set (and disabled-cache) halves of lookup and fill (cache.c);
+ * the wide lookup after the MRU check. */
 int uarch_cache_lookup_wide(struct uarch_cache *c, uint64_t line);
 int uarch_cache_fill_wide(struct uarch_cache *c, uint64_t line);
 
@@ -149,12 +150,14 @@ static inline uint64_t uarch_order_to_front(uint64_t o, unsigned pos, unsigned w
  * call sites, which measured slower. */
 __attribute__((always_inline)) static inline int uarch_cache_lookup(struct uarch_cache *c, uint64_t line)
 {
-	if (!c->small)
-		return uarch_cache_lookup_wide(c, line);
+	/* The last entry hit or filled, in any representation: the most
+	 * recent of its set already, so a hit there changes nothing. */
 	uint64_t tag = line + 1;
 	uint32_t mru = atomic_load_explicit(&c->mru, memory_order_relaxed);
 	if (atomic_load_explicit(&c->tag[mru], memory_order_relaxed) == tag)
 		return (int)mru;
+	if (!c->small)
+		return uarch_cache_lookup_wide(c, line);
 	uint32_t ways = c->ways, order = (uint32_t)(line & c->set_mask) * c->stride;
 	_Atomic uint64_t *t = &c->tag[order + 1];
 	/* Four tags at a time, without a branch per tag (the padding after
