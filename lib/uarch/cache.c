@@ -101,8 +101,8 @@ int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uin
 	if (words > UINT32_MAX) /* entries are 32-bit */
 		return -AP_ERR_NOMEM;
 	c->tag = zalloc_aligned(words, sizeof(*c->tag));
-	c->version = calloc(words, sizeof(*c->version));
-	int err = c->tag && c->version ? 0 : -AP_ERR_NOMEM;
+	c->version = shared ? NULL : calloc(words, sizeof(*c->version));
+	int err = c->tag && (shared || c->version) ? 0 : -AP_ERR_NOMEM;
 	if (!err && c->small) {
 		for (uint32_t set = 0; set < c->sets; set++)
 			atomic_init(&c->tag[set * c->stride], initial_order(ways));
@@ -316,7 +316,6 @@ static int stamped_fill(struct uarch_cache *c, uint64_t line)
 		victim = choose_victim(&c->stamp[base], ways);
 	atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
 	atomic_store_explicit(&c->tag[base + victim], line + 1, memory_order_relaxed);
-	c->version[base + victim] = 0;
 	return stamped_hit(c, line, base + victim);
 }
 
@@ -349,7 +348,6 @@ static int indexed_fill(struct uarch_cache *c, uint64_t line)
 	}
 	index_insert(c, line + 1, e);
 	atomic_store_explicit(&c->tag[e], line + 1, memory_order_relaxed);
-	c->version[e] = 0;
 	atomic_store_explicit(&c->mru, e, memory_order_relaxed);
 	lru_touch(c, set, e);
 	return (int)e;

@@ -41,7 +41,9 @@ struct uarch_cache {
 	 * here. A tag is line + 1; 0 = invalid. */
 	_Atomic uint64_t *tag;
 	uint32_t stride;
-	uint32_t *version;    /* per entry: coherence version seen (private caches) */
+	/* Private caches: per entry, the coherence version the copy holds,
+	 * kept by the caller (a fill leaves it alone). */
+	uint32_t *version;
 	/* Wide shared sets: LRU stamp per entry, larger = more recent; 0 for
 	 * an invalid entry. */
 	_Atomic uint64_t *stamp;
@@ -190,7 +192,6 @@ static inline int uarch_cache_fill(struct uarch_cache *c, uint64_t line)
 	uint32_t last = c->ways - 1, victim = (uint32_t)(o >> (4 * last)) & 0xF, e = order + 1 + victim;
 	atomic_store_explicit(&c->tag[e], line + 1, memory_order_relaxed);
 	atomic_store_explicit(&c->tag[order], uarch_order_to_front(o, last, victim), memory_order_relaxed);
-	c->version[e] = 0;
 	atomic_store_explicit(&c->mru, e, memory_order_relaxed);
 	return (int)e;
 }

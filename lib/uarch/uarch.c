@@ -295,11 +295,11 @@ static void prefetch_line(struct ap_uarch_core *core, uint64_t line)
 {
 	if (uarch_cache_lookup(&core->l1d, line) >= 0)
 		return;
-	uarch_cache_fill(&core->l1d, line);
+	private_fill(&core->l1d, line, 0);
 	/* The core's prefetcher fills its private levels; the LLC (a
 	 * non-inclusive system cache) does not allocate prefetched lines. */
 	if (uarch_cache_lookup(&core->l2, line) < 0)
-		uarch_cache_fill(&core->l2, line);
+		private_fill(&core->l2, line, 0);
 }
 
 /* Stream detection on each new line: a line following a tracked stream's
