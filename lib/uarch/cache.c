@@ -19,8 +19,8 @@ static uint32_t log2u(uint64_t v)
 	return s;
 }
 
-/* Zeroed memory aligned to the host's cache line, so that a set of up to
- * eight tags lies in one host line. */
+/* Zeroed memory aligned to the host's cache line, so that a small set of
+ * up to 7 ways (8 words with its order word) lies in one host line. */
 static void *zalloc_aligned(size_t n, size_t size)
 {
 	size_t bytes = (n * size + 63) / 64 * 64;

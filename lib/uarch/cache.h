@@ -37,8 +37,9 @@ struct uarch_cache {
 	uint8_t shared;       /* used by several threads at once (the LLC) */
 	uint8_t small;        /* an order word per set (ways <= UARCH_SMALL_WAYS) */
 	/* stride words per set: for small sets, the order word, the tags and
-	 * invalid padding (small_stride() in cache.c); for wide sets, the tags. An entry is the index of its tag
-	 * here. A tag is line + 1; 0 = invalid. */
+	 * invalid padding (small_stride() in cache.c); for wide sets, the
+	 * tags. An entry is the index of its tag here. A tag is line + 1;
+	 * 0 = invalid. */
 	_Atomic uint64_t *tag;
 	uint32_t stride;
 	/* Private caches: per entry, the coherence version the copy holds,
@@ -150,7 +151,8 @@ static inline uint64_t uarch_order_to_front(uint64_t o, unsigned pos, unsigned w
 
 /* Forced inline: left to itself GCC calls it out of line from its many
  * call sites, which measured slower. */
-__attribute__((always_inline)) static inline int uarch_cache_lookup(struct uarch_cache *c, uint64_t line)
+__attribute__((always_inline)) static inline int uarch_cache_lookup(struct uarch_cache *c,
+                                                                   uint64_t line)
 {
 	/* The last entry hit or filled, in any representation: the most
 	 * recent of its set already, so a hit there changes nothing. */
