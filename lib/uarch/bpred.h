@@ -39,8 +39,12 @@ static inline int uarch_bpred_direction(struct uarch_bpred *bp, uint64_t pc, int
 	uint64_t h = bp->history;
 	uint8_t *ctr = &bp->counters[((pc >> 2) ^ h) & mask];
 	unsigned c = *ctr;
-	/* 2-bit saturating counter: up when taken (to 3), down when not (to 0). */
-	unsigned c2 = t ? c + (c < 3) : c - (c > 0);
+	/* 2-bit saturating counter: up when taken (to 3), down when not (to
+	 * 0). From a table rather than t ? ... : ...: the compiler made that a
+	 * branch on the outcome, which the host mispredicts exactly when the
+	 * modelled branch is unpredictable. */
+	static const uint8_t next[8] = { 0, 1, 0, 2, 1, 3, 2, 3 }; /* [c * 2 + t] */
+	unsigned c2 = next[c * 2 + t];
 	uint64_t h2 = ((h << 1) | t) & mask;
 	*ctr = (uint8_t)c2;
 	bp->history = h2;

@@ -19,61 +19,114 @@ static uint32_t log2u(uint64_t v)
 	return s;
 }
 
+/* Zeroed memory aligned to the host's cache line, so that a small set of
+ * up to 7 ways (8 words with its order word) lies in one host line. */
+static void *zalloc_aligned(size_t n, size_t size)
+{
+	size_t bytes = (n * size + 63) / 64 * 64;
+	void *p = aligned_alloc(64, bytes);
+	if (p)
+		memset(p, 0, bytes);
+	return p;
+}
+
+/* Words per small set: the order word and the tags, the tags padded with
+ * invalid ones to a multiple of UARCH_SCAN_WAYS (lookups compare that many
+ * at a time), and the whole padded to fill a host cache line when it fits
+ * in one (no set then spans two). */
+static uint32_t small_stride(uint32_t ways)
+{
+	uint32_t words = 1 + (ways + UARCH_SCAN_WAYS - 1) / UARCH_SCAN_WAYS * UARCH_SCAN_WAYS;
+	return words <= 8 ? 8 : words;
+}
+
+/* The order word of a set with no valid entry: way 0 least recent, so
+ * that fills take the ways in index order. */
+static uint64_t initial_order(uint32_t ways)
+{
+	uint64_t o = 0;
+	for (uint32_t pos = 0; pos < ways; pos++)
+		o |= (uint64_t)(ways - 1 - pos) << (4 * pos);
+	return o;
+}
+
+static int init_index(struct uarch_cache *c, uint32_t entries)
+{
+	uint32_t ways = c->ways;
+	/* At most a quarter full: short probe sequences. */
+	uint32_t slots = 4;
+	while (slots < 4 * (uint64_t)entries && slots < (1u << 30))
+		slots *= 2;
+	c->index_mask = slots - 1;
+	c->index = calloc(slots, sizeof(*c->index));
+	c->lru_prev = calloc(entries, sizeof(*c->lru_prev));
+	c->lru_next = calloc(entries, sizeof(*c->lru_next));
+	c->lru_set = calloc(c->sets, sizeof(*c->lru_set));
+	if (!c->index || !c->lru_prev || !c->lru_next || !c->lru_set)
+		return -AP_ERR_NOMEM;
+	for (uint32_t set = 0; set < c->sets; set++) {
+		uint32_t base = set * ways;
+		/* Any order will do: every entry is filled (and so moved
+		 * to the front) before the list chooses a victim. */
+		for (uint32_t i = 0; i < ways; i++) {
+			c->lru_prev[base + i] = i ? base + i - 1 : UARCH_NONE;
+			c->lru_next[base + i] = i + 1 < ways ? base + i + 1 : UARCH_NONE;
+		}
+		c->lru_set[set] = (struct uarch_lru_set){ base, base + ways - 1, ways };
+	}
+	return 0;
+}
+
+/* The tag store of a disabled cache: one invalid tag, never written. */
+static _Atomic uint64_t no_tags;
+
 int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uint32_t line_bytes,
                      int shared)
 {
 	memset(c, 0, sizeof(*c));
-	if (entries == 0)
+	if (entries == 0) {
+		c->tag = &no_tags; /* the MRU check reads tag[0] */
 		return 0;
+	}
 	if (!ways || entries % ways || !is_pow2(entries / ways) || !is_pow2(line_bytes))
 		return -AP_ERR_INVALID;
 	c->sets = entries / ways;
 	c->ways = ways;
 	c->set_mask = c->sets - 1;
 	c->shared = shared != 0;
+	c->small = ways <= UARCH_SMALL_WAYS;
 	c->line_shift = log2u(line_bytes);
-	c->way = calloc(entries, sizeof(*c->way));
-	c->version = calloc(entries, sizeof(*c->version));
-	int indexed = ways > 8 && !shared;
-	if (indexed) {
-		/* At most a quarter full: short probe sequences. */
-		uint32_t slots = 4;
-		while (slots < 4 * (uint64_t)entries && slots < (1u << 30))
-			slots *= 2;
-		c->index_mask = slots - 1;
-		c->index = calloc(slots, sizeof(*c->index));
-		c->lru_prev = calloc(entries, sizeof(*c->lru_prev));
-		c->lru_next = calloc(entries, sizeof(*c->lru_next));
-		c->lru_set = calloc(c->sets, sizeof(*c->lru_set));
-		if (!c->index || !c->lru_prev || !c->lru_next || !c->lru_set) {
-			uarch_cache_fini(c);
-			return -AP_ERR_NOMEM;
-		}
-		for (uint32_t set = 0; set < c->sets; set++) {
-			uint32_t base = set * ways;
-			/* Any order will do: every entry is filled (and so moved
-			 * to the front) before the list chooses a victim. */
-			for (uint32_t i = 0; i < ways; i++) {
-				c->lru_prev[base + i] = i ? base + i - 1 : UARCH_NONE;
-				c->lru_next[base + i] = i + 1 < ways ? base + i + 1 : UARCH_NONE;
-			}
-			c->lru_set[set] = (struct uarch_lru_set){ base, base + ways - 1, ways };
-		}
-	} else if (ways > 8) {
+	c->stride = c->small ? small_stride(ways) : ways;
+	uint64_t words = (uint64_t)c->sets * c->stride;
+	if (words > UINT32_MAX) /* entries are 32-bit */
+		return -AP_ERR_NOMEM;
+	c->tag = zalloc_aligned(words, sizeof(*c->tag));
+	c->version = shared ? NULL : calloc(words, sizeof(*c->version));
+	int err = c->tag && (shared || c->version) ? 0 : -AP_ERR_NOMEM;
+	if (!err && c->small) {
+		for (uint32_t set = 0; set < c->sets; set++)
+			atomic_init(&c->tag[set * c->stride], initial_order(ways));
+		atomic_init(&c->mru, 1); /* a tag, not an order word */
+	} else if (!err && !shared) {
+		err = init_index(c, entries);
+	} else if (!err) {
+		c->stamp = zalloc_aligned(entries, sizeof(*c->stamp));
 		c->hint_mask = 255;
 		c->hint = calloc(c->hint_mask + 1, sizeof(*c->hint));
+		if (!c->stamp || !c->hint)
+			err = -AP_ERR_NOMEM;
 	}
-	if (!c->way || !c->version || (ways > 8 && !c->hint && !c->index)) {
+	if (err)
 		uarch_cache_fini(c);
-		return -AP_ERR_NOMEM;
-	}
-	return 0;
+	return err;
 }
 
 void uarch_cache_fini(struct uarch_cache *c)
 {
-	free(c->way);
+	if (c->tag != &no_tags)
+		free((void *)c->tag);
 	free(c->version);
+	free((void *)c->stamp);
 	free((void *)c->hint);
 	free(c->index);
 	free(c->lru_prev);
@@ -82,7 +135,7 @@ void uarch_cache_fini(struct uarch_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* ---- the exact index (private caches with more than 8 ways) ---- */
+/* ---- the exact index (private caches with wide sets) ---- */
 
 static inline uint32_t index_home(const struct uarch_cache *c, uint64_t tag)
 {
@@ -149,17 +202,46 @@ static inline void lru_touch(struct uarch_cache *c, uint32_t set, uint32_t e)
 	s->head = e;
 }
 
+/* ---- invalidation ---- */
+
+/* After an invalidation in set: the valid ways in their order, then the
+ * invalid ones, the lowest index last (the next victim). A rare event
+ * (another core's write), so a plain rebuild of the word. */
+static void order_put_invalid_last(struct uarch_cache *c, uint32_t order)
+{
+	uint32_t ways = c->ways, n = 0;
+	const _Atomic uint64_t *t = &c->tag[order + 1];
+	uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed), sorted = 0;
+	for (uint32_t pos = 0; pos < ways; pos++) {
+		uint32_t w = (uint32_t)(o >> (4 * pos)) & 0xF;
+		if (atomic_load_explicit(&t[w], memory_order_relaxed))
+			sorted |= (uint64_t)w << (4 * n++);
+	}
+	for (uint32_t w = ways; w-- > 0;)
+		if (!atomic_load_explicit(&t[w], memory_order_relaxed))
+			sorted |= (uint64_t)w << (4 * n++);
+	atomic_store_explicit(&c->tag[order], sorted, memory_order_relaxed);
+}
+
 void uarch_cache_invalidate(struct uarch_cache *c, int index)
 {
-	atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
-	uint64_t tag = atomic_load_explicit(&c->way[index].tag, memory_order_relaxed);
-	if (c->index && tag) {
-		index_remove(c, tag);
-		c->lru_set[(uint32_t)index / c->ways].n_invalid++;
+	uint32_t set = (uint32_t)index / c->stride;
+	uint64_t tag = atomic_load_explicit(&c->tag[index], memory_order_relaxed);
+	atomic_store_explicit(&c->tag[index], 0, memory_order_relaxed);
+	if (c->small) {
+		order_put_invalid_last(c, set * c->stride);
+	} else if (c->index) {
+		if (tag) {
+			index_remove(c, tag);
+			c->lru_set[set].n_invalid++;
+		}
+	} else {
+		atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
+		atomic_store_explicit(&c->stamp[index], 0, memory_order_relaxed); /* see choose_victim */
 	}
-	atomic_store_explicit(&c->way[index].tag, 0, memory_order_relaxed);
-	atomic_store_explicit(&c->way[index].stamp, 0, memory_order_relaxed); /* see choose_victim */
 }
+
+/* ---- wide shared sets: LRU stamps ---- */
 
 static inline uint32_t hint_slot(const struct uarch_cache *c, uint64_t line)
 {
@@ -180,134 +262,107 @@ static inline uint64_t tick(struct uarch_cache *c)
  * have stamp 0 and valid ones a stamp of 1 or more (tick() starts at 1,
  * invalidation clears the stamp), so the first smallest stamp is that
  * entry: one comparison per way. */
-static inline uint32_t choose_victim(const struct uarch_way *w, uint32_t ways)
+static inline uint32_t choose_victim(const _Atomic uint64_t *stamp, uint32_t ways)
 {
-	const struct uarch_way *victim = w, *end = w + ways;
+	uint32_t victim = 0;
 	uint64_t oldest = UINT64_MAX;
-	for (const struct uarch_way *p = w; p < end; p++) {
-		uint64_t s = atomic_load_explicit(&p->stamp, memory_order_relaxed);
+	for (uint32_t w = 0; w < ways; w++) {
+		uint64_t s = atomic_load_explicit(&stamp[w], memory_order_relaxed);
 		if (s < oldest) {
 			oldest = s;
-			victim = p;
+			victim = w;
 		}
 	}
-	return (uint32_t)(victim - w);
+	return victim;
 }
 
-/* Lookup in a private set-associative cache. A miss also finds the victim
- * of the fill that usually follows (pending_*), so the fill does not scan
- * the set again; hits, the common case, compare tags only. */
-static int private_lookup_scan(struct uarch_cache *c, uint64_t line, uint64_t tag, uint32_t mru)
+/* Entry e was hit: most recent now. */
+static inline int stamped_hit(struct uarch_cache *c, uint64_t line, uint32_t e)
 {
-	atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
-	if (atomic_load_explicit(&c->way[mru].tag, memory_order_relaxed) == tag) {
-		atomic_store_explicit(&c->way[mru].stamp, tick(c), memory_order_relaxed);
-		return (int)mru;
-	}
-	uint32_t ways = c->ways, base = (uint32_t)(line & c->set_mask) * ways;
-	struct uarch_way *w = &c->way[base], *end = w + ways;
-	for (struct uarch_way *p = w; p < end; p++) {
-		if (atomic_load_explicit(&p->tag, memory_order_relaxed) == tag) {
-			uint32_t e = base + (uint32_t)(p - w);
-			atomic_store_explicit(&p->stamp, tick(c), memory_order_relaxed);
-			atomic_store_explicit(&c->mru, e, memory_order_relaxed);
-			return (int)e;
-		}
-	}
-	atomic_store_explicit(&c->pending_victim, base + choose_victim(w, ways), memory_order_relaxed);
-	atomic_store_explicit(&c->pending_tag, tag, memory_order_relaxed);
-	return -1;
+	atomic_store_explicit(&c->stamp[e], tick(c), memory_order_relaxed);
+	atomic_store_explicit(&c->mru, e, memory_order_relaxed);
+	atomic_store_explicit(&c->hint[hint_slot(c, line)], e, memory_order_relaxed);
+	return (int)e;
 }
 
-int uarch_cache_lookup(struct uarch_cache *c, uint64_t line)
+static int stamped_lookup(struct uarch_cache *c, uint64_t line)
 {
-	if (!c->sets)
-		return -1;
 	uint64_t tag = line + 1;
-	uint32_t mru = atomic_load_explicit(&c->mru, memory_order_relaxed);
-	if (c->index) {
-		int e = atomic_load_explicit(&c->way[mru].tag, memory_order_relaxed) == tag ? (int)mru
-		                                                                           : index_find(c, tag);
-		if (e >= 0) {
-			lru_touch(c, (uint32_t)(line & c->set_mask), (uint32_t)e);
-			atomic_store_explicit(&c->mru, (uint32_t)e, memory_order_relaxed);
-		}
-		return e;
-	}
-	if (!c->shared)
-		return private_lookup_scan(c, line, tag, mru);
 	atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
-	if (atomic_load_explicit(&c->way[mru].tag, memory_order_relaxed) == tag) {
-		atomic_store_explicit(&c->way[mru].stamp, tick(c), memory_order_relaxed);
-		return (int)mru;
-	}
-	uint32_t base = (uint32_t)(line & c->set_mask) * c->ways;
-	struct uarch_way *w = &c->way[base];
-	if (c->hint) {
-		uint32_t h = atomic_load_explicit(&c->hint[hint_slot(c, line)], memory_order_relaxed);
-		if (h - base < c->ways && atomic_load_explicit(&c->way[h].tag, memory_order_relaxed) == tag) {
-			atomic_store_explicit(&c->way[h].stamp, tick(c), memory_order_relaxed);
-			atomic_store_explicit(&c->mru, h, memory_order_relaxed);
-			return (int)h;
-		}
-	}
-	uint32_t ways = c->ways;
-	for (struct uarch_way *p = w, *end = w + ways; p < end; p++) {
-		if (atomic_load_explicit(&p->tag, memory_order_relaxed) == tag) {
-			uint32_t e = base + (uint32_t)(p - w);
-			atomic_store_explicit(&p->stamp, tick(c), memory_order_relaxed);
-			atomic_store_explicit(&c->mru, e, memory_order_relaxed);
-			if (c->hint)
-				atomic_store_explicit(&c->hint[hint_slot(c, line)], e, memory_order_relaxed);
-			return (int)e;
-		}
-	}
-	/* As for private caches, the miss remembers the fill's victim. Another
-	 * thread may change the set before the fill: the victim is then not
-	 * the least recent entry, which only blurs LRU (the shared cache is
-	 * approximate under concurrency anyway). */
-	atomic_store_explicit(&c->pending_victim, base + choose_victim(w, ways), memory_order_relaxed);
+	uint32_t ways = c->ways, base = (uint32_t)(line & c->set_mask) * ways;
+	uint32_t h = atomic_load_explicit(&c->hint[hint_slot(c, line)], memory_order_relaxed);
+	if (h - base < ways && atomic_load_explicit(&c->tag[h], memory_order_relaxed) == tag)
+		return stamped_hit(c, line, h);
+	for (uint32_t w = 0; w < ways; w++)
+		if (atomic_load_explicit(&c->tag[base + w], memory_order_relaxed) == tag)
+			return stamped_hit(c, line, base + w);
+	/* The miss remembers the fill's victim. Another thread may change the
+	 * set before the fill: the victim is then not the least recent entry,
+	 * which only blurs LRU (the shared cache is approximate under
+	 * concurrency anyway). */
+	atomic_store_explicit(&c->pending_victim, base + choose_victim(&c->stamp[base], ways),
+	                      memory_order_relaxed);
 	atomic_store_explicit(&c->pending_tag, tag, memory_order_relaxed);
 	return -1;
 }
 
-int uarch_cache_fill(struct uarch_cache *c, uint64_t line)
+static int stamped_fill(struct uarch_cache *c, uint64_t line)
+{
+	uint32_t ways = c->ways, base = (uint32_t)(line & c->set_mask) * ways;
+	/* With several threads, tag and victim may come from different
+	 * lookups: use the victim only if it lies in this set. */
+	uint32_t victim = atomic_load_explicit(&c->pending_victim, memory_order_relaxed) - base;
+	if (atomic_load_explicit(&c->pending_tag, memory_order_relaxed) != line + 1 || victim >= ways)
+		victim = choose_victim(&c->stamp[base], ways);
+	atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
+	atomic_store_explicit(&c->tag[base + victim], line + 1, memory_order_relaxed);
+	return stamped_hit(c, line, base + victim);
+}
+
+/* ---- wide private sets: the exact index and LRU lists ---- */
+
+static int indexed_lookup(struct uarch_cache *c, uint64_t line)
+{
+	int e = index_find(c, line + 1);
+	if (e >= 0) {
+		lru_touch(c, (uint32_t)(line & c->set_mask), (uint32_t)e);
+		atomic_store_explicit(&c->mru, (uint32_t)e, memory_order_relaxed);
+	}
+	return e;
+}
+
+static int indexed_fill(struct uarch_cache *c, uint64_t line)
+{
+	uint32_t set = (uint32_t)(line & c->set_mask), base = set * c->ways;
+	struct uarch_lru_set *s = &c->lru_set[set];
+	uint32_t e = s->tail; /* the least recently used */
+	if (s->n_invalid) {
+		for (uint32_t w = 0; w < c->ways; w++)
+			if (!atomic_load_explicit(&c->tag[base + w], memory_order_relaxed)) {
+				e = base + w;
+				break;
+			}
+		s->n_invalid--;
+	} else {
+		index_remove(c, atomic_load_explicit(&c->tag[e], memory_order_relaxed));
+	}
+	index_insert(c, line + 1, e);
+	atomic_store_explicit(&c->tag[e], line + 1, memory_order_relaxed);
+	atomic_store_explicit(&c->mru, e, memory_order_relaxed);
+	lru_touch(c, set, e);
+	return (int)e;
+}
+
+int uarch_cache_lookup_wide(struct uarch_cache *c, uint64_t line)
 {
 	if (!c->sets)
 		return -1;
-	uint32_t set = (uint32_t)(line & c->set_mask), base = set * c->ways;
-	struct uarch_way *w = &c->way[base];
-	if (c->index) {
-		struct uarch_lru_set *s = &c->lru_set[set];
-		uint32_t e = s->tail; /* the least recently used */
-		if (s->n_invalid) {
-			for (uint32_t i = 0; i < c->ways; i++)
-				if (!atomic_load_explicit(&w[i].tag, memory_order_relaxed)) {
-					e = base + i;
-					break;
-				}
-			s->n_invalid--;
-		} else {
-			index_remove(c, atomic_load_explicit(&c->way[e].tag, memory_order_relaxed));
-		}
-		index_insert(c, line + 1, e);
-		atomic_store_explicit(&c->way[e].tag, line + 1, memory_order_relaxed);
-		c->version[e] = 0;
-		atomic_store_explicit(&c->mru, e, memory_order_relaxed);
-		lru_touch(c, set, e);
-		return (int)e;
-	}
-	/* With several threads on a shared cache, tag and victim may come from
-	 * different lookups: use the victim only if it lies in this set. */
-	uint32_t victim = atomic_load_explicit(&c->pending_victim, memory_order_relaxed) - base;
-	if (atomic_load_explicit(&c->pending_tag, memory_order_relaxed) != line + 1 || victim >= c->ways)
-		victim = choose_victim(w, c->ways);
-	atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
-	atomic_store_explicit(&w[victim].tag, line + 1, memory_order_relaxed);
-	atomic_store_explicit(&w[victim].stamp, tick(c), memory_order_relaxed);
-	c->version[base + victim] = 0;
-	atomic_store_explicit(&c->mru, base + victim, memory_order_relaxed);
-	if (c->hint)
-		atomic_store_explicit(&c->hint[hint_slot(c, line)], base + victim, memory_order_relaxed);
-	return (int)(base + victim);
+	return c->index ? indexed_lookup(c, line) : stamped_lookup(c, line);
+}
+
+int uarch_cache_fill_wide(struct uarch_cache *c, uint64_t line)
+{
+	if (!c->sets)
+		return -1;
+	return c->index ? indexed_fill(c, line) : stamped_fill(c, line);
 }

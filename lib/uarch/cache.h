@@ -2,46 +2,66 @@
  * to lib/uarch. A "line" is an address shifted right by the line (or page)
  * size; the same structure serves caches and TLBs.
  *
- * Each way keeps its tag and LRU stamp side by side, so a lookup touches
- * one or two host cache lines per set. Tags and stamps are relaxed atomics
- * so that a cache shared between cores (the LLC) can be used from several
- * threads without locks: a race can only make the model pick a different
- * victim, never corrupt memory. */
+ * Replacement is exact LRU with invalid entries first (the lowest index
+ * first). Two representations give that same choice:
+ *   - small sets (at most UARCH_SMALL_WAYS ways: L1D, L2, L2 TLB, LLC):
+ *     one 64-bit word per set lists the ways, four bits each, from most
+ *     (low nibble) to least recently used, with the invalid ways last and
+ *     the lowest of them least recent. A hit moves its way to the front, a
+ *     fill takes the last way: no scan for a victim, and 8 bytes of LRU
+ *     state per set instead of a stamp per way. The word sits just before
+ *     the set's tags, in the same host cache line where the set allows;
+ *   - wide sets (a fully associative TLB, or a very associative LLC):
+ *     a private cache keeps an exact hash index (line -> entry) and an LRU
+ *     list per set; a shared one keeps an LRU stamp per way (cache.c).
+ * A set's tags lie side by side, apart from any other per-way state, so
+ * that a hit compares tags in one or two host cache lines.
+ *
+ * Tags, order words and stamps are relaxed atomics so that a cache shared
+ * between cores (the LLC) can be used from several threads without locks: a
+ * race can only make the model pick a different victim (an order word is
+ * always some permutation of the ways), never corrupt memory. */
 #ifndef ARMPROF_UARCH_CACHE_H
 #define ARMPROF_UARCH_CACHE_H
 
 #include <stdatomic.h>
 #include <stdint.h>
 
-struct uarch_way {
-	_Atomic uint64_t tag;   /* line + 1; 0 = invalid */
-	_Atomic uint64_t stamp; /* LRU: larger = more recent */
-};
+#define UARCH_SMALL_WAYS 16 /* ways a 64-bit order word can list */
+#define UARCH_SCAN_WAYS 4   /* tags a small-set lookup compares at once */
 
 struct uarch_cache {
 	uint32_t sets, ways;
 	uint32_t line_shift;  /* log2 of the line (page) size */
 	uint32_t set_mask;
 	uint8_t shared;       /* used by several threads at once (the LLC) */
-	struct uarch_way *way;
-	uint32_t *version;    /* coherence version seen (private caches) */
-	/* Highly associative caches (more than 8 ways, e.g. a fully
-	 * associative TLB) keep a direct-mapped hint: line hash -> entry last
-	 * filled or hit there. A lookup checks the hinted entry before
+	uint8_t small;        /* an order word per set (ways <= UARCH_SMALL_WAYS) */
+	/* stride words per set: for small sets, the order word, the tags and
+	 * invalid padding (small_stride() in cache.c); for wide sets, the
+	 * tags. An entry is the index of its tag here. A tag is line + 1;
+	 * 0 = invalid. */
+	_Atomic uint64_t *tag;
+	uint32_t stride;
+	/* Private caches: per entry, the coherence version the copy holds,
+	 * kept by the caller (a fill leaves it alone). */
+	uint32_t *version;
+	/* Wide shared sets: LRU stamp per entry, larger = more recent; 0 for
+	 * an invalid entry. */
+	_Atomic uint64_t *stamp;
+	/* Wide shared sets also keep a direct-mapped hint: line hash -> entry
+	 * last filled or hit there. A lookup checks the hinted entry before
 	 * scanning the set; the scan stays the authority, so results do not
 	 * change, only how fast a hit is found. */
 	_Atomic uint32_t *hint;
 	uint32_t hint_mask;
-	/* A private highly associative cache (a fully associative TLB) keeps
-	 * an exact index instead: an open-addressing hash table, line -> entry,
-	 * holding every valid entry, so a lookup (hit or miss) is one probe
-	 * sequence instead of a scan of every way. Kept in step by fill and
-	 * invalidate; LRU order still comes from the stamps. */
+	/* A private wide cache (a fully associative TLB) keeps an exact index
+	 * instead: an open-addressing hash table, line -> entry, holding every
+	 * valid entry, so a lookup (hit or miss) is one probe sequence instead
+	 * of a scan of every way. Kept in step by fill and invalidate. */
 	struct uarch_index_slot *index;
 	uint32_t index_mask;
-	/* Indexed caches also keep LRU order as a list per set (most recent
-	 * first) instead of stamps, so the victim is found without a scan:
-	 * the same choice as the oldest stamp, one thread using the cache. */
+	/* Indexed caches keep LRU order as a list per set (most recent first),
+	 * so the victim is found without a scan. */
 	uint32_t *lru_prev, *lru_next; /* per entry; UARCH_NONE at the ends */
 	struct uarch_lru_set *lru_set;
 	/* Written on every access: padded away from everything else, so
@@ -50,11 +70,13 @@ struct uarch_cache {
 	 * host caches. Padding rather than _Alignas: the structures holding
 	 * caches come from calloc. */
 	char pad_before_[64];
-	_Atomic uint32_t mru; /* index of the last hit entry: checked first */
-	_Atomic uint64_t clock;
-	/* A lookup that misses also finds the entry a fill of that line would
-	 * replace; the fill that follows uses it instead of scanning the set
-	 * again. Any other lookup, fill or invalidation forgets it. */
+	/* Index of the last hit or filled entry: checked first. It is the
+	 * most recent entry of its set, so a hit there changes no LRU state. */
+	_Atomic uint32_t mru;
+	_Atomic uint64_t clock; /* wide shared sets: the last stamp given */
+	/* Wide shared sets: a lookup that misses also finds the entry a fill
+	 * of that line would replace; the fill that follows uses it instead of
+	 * scanning the set again. Any other lookup or fill forgets it. */
 	_Atomic uint64_t pending_tag; /* 0: none */
 	_Atomic uint32_t pending_victim; /* checked to lie in the line's set before use */
 	char pad_after_[64];
@@ -80,18 +102,100 @@ int uarch_cache_init(struct uarch_cache *c, uint32_t entries, uint32_t ways, uin
                      int shared);
 void uarch_cache_fini(struct uarch_cache *c);
 
-/* Look line up; on a hit refresh its LRU stamp and return its entry index,
- * else return -1. */
-int uarch_cache_lookup(struct uarch_cache *c, uint64_t line);
+/* Look line up; on a hit make it the most recently used entry of its set and
+ * return its entry index, else return -1. */
+static inline int uarch_cache_lookup(struct uarch_cache *c, uint64_t line);
 /* Insert line (which must not be present), evicting the least recently used
  * entry of its set. Returns the entry index, or -1 if the cache is disabled. */
-int uarch_cache_fill(struct uarch_cache *c, uint64_t line);
+static inline int uarch_cache_fill(struct uarch_cache *c, uint64_t line);
 /* Drop the entry at index (a coherence invalidation). */
 void uarch_cache_invalidate(struct uarch_cache *c, int index);
+
+/* The wide-set (and disabled-cache) halves of lookup and fill (cache.c);
+ * the wide lookup after the MRU check. */
+int uarch_cache_lookup_wide(struct uarch_cache *c, uint64_t line);
+int uarch_cache_fill_wide(struct uarch_cache *c, uint64_t line);
 
 static inline uint64_t uarch_cache_line(const struct uarch_cache *c, uint64_t addr)
 {
 	return addr >> c->line_shift;
+}
+
+/* The entry of way w of set (its tag's index in c->tag). */
+static inline uint32_t uarch_cache_entry(const struct uarch_cache *c, uint32_t set, uint32_t w)
+{
+	return set * c->stride + c->small + w;
+}
+
+/* ---- small sets: the order word (inline: every access does this) ---- */
+
+#define UARCH_NIBBLE_ONES 0x1111111111111111ull
+
+/* Position of way w in order word o (0 = most recent). w is listed: the
+ * lowest nibble equal to w is the lowest zero nibble of o ^ w..w, which
+ * the borrow trick finds exactly (a borrow only disturbs higher nibbles). */
+static inline unsigned uarch_order_pos(uint64_t o, unsigned w)
+{
+	uint64_t x = o ^ (UARCH_NIBBLE_ONES * w);
+	uint64_t zero = (x - UARCH_NIBBLE_ONES) & ~x & (UARCH_NIBBLE_ONES << 3);
+	return (unsigned)__builtin_ctzll(zero) >> 2;
+}
+
+/* o with way w, at position pos, moved to the front. */
+static inline uint64_t uarch_order_to_front(uint64_t o, unsigned pos, unsigned w)
+{
+	uint64_t before = (1ull << (4 * pos)) - 1; /* positions below pos */
+	uint64_t through = (before << 4) | 0xF;    /* positions up to pos */
+	return (o & ~through) | ((o & before) << 4) | w;
+}
+
+/* Forced inline: left to itself GCC calls it out of line from its many
+ * call sites, which measured slower. */
+__attribute__((always_inline)) static inline int uarch_cache_lookup(struct uarch_cache *c,
+                                                                   uint64_t line)
+{
+	/* The last entry hit or filled, in any representation: the most
+	 * recent of its set already, so a hit there changes nothing. */
+	uint64_t tag = line + 1;
+	uint32_t mru = atomic_load_explicit(&c->mru, memory_order_relaxed);
+	if (atomic_load_explicit(&c->tag[mru], memory_order_relaxed) == tag)
+		return (int)mru;
+	if (!c->small)
+		return uarch_cache_lookup_wide(c, line);
+	uint32_t ways = c->ways, order = (uint32_t)(line & c->set_mask) * c->stride;
+	_Atomic uint64_t *t = &c->tag[order + 1];
+	/* Four tags at a time, without a branch per tag (the padding after
+	 * the last way holds invalid tags): one branch per group, so that a
+	 * hit in a random way is not a mispredicted branch each time. */
+	for (uint32_t w = 0; w < ways; w += UARCH_SCAN_WAYS) {
+		unsigned hit = (unsigned)(atomic_load_explicit(&t[w], memory_order_relaxed) == tag) |
+		               (unsigned)(atomic_load_explicit(&t[w + 1], memory_order_relaxed) == tag) << 1 |
+		               (unsigned)(atomic_load_explicit(&t[w + 2], memory_order_relaxed) == tag) << 2 |
+		               (unsigned)(atomic_load_explicit(&t[w + 3], memory_order_relaxed) == tag) << 3;
+		if (hit) {
+			w += (uint32_t)__builtin_ctz(hit);
+			uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed);
+			if ((o & 0xF) != w)
+				atomic_store_explicit(&c->tag[order], uarch_order_to_front(o, uarch_order_pos(o, w), w),
+				                      memory_order_relaxed);
+			atomic_store_explicit(&c->mru, order + 1 + w, memory_order_relaxed);
+			return (int)(order + 1 + w);
+		}
+	}
+	return -1;
+}
+
+static inline int uarch_cache_fill(struct uarch_cache *c, uint64_t line)
+{
+	if (!c->small)
+		return uarch_cache_fill_wide(c, line);
+	uint32_t order = (uint32_t)(line & c->set_mask) * c->stride;
+	uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed);
+	uint32_t last = c->ways - 1, victim = (uint32_t)(o >> (4 * last)) & 0xF, e = order + 1 + victim;
+	atomic_store_explicit(&c->tag[e], line + 1, memory_order_relaxed);
+	atomic_store_explicit(&c->tag[order], uarch_order_to_front(o, last, victim), memory_order_relaxed);
+	atomic_store_explicit(&c->mru, e, memory_order_relaxed);
+	return (int)e;
 }
 
 #endif

@@ -43,11 +43,12 @@ struct ap_uarch_core {
 	struct prefetch_stream stream[MAX_STREAMS];
 	unsigned stream_next;
 	uint8_t counted;     /* included in sys->ncores */
+	/* What an L1D hit on the line of the previous access returns, made
+	 * once from the configuration: [0] a load or atomic, [1] a store. */
+	struct ap_uarch_result same_line[2];
 	struct uarch_cache l1d, l2, l1tlb, l2tlb;
 	struct uarch_bpred bp;
 	struct ap_uarch_stats stats;
-	/* same_line_result() by access kind, worked out once. */
-	struct ap_uarch_result same_line[4];
 };
 
 void ap_uarch_config_init(struct ap_uarch_config *cfg)
@@ -135,9 +136,10 @@ static uint16_t sat16(uint32_t v)
 	return v > 0xFFFF ? 0xFFFF : (uint16_t)v;
 }
 
-/* What an L1D hit on the line of the previous access returns. */
-static inline void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_access_kind kind,
-                                    struct ap_uarch_result *out)
+/* What an L1D hit on the line of the previous access returns (see
+ * ap_uarch_core.same_line). */
+static void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_access_kind kind,
+                             struct ap_uarch_result *out)
 {
 	out->lat_issue = cfg->issue_latency;
 	out->lat_xlat = cfg->l1tlb_latency;
@@ -176,10 +178,10 @@ int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, u
 		return err;
 	}
 	c->last_line = UINT64_MAX;
+	same_line_result(cfg, AP_UARCH_LOAD, &c->same_line[0]);
+	same_line_result(cfg, AP_UARCH_STORE, &c->same_line[1]);
 	c->last_l1d_way = -1;
 	c->same_line_exact = c->l1d.sets > cfg->prefetch_degree;
-	for (int k = AP_UARCH_LOAD; k <= AP_UARCH_ATOMIC; k++)
-		same_line_result(cfg, (enum ap_uarch_access_kind)k, &c->same_line[k]);
 	for (unsigned i = 0; i < MAX_STREAMS; i++)
 		c->stream[i].last_line = UINT64_MAX - 1;
 	atomic_fetch_add_explicit(&sys->ncores, 1, memory_order_relaxed);
@@ -271,7 +273,6 @@ static int private_fill(struct uarch_cache *c, uint64_t line, uint32_t version)
 
 /* ---- operations ------------------------------------------------------------ */
 
-
 static uint16_t translate(struct ap_uarch_core *core, uint64_t vaddr, uint64_t *events)
 {
 	const struct ap_uarch_config *cfg = &core->sys->cfg;
@@ -294,11 +295,11 @@ static void prefetch_line(struct ap_uarch_core *core, uint64_t line)
 {
 	if (uarch_cache_lookup(&core->l1d, line) >= 0)
 		return;
-	uarch_cache_fill(&core->l1d, line);
+	private_fill(&core->l1d, line, 0);
 	/* The core's prefetcher fills its private levels; the LLC (a
 	 * non-inclusive system cache) does not allocate prefetched lines. */
 	if (uarch_cache_lookup(&core->l2, line) < 0)
-		uarch_cache_fill(&core->l2, line);
+		private_fill(&core->l2, line, 0);
 }
 
 /* Stream detection on each new line: a line following a tracked stream's
@@ -332,6 +333,23 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
                         enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
 
+static inline void count_access(struct ap_uarch_core *core, enum ap_uarch_access_kind kind)
+{
+	/* A branch, not two additions of 0 or 1: the compiler vectorizes
+	 * those into more instructions than this takes. */
+	if (kind == AP_UARCH_STORE)
+		core->stats.stores++;
+	else
+		core->stats.loads++;
+}
+
+/* An L1D hit on the line of the previous access (nothing else changes). */
+static inline void same_line_hit(struct ap_uarch_core *core, enum ap_uarch_access_kind kind,
+                                 struct ap_uarch_result *out)
+{
+	count_access(core, kind);
+	*out = core->same_line[kind == AP_UARCH_STORE];
+}
 
 /* A load or store to the line of the previous access while other cores
  * exist: what access_slow would do when the directory shows no newer write
@@ -345,7 +363,7 @@ __attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core
 	struct ap_uarch_system *sys = core->sys;
 	struct uarch_cache *l1 = &core->l1d;
 	int way = core->last_l1d_way;
-	if (way < 0 || atomic_load_explicit(&l1->way[way].tag, memory_order_relaxed) != line + 1)
+	if (way < 0 || atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1)
 		return 0;
 	_Atomic uint64_t *slot = dir_slot(sys, line);
 	struct dir_view d = dir_read(slot, line);
@@ -358,11 +376,8 @@ __attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core
 		int w2 = uarch_cache_lookup(&core->l2, line);
 		if (w2 >= 0)
 			core->l2.version[w2] = version;
-		core->stats.stores++;
-	} else {
-		core->stats.loads++;
 	}
-	*out = core->same_line[kind & 3];
+	same_line_hit(core, kind, out);
 	return 1;
 }
 
@@ -380,11 +395,7 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 		 * DTLB hit that is already the most recent entry of its set, so
 		 * nothing in the model changes. Exact, and the common case of
 		 * sequential code. */
-		if (kind == AP_UARCH_STORE)
-			core->stats.stores++;
-		else
-			core->stats.loads++;
-		*out = core->same_line[kind & 3];
+		same_line_hit(core, kind, out);
 		return;
 	}
 	if (line == core->last_line && kind != AP_UARCH_ATOMIC && core->same_line_exact &&
@@ -403,18 +414,19 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 	struct ap_uarch_system *sys = core->sys;
 	const struct ap_uarch_config *cfg = &sys->cfg;
 	uint64_t events = AP_EV_L1D_ACCESS;
-	uint16_t xlat = translate(core, vaddr, &events);
 	_Atomic uint64_t *slot = shared ? dir_slot(sys, line) : NULL;
+	/* The directory is large and read at random: start fetching the
+	 * line's entry into the host cache while the TLBs are looked up. */
+	if (shared)
+		__builtin_prefetch((const void *)slot);
+	uint16_t xlat = translate(core, vaddr, &events);
 	struct dir_view d = { 0, 0, 0, 0 };
 	if (shared)
 		d = dir_read(slot, line);
 	uint32_t lat;
 	uint16_t source;
 
-	if (kind == AP_UARCH_STORE)
-		core->stats.stores++;
-	else
-		core->stats.loads++;
+	count_access(core, kind);
 
 	int l1_way = private_lookup(core, &core->l1d, line, &d);
 	if (l1_way >= 0) {
@@ -492,8 +504,11 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 int ap_uarch_branch_train(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
                           int taken)
 {
-	int miss = uarch_bpred_update(&core->bp, pc, target, flags, taken);
+	/* The two counters are updated apart (the predictor's flag tests in
+	 * between): side by side, GCC merged them into one vector addition
+	 * that takes more instructions than the two. */
 	core->stats.branches++;
+	int miss = uarch_bpred_update(&core->bp, pc, target, flags, taken);
 	core->stats.mispredicts += (uint64_t)miss;
 	return miss;
 }

@@ -1,0 +1,119 @@
+/* The timing model's tag store (lib/uarch/cache.h) against a plain
+ * reference: every way holds a tag and an LRU stamp; a fill replaces the
+ * lowest-indexed invalid way, else the way with the oldest stamp. The cache
+ * keeps that order in other forms (an order word per small set, an index
+ * and lists or stamps for wide sets); on random lookups, fills and
+ * invalidations it must return exactly the reference's entries, so that the
+ * timing results built on it (SPE-5.3.4-4 total latency, SPE-5.3.5-1 data
+ * source, SPE-5.3.7-18 L1D refill) do not depend on the representation. */
+#include <stdlib.h>
+
+#include "cache.h"
+#include "harness.h"
+
+#define MAX_ENTRIES 256
+
+struct reference {
+	uint32_t sets, ways;
+	uint64_t tag[MAX_ENTRIES]; /* line + 1; 0 = invalid */
+	uint64_t stamp[MAX_ENTRIES];
+	uint64_t clock;
+};
+
+static int ref_lookup(struct reference *r, uint64_t line)
+{
+	uint32_t base = (uint32_t)(line % r->sets) * r->ways;
+	for (uint32_t w = 0; w < r->ways; w++)
+		if (r->tag[base + w] == line + 1) {
+			r->stamp[base + w] = ++r->clock;
+			return (int)(base + w);
+		}
+	return -1;
+}
+
+static int ref_fill(struct reference *r, uint64_t line)
+{
+	uint32_t base = (uint32_t)(line % r->sets) * r->ways, victim = base;
+	for (uint32_t w = 0; w < r->ways; w++) {
+		uint32_t e = base + w;
+		if (!r->tag[e]) {
+			victim = e;
+			break;
+		}
+		if (r->stamp[e] < r->stamp[victim])
+			victim = e;
+	}
+	r->tag[victim] = line + 1;
+	r->stamp[victim] = ++r->clock;
+	return (int)victim;
+}
+
+/* The cache's entry for the reference's entry (set * ways + way), -1 for -1. */
+static int entry_of(const struct uarch_cache *c, int ref)
+{
+	return ref < 0 ? -1 : (int)uarch_cache_entry(c, (uint32_t)ref / c->ways, (uint32_t)ref % c->ways);
+}
+
+/* Random accesses (lookup, fill on a miss) to lines of a pool about twice
+ * the cache, with an invalidation of a hit entry now and then. */
+static void compare(uint32_t sets, uint32_t ways, int shared, int invalidate_one_in)
+{
+	struct uarch_cache c;
+	struct reference r = { .sets = sets, .ways = ways };
+	CHECK(sets * ways <= MAX_ENTRIES);
+	CHECK_EQ_U64(uarch_cache_init(&c, sets * ways, ways, 64, shared), 0);
+	uint64_t x = 0x9E3779B97F4A7C15ull ^ (sets * 131 + ways * 7 + (uint64_t)shared);
+	uint64_t pool = 2 * (uint64_t)sets * ways + 1;
+	for (int i = 0; i < 20000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t line = (x >> 8) % pool + (x & 1 ? 0x123456789ull : 0); /* and high tags */
+		int got = uarch_cache_lookup(&c, line), want = ref_lookup(&r, line);
+		CHECK_EQ_U64((uint64_t)got, (uint64_t)entry_of(&c, want));
+		if (got < 0) {
+			int filled = uarch_cache_fill(&c, line);
+			CHECK_EQ_U64((uint64_t)filled, (uint64_t)entry_of(&c, ref_fill(&r, line)));
+			CHECK_EQ_U64(atomic_load(&c.tag[filled]), line + 1);
+		} else if (invalidate_one_in && (x >> 40) % (uint64_t)invalidate_one_in == 0) {
+			uarch_cache_invalidate(&c, got);
+			r.tag[want] = 0;
+		}
+	}
+	uarch_cache_fini(&c);
+}
+
+TEST(small_sets_match_reference_lru)
+{
+	static const uint32_t ways[] = { 1, 2, 3, 4, 5, 8, 12, 16 };
+	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+		for (int shared = 0; shared <= 1; shared++) {
+			compare(1, ways[i], shared, 0);
+			compare(8, ways[i], shared, 0);
+			compare(4, ways[i], shared, 7);
+		}
+}
+
+TEST(wide_sets_match_reference_lru)
+{
+	static const uint32_t ways[] = { 17, 48, 64 };
+	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++) {
+		compare(1, ways[i], 0, 0);
+		compare(1, ways[i], 0, 5);
+		compare(2, ways[i], 1, 0);
+		compare(2, ways[i], 1, 5);
+	}
+}
+
+TEST(disabled_cache_always_misses)
+{
+	struct uarch_cache c;
+	CHECK_EQ_U64(uarch_cache_init(&c, 0, 4, 64, 0), 0);
+	CHECK_EQ_U64((uint64_t)uarch_cache_lookup(&c, 5), (uint64_t)-1);
+	CHECK_EQ_U64((uint64_t)uarch_cache_fill(&c, 5), (uint64_t)-1);
+	CHECK_EQ_U64((uint64_t)uarch_cache_lookup(&c, 5), (uint64_t)-1);
+	uarch_cache_fini(&c);
+}
+
+TEST_MAIN(CASE(small_sets_match_reference_lru), CASE(wide_sets_match_reference_lru),
+          CASE(disabled_cache_always_misses))
