@@ -133,7 +133,7 @@ static int need(struct ctx *c, int n, int min, const char *usage)
 
 static int st_address(struct ctx *c, char **w, int n, unsigned index)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	struct opts o;
 	int rc = need(c, n, 2, "pc|tgt|va|pa ADDRESS [el=N] [ns=N] [ext]");
 	if (!rc)
@@ -154,7 +154,7 @@ static int st_address(struct ctx *c, char **w, int n, unsigned index)
 
 static int st_addr_raw(struct ctx *c, char **w, int n)
 {
-	uint64_t index, v;
+	uint64_t index = 0, v = 0;
 	struct opts o;
 	int rc = need(c, n, 3, "addr INDEX PAYLOAD [ext]");
 	if (!rc)
@@ -193,7 +193,7 @@ static int parse_index(struct ctx *c, const char *word, const char *const *names
 
 static int st_counter(struct ctx *c, char **w, int n)
 {
-	uint64_t index, v;
+	uint64_t index = 0, v = 0;
 	struct opts o;
 	int rc = need(c, n, 3, "lat total|issue|xlat|INDEX COUNT [ext]");
 	if (rc)
@@ -212,7 +212,7 @@ static int st_counter(struct ctx *c, char **w, int n)
 
 static int st_context(struct ctx *c, char **w, int n)
 {
-	uint64_t index, v;
+	uint64_t index = 0, v = 0;
 	int rc = need(c, n, 3, "ctx el1|el2|INDEX VALUE");
 	if (rc)
 		return rc;
@@ -239,7 +239,7 @@ static int st_op(struct ctx *c, char **w, int n)
 		return rc;
 	unsigned cls, sub = 0;
 	if (!strcmp(w[1], "raw")) {
-		uint64_t a, b;
+		uint64_t a = 0, b = 0;
 		if ((rc = need(c, n, 4, "op raw CLASS SUBCLASS")) || (rc = parse_u64(c, w[2], &a)) ||
 		    (rc = parse_u64(c, w[3], &b)))
 			return rc;
@@ -325,7 +325,7 @@ static int st_events(struct ctx *c, char **w, int n)
 			if (size != 1 && size != 2 && size != 4 && size != 8)
 				return fail(c, "ev size=%llu: must be 1, 2, 4 or 8", (unsigned long long)size);
 		} else if (isdigit((unsigned char)w[i][0])) {
-			uint64_t m;
+			uint64_t m = 0;
 			if ((rc = parse_u64(c, w[i], &m)))
 				return rc;
 			mask |= m;
@@ -347,7 +347,7 @@ static int st_events(struct ctx *c, char **w, int n)
 
 static int st_simple_value(struct ctx *c, char **w, int n, enum ap_pkt_type type)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	struct opts o;
 	int rc = need(c, n, 2, type == AP_PKT_TIMESTAMP ? "ts VALUE" : "ds VALUE [size=1|2|4|8]");
 	if (!rc)
@@ -385,7 +385,7 @@ static int st_pad(struct ctx *c, char **w, int n)
  * only the two command bytes, for reserved SIZE values. */
 static int st_align(struct ctx *c, char **w, int n, int raw)
 {
-	uint64_t v, fill = 0;
+	uint64_t v = 0, fill = 0;
 	int rc = need(c, n, 2, raw ? "align-raw SIZEFIELD" : "align BYTES [fill=0xNN]");
 	if (!rc)
 		rc = parse_u64(c, w[1], &v);
@@ -428,7 +428,7 @@ static int st_align(struct ctx *c, char **w, int n, int raw)
 static int st_bytes(struct ctx *c, char **w, int n)
 {
 	for (int i = 1; i < n; i++) {
-		uint64_t v;
+		uint64_t v = 0;
 		int rc = parse_u64(c, w[i], &v);
 		if (rc)
 			return rc;

@@ -163,7 +163,7 @@ static long complete_carry(struct ap_decoder *dec, const uint8_t *buf, size_t le
 		if (need >= 0)
 			break;
 	}
-	struct ap_packet pkt;
+	struct ap_packet pkt = { 0 }; /* (GCC -O3 cannot see pd_decode always sets it) */
 	pd_decode(&pkt, dec->carry, dec->carry_len);
 	uint64_t off = dec->offset;
 	dec->offset += pkt.size;

@@ -92,7 +92,7 @@ static int buffer_range(struct sim *s, int argc, char **argv, int first, uint64_
 
 static int mem_save(struct sim *s, int argc, char **argv)
 {
-	uint64_t from, to;
+	uint64_t from = 0, to = 0;
 	int rc = buffer_range(s, argc, argv, 3, &from, &to);
 	if (rc)
 		return rc;
@@ -171,7 +171,7 @@ static int collect(void *ctx, const struct ap_record *r)
 /* Decode [from, to) of the buffer memory into l. */
 static int decode_buffer(struct sim *s, struct rec_list *l, uint64_t *from_out)
 {
-	uint64_t from, to;
+	uint64_t from = 0, to = 0;
 	int rc = buffer_range(s, 0, NULL, 1, &from, &to);
 	if (rc)
 		return rc;
