@@ -10,7 +10,7 @@
 
 #define REG(f) offsetof(struct ap_pe, spe_regs.f)
 #define BIT(n) (1ull << (n))
-#define BITS(hi, lo) ((((hi) == 63) ? ~0ull : (BIT((hi) + 1) - 1)) & ~(BIT(lo) - 1))
+#define BITS(hi, lo) ((~0ull >> (63 - (hi))) & (~0ull << (lo))) /* bits hi..lo, 0 <= lo <= hi <= 63 */
 
 /* Field layouts (4.3.x). */
 #define PMSCR_VALID (BITS(6, 3) | BITS(1, 0))      /* SPE-4.3.5-8, SPE-4.3.7-8 */
