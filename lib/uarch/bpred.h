@@ -55,8 +55,9 @@ static inline int uarch_bpred_direction(struct uarch_bpred *bp, uint64_t pc, int
 static inline int uarch_bpred_update(struct uarch_bpred *bp, uint64_t pc, uint64_t target,
                                      unsigned flags, int taken)
 {
+	if (flags == AP_UARCH_BR_COND) /* the common case: no call, return or indirect target */
+		return uarch_bpred_direction(bp, pc, taken);
 	int miss = 0;
-
 	if (flags & AP_UARCH_BR_COND)
 		miss = uarch_bpred_direction(bp, pc, taken);
 	if (flags & AP_UARCH_BR_RETURN) {

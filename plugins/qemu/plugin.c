@@ -521,6 +521,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		size_t sz = qemu_plugin_insn_size(insn);
 		memcpy(&word, qemu_plugin_insn_data(insn), sz < 4 ? sz : 4);
 		in->pc = qemu_plugin_insn_vaddr(insn);
+		in->tb = t;
 		in->index = (uint16_t)i;
 		a64_classify(word, &in->cls);
 		if (in->cls.kind != A64_LDST)

@@ -18,8 +18,11 @@
 /* vCPU indices QEMU linux-user hands out (one per live guest thread). */
 #define PLUGIN_MAX_VCPUS 256
 
+struct tb_info;
+
 struct insn_info {
 	uint64_t pc;
+	struct tb_info *tb; /* the TB it belongs to (one load for an announcing access) */
 	struct a64_class cls;
 	uint16_t index; /* position in its TB */
 	uint8_t access; /* enum ap_uarch_access_kind of a load/store */
@@ -46,7 +49,7 @@ struct tb_info {
 
 static inline struct tb_info *tb_of_insn(const struct insn_info *in)
 {
-	return (struct tb_info *)((const char *)(in - in->index) - offsetof(struct tb_info, insn));
+	return in->tb;
 }
 
 /* The data access(es) of one instruction during the current TB execution;
