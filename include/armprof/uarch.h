@@ -124,6 +124,12 @@ enum ap_uarch_access_kind {
  * one access of the first line). */
 void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
                      enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
+/* An access whose result is not wanted: the caches, TLBs, prefetcher and
+ * directory change exactly as ap_uarch_access would change them, but the
+ * core's statistics do not count it. An access to the line of the
+ * previous one changes nothing and returns at once, so warming the model
+ * with a program's accesses costs only their line changes. */
+void ap_uarch_warm(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind);
 
 /* Branch kinds for ap_uarch_branch. */
 enum ap_uarch_branch_flags {

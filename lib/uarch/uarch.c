@@ -404,6 +404,20 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 	access_slow(core, line, vaddr, shared, kind, out);
 }
 
+void ap_uarch_warm(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind)
+{
+	uint64_t line = uarch_cache_line(&core->l1d, vaddr);
+	if (line == core->last_line &&
+	    atomic_load_explicit(&core->sys->ncores, memory_order_relaxed) <= 1)
+		return; /* ap_uarch_access's fast path: only statistics change */
+	/* Rare enough (a line change) to afford keeping the statistics
+	 * aside rather than threading a flag through every path. */
+	struct ap_uarch_stats kept = core->stats;
+	struct ap_uarch_result ignored;
+	ap_uarch_access(core, vaddr, 0, kind, &ignored);
+	core->stats = kept;
+}
+
 /* Everything but the same-line fast path; out of line so that the fast
  * path stays small enough to inline into a caller (the QEMU plugin). */
 __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, uint64_t line,

@@ -10,8 +10,9 @@
  *   (or the thread exits), so its closing branch knows where it went:
  *   taken / not taken and the target come from the next executed PC.
  * - Every access and branch goes through the timing model (lib/uarch) so
- *   caches, TLBs and predictor see the whole program (or, with a timing
- *   window, the TBs before each sample); the SPE model sees every
+ *   caches, TLBs and predictor see the whole program (with a timing
+ *   window, the predictor only the TBs before each sample, the caches
+ *   every access still); the SPE model sees every
  *   operation through its batch form (ap_spe_skip), and only the sampled
  *   ones are described (plugin_describe_op -> spe_sink_op).
  *
@@ -366,14 +367,21 @@ static inline void add_dependency_stall(const struct replay_env *env, struct rep
 static inline void on_access(const struct replay_env *env, struct replay_state *r, uint64_t vaddr,
                              const struct insn_info *in)
 {
-	if (!r->detail)
-		return; /* outside the timing windows: nothing of it is needed */
+	enum ap_uarch_access_kind kind = (enum ap_uarch_access_kind)in->access;
+	if (!r->detail) {
+		/* Outside the timing windows no result is needed, but the caches
+		 * and TLBs still follow the program exactly: warming costs only
+		 * the line changes, and keeps a working set larger than a cache
+		 * from looking smaller than it is. */
+		if (env->timing)
+			ap_uarch_warm(env->core, vaddr, kind);
+		return;
+	}
 	struct mem_slot *s = &env->slot[in->index];
 	/* The access size does not matter to the model: an access that
 	 * crosses a line counts as one access of its first line. The kind
 	 * comes from the classifier (an atomic is AP_UARCH_ATOMIC whether
 	 * QEMU reports its read or its write). */
-	enum ap_uarch_access_kind kind = (enum ap_uarch_access_kind)in->access;
 	if (s->seq != r->ops + 1) {
 		/* First access of the instruction in this TB execution: the
 		 * model writes the slot directly (no copy of the result). */

@@ -140,10 +140,11 @@ struct plugin_options {
 	int model;             /* 1: feed the SPE model */
 	int timing;            /* 1: run the timing model on every access/branch */
 	int pipeline;          /* 1: replay on a model thread per vCPU (event_ring.h); -1: if >1 host CPU */
-	/* 0: every access and branch goes through the timing model. N: only
-	 * those of the TBs within N operations before each selected one (the
-	 * SPE model says exactly where that is): the caches, TLBs and
-	 * predictor are warmed by those windows only. */
+	/* 0: every access and branch goes through the full timing model. N:
+	 * only those of the TBs within N operations before each selected one
+	 * (the SPE model says exactly where that is); the other accesses only
+	 * warm the caches and TLBs (ap_uarch_warm), and the predictor and the
+	 * dependency clock learn in the windows alone. */
 	uint64_t timing_window;
 	uint64_t interval;     /* PMSIRR_EL1.INTERVAL in operations (multiple of 256) */
 	int jitter;            /* PMSIRR_EL1.RND */

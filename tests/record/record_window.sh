@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Timing windows (`armprof record --timing-window N`, docs/record-and-report.md):
 # only the TBs within N operations before each selected operation go through
-# the timing model. What must hold:
+# the full timing model; outside them the caches, TLBs and prefetcher are
+# only warmed (ap_uarch_warm: the same state changes, no result). What must
+# hold:
 # - sampling is untouched: the same operations are selected as without
 #   windows (the SPE model decides, SPE-2.2.1-4), so the records carry the
 #   same PCs, operation types and addresses in the same order, and SAMPLE_POP
 #   still equals the operations fed;
-# - the share of operations modelled is about (N + TB length) / interval;
-# - where the working set fits the caches and the predictor has learnt the
-#   branches (stream, branchy), the sampled operations' latencies and events
-#   match the full model's within a few percent.
+# - the share of operations modelled in full is about (N + TB length) / interval;
+# - the sampled operations' latencies and events are the full model's: the
+#   caches are exact, only the branch predictor and the dependency clock
+#   learn in the windows alone. The pointer chase walks its 32 MiB cycle
+#   twice here: with caches that saw only the windows, a quarter of the
+#   fills, lines survived to their next visit and its LLC miss rate fell
+#   from 1.00 to 0.72; it must stay at the full model's.
 set -euo pipefail
 source "$(dirname "$0")/record_common.sh"
 
-for run in "stream 1" "branchy 1"; do
+for run in "stream 1" "branchy 1" "pointer_chase 1200000"; do
   name=${run%% *}
   # shellcheck disable=SC2086 # $run is a word list
   "$armprof" record -q -o $name-full.data -- "$examples"/$run > /dev/null
@@ -42,16 +47,22 @@ assert 25.0 <= share <= 32.0, share  # (256 + ~5..30) / 1025
 def funcs(v):
     return {f["function"]: f for f in json.load(open(f"{name}-{v}.json"))["functions"]}
 ff, fw = funcs("full"), funcs("win")
+checked = []
 for fn, f in ff.items():
     if f["samples"] < 2000:
         continue
     w = fw[fn]
     # Observed on 2026-11-22 over runs with different stack layouts (the
-    # environment's size moves the program's stack): sort16's mean latency
-    # 0-5.4% above the full model's, its rates within 0.01; stream's equal.
-    assert abs(w["lat_mean"] - f["lat_mean"]) <= 0.08 * f["lat_mean"], (fn, f["lat_mean"], w["lat_mean"])
-    for k in ("l1d_miss_rate", "mispredict_rate", "llc_miss_rate"):
-        assert abs(w[k] - f[k]) <= 0.03, (fn, k, f[k], w[k])
+    # environment's size moves the program's stack): mean latencies within
+    # 0.5%, cache rates equal, mispredict rates within 0.007.
+    assert abs(w["lat_mean"] - f["lat_mean"]) <= 0.02 * f["lat_mean"], (fn, f["lat_mean"], w["lat_mean"])
+    for k in ("l1d_miss_rate", "llc_miss_rate", "tlb_walk_rate"):
+        assert abs(w[k] - f[k]) <= 0.005, (fn, k, f[k], w[k])
+    assert abs(w["mispredict_rate"] - f["mispredict_rate"]) <= 0.02, (fn, f["mispredict_rate"], w["mispredict_rate"])
+    checked.append(fn)
+assert checked, "no function with enough samples"
+if name == "pointer_chase":
+    assert ff["chase"]["llc_miss_rate"] > 0.95, ff["chase"]["llc_miss_rate"]
 print(name, "ok:", len(full), "records, same operations;", share, "% modelled")
 PY
 done

@@ -186,7 +186,7 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 		if (st->timing_window)
 			fprintf(stderr,
 			        "armprof record: timing windows of %" PRIu64 " operations before each sample: "
-			        "%.1f%% of the operations modelled\n",
+			        "%.1f%% of the operations modelled in full\n",
 			        st->timing_window, pct(st->detailed_ops, st->ops));
 	}
 }
