@@ -17,9 +17,10 @@ struct uarch_bpred {
 	uint64_t hist_mask;  /* 2^hist_bits - 1 */
 	/* (pc | taken) of the last direction update when it changed nothing
 	 * (counter saturated that way, history all that way; A64 PCs are
-	 * 4-aligned, so bit 0 is free); UARCH_BP_NO_FIXED: it changed something. The same update again, with no other
-	 * direction update in between, changes nothing either and was
-	 * predicted right: a loop's closing branch costs one comparison. */
+	 * 4-aligned, so bit 0 is free); UARCH_BP_NO_FIXED when it changed
+	 * something. The same update again, with no other direction update
+	 * in between, changes nothing either and was predicted right: a
+	 * loop's closing branch costs one comparison. */
 	uint64_t fixed_key;
 };
 

@@ -49,7 +49,6 @@ static struct tb_info *all_tbs;
 static uint64_t n_tbs_translated;
 static int setup_failed;
 static uint64_t entry_code;
-static _Atomic unsigned n_threads; /* vCPUs with a live guest thread */
 
 static void fail(const char *msg)
 {
@@ -93,16 +92,12 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 		fail("cannot create the timing model of a core");
 	if (opts.model && !v->sink && spe_sink_new(&v->sink, &opts, index, v->tid, err, sizeof(err)) < 0)
 		fail(err);
-	else if (v->sink) {
-		spe_flush(v, v->rs.ops, v->rs.ops - v->rs.spe_given); /* after the last thread's exit: none */
-		v->rs.spe_given = v->rs.ops;
+	else if (v->sink)
 		spe_sink_set_tid(v->sink, v->tid); /* the index of a thread that exited */
-	}
 	/* Only valid while a vCPU runs (QEMU reads the current CPU's task). */
 	if (!entry_code)
 		entry_code = qemu_plugin_entry_code();
 	v->active = 1;
-	atomic_fetch_add_explicit(&n_threads, 1, memory_order_relaxed);
 	return v;
 }
 
@@ -249,7 +244,7 @@ static inline struct replay_env replay_env_of(struct vcpu_state *v)
 {
 	return (struct replay_env){ .core = v->core,
 		                    .slot = v->slot,
-		                    .window = v->sink ? detail_window : 0,
+		                    .window = detail_window,
 		                    .issue_latency = uarch_cfg.issue_latency,
 		                    .timing = (uint8_t)opts.timing,
 		                    .sink = v->sink != NULL,
@@ -295,22 +290,24 @@ static inline void finish_tb(struct vcpu_state *v, const struct replay_env *env,
 	r->next_sel = r->ops + free;
 }
 
-/* Room for the counter of TB id (amortized: doubling, once per new size). */
-__attribute__((noinline, cold)) static uint64_t *grow_execs(struct vcpu_state *v, uint32_t id)
+/* Room for the counter of TB id (amortized: doubling, once per new size).
+ * Takes and returns values, so that replay_batch's copy of the replay
+ * state never has its address taken. */
+struct exec_counts {
+	uint64_t *count;
+	uint32_t cap;
+};
+
+__attribute__((noinline, cold)) static struct exec_counts grow_execs(struct exec_counts c, uint32_t id)
 {
-	uint32_t have = atomic_load_explicit(&v->execs_cap, memory_order_relaxed);
-	uint32_t cap = have ? have : 1024;
+	uint32_t cap = c.cap ? c.cap : 1024;
 	while (cap <= id)
 		cap *= 2;
-	uint64_t *old = atomic_load_explicit(&v->execs, memory_order_relaxed);
-	uint64_t *n = calloc(cap, sizeof(*n));
+	uint64_t *n = realloc(c.count, cap * sizeof(*n));
 	if (!n)
 		fail("out of memory");
-	if (old)
-		memcpy(n, old, have * sizeof(*n));
-	atomic_store_explicit(&v->execs, n, memory_order_relaxed);
-	atomic_store_explicit(&v->execs_cap, cap, memory_order_release);
-	return n;
+	memset(n + c.cap, 0, (cap - c.cap) * sizeof(*n));
+	return (struct exec_counts){ n, cap };
 }
 
 /* A TB execution starts: account the previous one (its closing branch went
@@ -320,11 +317,12 @@ static inline void tb_start(struct vcpu_state *v, const struct replay_env *env, 
 {
 	if (r->cur)
 		finish_tb(v, env, r, tb->vaddr, 1);
-	/* Exact counts, per vCPU (see vcpu_state.execs), when asked for. */
+	/* Exact counts, per vCPU (see replay_state.execs), when asked for. */
 	if (env->count_execs) {
 		if (__builtin_expect(tb->id >= r->execs_cap, 0)) {
-			r->execs = grow_execs(v, tb->id);
-			r->execs_cap = atomic_load_explicit(&v->execs_cap, memory_order_relaxed);
+			struct exec_counts c = grow_execs((struct exec_counts){ r->execs, r->execs_cap }, tb->id);
+			r->execs = c.count;
+			r->execs_cap = c.cap;
 		}
 		r->execs[tb->id]++;
 	}
@@ -409,11 +407,13 @@ static inline void on_access(const struct replay_env *env, struct replay_state *
 	}
 }
 
-/* The end of a thread's execution (it exited, or the program did): account
- * its last TB and give the SPE model its pending operations. After the
- * replay has drained. */
+/* The end of a thread's execution (it exited, or the program did): replay
+ * what its log still holds, account its last TB and give the SPE model its
+ * pending operations. */
 static void finish_thread(struct vcpu_state *v)
 {
+	event_ring_drain(&v->ring);
+	v->log = event_ring_current(&v->ring);
 	struct replay_state *r = &v->rs;
 	struct replay_env env = replay_env_of(v);
 	if (r->cur) {
@@ -449,7 +449,7 @@ __attribute__((flatten, noinline)) static void replay_batch(void *ctx, const str
 			tb_start(v, &env, &r, (const struct tb_info *)what);
 			break;
 		case EV_START_ACCESS:
-			tb_start(v, &env, &r, tb_of_insn((const struct insn_info *)what));
+			tb_start(v, &env, &r, ((const struct insn_info *)what)->tb);
 			/* fall through */
 		default:
 			on_access(&env, &r, e->vaddr, (const struct insn_info *)what);
@@ -575,15 +575,10 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
 	struct vcpu_state *v = vcpu_index < PLUGIN_MAX_VCPUS ? vcpus[vcpu_index] : NULL;
-	if (v) {
-		event_ring_drain(&v->ring);
-		v->log = event_ring_current(&v->ring);
-		finish_thread(v);
-	}
-	if (v && v->active) {
-		v->active = 0; /* a new thread may reuse the index: new tid */
-		atomic_fetch_sub_explicit(&n_threads, 1, memory_order_relaxed);
-	}
+	if (!v)
+		return;
+	finish_thread(v);
+	v->active = 0; /* a new thread may reuse the index: new tid */
 }
 
 /* ---- outputs ---------------------------------------------------------------- */
@@ -640,12 +635,12 @@ static int emit_counts_locked(FILE *f)
 		free(pcs);
 		return -1;
 	}
+	/* Every vCPU's replay has drained (on_exit_cb): its counts are final. */
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
 		const struct vcpu_state *v = vcpus[i];
-		uint32_t cap = v ? atomic_load_explicit(&v->execs_cap, memory_order_acquire) : 0;
-		const uint64_t *e = v ? atomic_load_explicit(&v->execs, memory_order_relaxed) : NULL;
-		for (uint64_t id = 0; e && id < cap && id < n_tbs_translated; id++)
-			execs[id] += e[id];
+		uint32_t cap = v ? v->rs.execs_cap : 0;
+		for (uint64_t id = 0; id < cap && id < n_tbs_translated; id++)
+			execs[id] += v->rs.execs[id];
 	}
 	size_t k = 0;
 	for (struct tb_info *t = all_tbs; t; t = t->next) {
@@ -757,8 +752,6 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 		struct vcpu_state *v = vcpus[i];
 		if (!v)
 			continue;
-		event_ring_drain(&v->ring);
-		v->log = event_ring_current(&v->ring);
 		finish_thread(v);
 		if (v->sink)
 			spe_sink_finish(v->sink);

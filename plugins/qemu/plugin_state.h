@@ -4,7 +4,6 @@
 #ifndef ARMPROF_PLUGIN_STATE_H
 #define ARMPROF_PLUGIN_STATE_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,11 +46,6 @@ struct tb_info {
 	struct insn_info insn[];
 };
 
-static inline struct tb_info *tb_of_insn(const struct insn_info *in)
-{
-	return in->tb;
-}
-
 /* The data access(es) of one instruction during the current TB execution;
  * valid when seq is that execution's first operation number + 1 (unique
  * per TB execution: operation numbers only grow; + 1 so that a zeroed
@@ -85,9 +79,10 @@ struct replay_state {
 	 * that many operations before the next selected one. */
 	uint8_t detail;
 	uint64_t detailed_ops;     /* operations of the TBs replayed in detail */
-	/* Executions per TB id, counted by this vCPU alone (threads running
-	 * the same loop would otherwise fight over one counter's host cache
-	 * line). Grown by doubling when a TB with a larger id first runs here. */
+	/* Executions per TB id (only with per-PC counts asked for), counted
+	 * by this vCPU alone (threads running the same loop would otherwise
+	 * fight over one counter's host cache line). Grown by doubling when a
+	 * TB with a larger id first runs here; read at exit, after the drain. */
 	uint32_t execs_cap;
 	uint64_t *execs;
 };
@@ -121,11 +116,6 @@ struct vcpu_state {
 	 * lines of its own, so that the two threads do not pass lines back
 	 * and forth on every event. */
 	_Alignas(64) struct replay_state rs;
-	/* Executions per TB id as rs.execs/execs_cap, published here for the
-	 * exit handler: grown arrays are kept, not freed, because it may sum
-	 * the counters while another thread still runs. */
-	_Atomic(uint64_t *) execs;
-	_Atomic uint32_t execs_cap; /* stored after execs: a reader of cap sees an array that large */
 	struct ap_uarch_core *core;
 	struct spe_sink *sink;  /* NULL when the model is off */
 	uint64_t spe_batch_mismatch; /* a batch that met a selection: never expected */
