@@ -6,6 +6,17 @@ build=$(dirname "$armprof")
 examples=$build/examples
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# every_op_counted META COUNTS LABEL: the operations fed (META's ops=), SAMPLE_POP
+# and the sum of the exact per-PC counts are one number: each execution of an
+# instruction is one member of the population (SPE-2.2-1, spec/002 2.2).
+every_op_counted() {
+  local ops pop sum
+  ops=$(sed -n 's/^ops=//p' "$1")
+  pop=$(sed -n 's/^sample_pop=//p' "$1")
+  sum=$(awk '!/^#/ { s += $2 } END { print s }' "$2")
+  [ -n "$ops" ] && [ "$ops" = "$pop" ] && [ "$ops" = "$sum" ] ||
+    fail "$3: ops $ops, SAMPLE_POP $pop, counts $sum"
+}
 if ! command -v qemu-aarch64 >/dev/null || [ ! -e "$build/armprof-qemu.so" ] ||
    [ ! -x "$examples/pointer_chase" ]; then
   echo "SKIP: needs qemu-aarch64, armprof-qemu.so and the aarch64 examples"

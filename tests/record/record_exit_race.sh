@@ -18,11 +18,7 @@ for i in 1 2 3 4 5 6 7 8; do
     "$armprof" record -q $mode -o ewr.data --counts ewr.counts -- ./ewr 4 $((i * 25000)) > ewr.out ||
       fail "run $i $mode: exit status $?"
     grep -q "exit with 4 threads running" ewr.out || fail "run $i $mode: program output"
-    ops=$(sed -n 's/^ops=//p' ewr.data.meta)
-    pop=$(sed -n 's/^sample_pop=//p' ewr.data.meta)
-    sum=$(awk '!/^#/ { s += $2 } END { print s }' ewr.counts)
-    [ "$ops" = "$pop" ] && [ "$ops" = "$sum" ] ||
-      fail "run $i $mode: ops $ops, SAMPLE_POP $pop, counts $sum"
+    every_op_counted ewr.data.meta ewr.counts "run $i $mode"
     grep -q "^threads=5\$" ewr.data.meta || fail "run $i $mode: expected 5 threads"
     "$armprof" decode --stats ewr.data > /dev/null || fail "run $i $mode: the profile does not decode cleanly"
   done

@@ -23,10 +23,7 @@ for mode in pipe nopipe; do
   [ $rc -eq 5 ] || fail "$mode: exit status $rc, want the parent's 5"
   grep -q "child done" $mode.out || fail "$mode: the child's output is missing"
   grep -q "parent: child exited with 3" $mode.out || fail "$mode: the parent's output is missing"
-  ops=$(sed -n 's/^ops=//p' $mode.raw.meta)
-  pop=$(sed -n 's/^sample_pop=//p' $mode.raw.meta)
-  sum=$(awk '!/^#/ { s += $2 } END { print s }' $mode.counts)
-  [ "$ops" = "$pop" ] && [ "$ops" = "$sum" ] || fail "$mode: ops $ops, SAMPLE_POP $pop, counts $sum"
+  every_op_counted $mode.raw.meta $mode.counts "$mode"
 done
 cmp -s pipe.raw nopipe.raw || fail "the profile differs between model threads and --no-pipeline"
 cmp -s pipe.counts nopipe.counts || fail "the counts differ between model threads and --no-pipeline"

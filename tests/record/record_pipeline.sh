@@ -26,8 +26,6 @@ done
 # Two threads, each with its own model thread: every operation is counted
 # once (SAMPLE_POP = operations fed = the sum of the exact counts).
 "$armprof" record -q -o fs.data --counts fs.counts -- "$examples/false_sharing" 200000 > /dev/null
-total=$(awk '!/^#/ { s += $2 } END { print s }' fs.counts)
-grep -q "^ops=$total\$" fs.data.meta || fail "false_sharing: ops in meta is not the sum of the counts ($total)"
-grep -q "^sample_pop=$total\$" fs.data.meta || fail "false_sharing: SAMPLE_POP is not the sum of the counts ($total)"
+every_op_counted fs.data.meta fs.counts false_sharing
 grep -q "^threads=2\$" fs.data.meta || fail "false_sharing: expected 2 threads in meta"
 echo "record_pipeline: ok"
