@@ -115,6 +115,7 @@ int record_run_child(char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
@@ -123,7 +124,7 @@ int record_run_child(char **argv, char *err, size_t errlen)
 	if (pid == 0) {
 		/* Should armprof be killed outright (SIGKILL), QEMU goes too. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() == 1)
+		if (getppid() != parent)
 			_exit(127); /* armprof died before prctl */
 		/* The pipe tells the parent whether exec worked (close-on-exec). */
 		close(pipefd[0]);
