@@ -90,17 +90,30 @@ static int buffer_range(struct sim *s, int argc, char **argv, int first, uint64_
 	return 0;
 }
 
-static int mem_save(struct sim *s, int argc, char **argv)
+/* A copy of the buffer bytes buffer_range picks (the caller frees *bytes). */
+static int buffer_bytes(struct sim *s, int argc, char **argv, int first, uint64_t *from,
+                        uint8_t **bytes, size_t *len)
 {
-	uint64_t from = 0, to = 0;
-	int rc = buffer_range(s, argc, argv, 3, &from, &to);
+	uint64_t to = 0;
+	int rc = buffer_range(s, argc, argv, first, from, &to);
 	if (rc)
 		return rc;
-	size_t len = (size_t)(to - from);
-	uint8_t *bytes = malloc(len ? len : 1);
-	if (!bytes)
+	*len = (size_t)(to - *from);
+	*bytes = malloc(*len ? *len : 1);
+	if (!*bytes)
 		return sim_error(s, "out of memory");
-	sim_mem_read(sim_spe_mem(s), from, bytes, len);
+	sim_mem_read(sim_spe_mem(s), *from, *bytes, *len);
+	return 0;
+}
+
+static int mem_save(struct sim *s, int argc, char **argv)
+{
+	uint64_t from = 0;
+	uint8_t *bytes;
+	size_t len;
+	int rc = buffer_bytes(s, argc, argv, 3, &from, &bytes, &len);
+	if (rc)
+		return rc;
 	/* Write a temporary file and rename it: no partial output. */
 	size_t n = strlen(argv[2]) + 16;
 	char *tmp = malloc(n);
@@ -171,15 +184,12 @@ static int collect(void *ctx, const struct ap_record *r)
 /* Decode [from, to) of the buffer memory into l. */
 static int decode_buffer(struct sim *s, struct rec_list *l, uint64_t *from_out)
 {
-	uint64_t from = 0, to = 0;
-	int rc = buffer_range(s, 0, NULL, 1, &from, &to);
+	uint64_t from = 0;
+	uint8_t *bytes;
+	size_t len;
+	int rc = buffer_bytes(s, 0, NULL, 1, &from, &bytes, &len);
 	if (rc)
 		return rc;
-	size_t len = (size_t)(to - from);
-	uint8_t *bytes = malloc(len ? len : 1);
-	if (!bytes)
-		return sim_error(s, "out of memory");
-	sim_mem_read(sim_spe_mem(s), from, bytes, len);
 	struct ap_decoder_config dc;
 	ap_decoder_config_init(&dc);
 	dc.on_record = collect;
