@@ -426,37 +426,62 @@ static void finish_thread(struct vcpu_state *v)
 	}
 }
 
+/* Replay events [e, end) of the vCPU's log through the models. The replay
+ * state is copied into a local for the batch: with its address never
+ * leaving this function, the compiler keeps it in registers, where through
+ * v it would reload and store it around every store the models make (any
+ * of which might alias it). Always inlined, so that replay_batch can
+ * compile it again with the options known. */
+__attribute__((always_inline)) static inline void replay_events(struct vcpu_state *v,
+                                                                const struct replay_env *env,
+                                                                const struct plugin_event *e,
+                                                                const struct plugin_event *end)
+{
+	struct replay_state r = v->rs;
+	/* Without timing windows every TB is replayed in detail (vcpu_get
+	 * set it; only tb_start with a window changes it): saying so lets
+	 * the compiler drop the tests. */
+	if (!env->window)
+		r.detail = 1;
+	for (; e < end; e++) {
+		uintptr_t what = e->what & ~(uintptr_t)3;
+		switch (e->what & 3) {
+		case EV_TB_START:
+			tb_start(v, env, &r, (const struct tb_info *)what);
+			break;
+		case EV_START_ACCESS:
+			tb_start(v, env, &r, ((const struct insn_info *)what)->tb);
+			/* fall through */
+		default:
+			on_access(env, &r, e->vaddr, (const struct insn_info *)what);
+			break;
+		}
+	}
+	v->rs = r;
+}
+
 /* Replay a batch of the vCPU's event log through the models (event_ring.h).
  * Flattened: the per-event path (TB accounting, the branch predictor, the
- * access fast path) inlines into this one loop; the rare paths stay out of
- * line (noinline). The replay state is copied into a local for the batch:
- * with its address never leaving this function, the compiler keeps it in
- * registers, where through v it would reload and store it around every
- * store the models make (any of which might alias it). */
+ * access fast path) inlines into one loop; the rare paths stay out of line
+ * (noinline). The usual recording (full timing, the SPE model, no timing
+ * window, no per-PC counts) gets a copy of the loop in which those options
+ * are constants, without their tests on every event. */
 __attribute__((flatten, noinline)) static void replay_batch(void *ctx, const struct plugin_event *ev,
                                                           uint32_t n)
 {
 	struct vcpu_state *v = ctx;
 	if (forked_child)
 		return;
-	struct replay_state r = v->rs;
-	const struct replay_env env = replay_env_of(v);
-	const struct plugin_event *e = ev, *end = ev + n;
-	for (; e < end; e++) {
-		uintptr_t what = e->what & ~(uintptr_t)3;
-		switch (e->what & 3) {
-		case EV_TB_START:
-			tb_start(v, &env, &r, (const struct tb_info *)what);
-			break;
-		case EV_START_ACCESS:
-			tb_start(v, &env, &r, ((const struct insn_info *)what)->tb);
-			/* fall through */
-		default:
-			on_access(&env, &r, e->vaddr, (const struct insn_info *)what);
-			break;
-		}
+	struct replay_env env = replay_env_of(v);
+	if (env.timing && env.sink && !env.window && !env.count_execs) {
+		env.timing = 1;
+		env.sink = 1;
+		env.window = 0;
+		env.count_execs = 0;
+		replay_events(v, &env, ev, ev + n);
+	} else {
+		replay_events(v, &env, ev, ev + n);
 	}
-	v->rs = r;
 }
 
 /* ---- callbacks ------------------------------------------------------------ */
