@@ -37,11 +37,18 @@ best() { # "wall cpu": the best of $runs runs of "$@" for each
   echo "$bw $bc"
 }
 
+# CPU time of the models alone in one armprof record run (its summary line):
+# what the replay of the event log costs, apart from QEMU and the callbacks.
+models_cpu() {
+  "$armprof" record -o "$tmp/x.data" "$@" 2>&1 > /dev/null |
+    sed -n 's/^armprof record: the models took \([0-9.]*\) s of CPU time.*/\1/p'
+}
+
 # The load average goes with the figures: other work on the machine shows
 # in wall time first, and in CPU time through shared host caches.
 echo "<!-- $(date -u '+%Y-%m-%d %H:%M UTC'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg) -->"
-echo "| example | plain qemu wall / cpu (s) | callbacks alone (floor) | instrumentation only | + timing model | armprof record | record --no-pipeline | record --timing-window 256 | floor / plain: wall (cpu) | record / plain: wall (cpu) | --no-pipeline / plain | window / plain |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| example | plain qemu wall / cpu (s) | callbacks alone (floor) | instrumentation only | + timing model | armprof record | record --no-pipeline | record --timing-window 256 | models' CPU in record (s) | floor / plain: wall (cpu) | record / plain: wall (cpu) | --no-pipeline / plain | window / plain | models' CPU / plain wall |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 # Workloads long enough (0.1-1 s under plain QEMU) that start-up (~50 ms to
 # load the plugin and write the output) does not dominate.
 for run in "pointer_chase 4000000" "stream 8" "branchy 10" "false_sharing 5000000"; do
@@ -55,10 +62,11 @@ for run in "pointer_chase 4000000" "stream 8" "branchy 10" "false_sharing 500000
   read -r fw fc < <(best "$armprof" record -q -o "$tmp/x.data" -- "$ex/$name" "$@")
   read -r nw nc < <(best "$armprof" record -q --no-pipeline -o "$tmp/x.data" -- "$ex/$name" "$@")
   read -r ww wc < <(best "$armprof" record -q --timing-window 256 -o "$tmp/x.data" -- "$ex/$name" "$@")
+  mc=$(models_cpu -- "$ex/$name" "$@")
   awk -v n="$name $*" -v pw="$pw" -v pc="$pc" -v lw="$lw" -v lc="$lc" -v iw="$iw" -v ic="$ic" -v tw="$tw" -v tc="$tc" \
-      -v fw="$fw" -v fc="$fc" -v nw="$nw" -v nc="$nc" -v ww="$ww" -v wc="$wc" \
+      -v fw="$fw" -v fc="$fc" -v nw="$nw" -v nc="$nc" -v ww="$ww" -v wc="$wc" -v mc="${mc:-0}" \
       'function r(a, b) { return b > 0 ? a / b : 0 }
-    BEGIN { printf "| %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.1fx (%.1fx) | %.1fx (%.1fx) | %.1fx (%.1fx) | %.1fx (%.1fx) |\n",
-            n, pw, pc, lw, lc, iw, ic, tw, tc, fw, fc, nw, nc, ww, wc, r(lw, pw), r(lc, pc), r(fw, pw), r(fc, pc), r(nw, pw), r(nc, pc), r(ww, pw), r(wc, pc) }'
+    BEGIN { printf "| %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f | %.1fx (%.1fx) | %.1fx (%.1fx) | %.1fx (%.1fx) | %.1fx (%.1fx) | %.1fx |\n",
+            n, pw, pc, lw, lc, iw, ic, tw, tc, fw, fc, nw, nc, ww, wc, mc, r(lw, pw), r(lc, pc), r(fw, pw), r(fc, pc), r(nw, pw), r(nc, pc), r(ww, pw), r(wc, pc), r(mc, pw) }'
 done
 echo "<!-- load average at end: $(cut -d' ' -f1-3 /proc/loadavg) -->"

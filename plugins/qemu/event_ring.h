@@ -47,6 +47,9 @@ struct event_ring {
 	pthread_cond_t filled, emptied;
 	uint64_t published, replayed; /* batch sequence numbers, under lock */
 	int stop;
+	/* CPU time spent replaying, on the model thread or the guest thread
+	 * (summed per batch; read after a drain). */
+	uint64_t replay_cpu_ns;
 };
 
 /* threaded: start a model thread (falls back to replaying on the guest

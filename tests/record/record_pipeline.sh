@@ -23,6 +23,17 @@ for run in "stream 1" "branchy 1"; do
   [ "$(wc -c < pipe.raw)" -gt 100000 ] || fail "[$run] too few SPE bytes to mean anything"
 done
 
+# The summary says where the models ran and what CPU time they took (a
+# figure for the reader; its value is not judged here).
+"$armprof" record -o s.raw -- "$examples/stream" 1 2> pipe.err > /dev/null
+"$armprof" record --no-pipeline -o s.raw -- "$examples/stream" 1 2> nopipe.err > /dev/null
+where="on model threads"
+[ "$(nproc)" -gt 1 ] || where="on the program's threads" # no model threads on one CPU
+grep -Eq "^armprof record: the models took [0-9]+\.[0-9]{2} s of CPU time \($where" pipe.err ||
+  fail "no models' CPU time ($where) in the summary: $(cat pipe.err)"
+grep -Eq "^armprof record: the models took [0-9]+\.[0-9]{2} s of CPU time \(on the program's threads\)" nopipe.err ||
+  fail "no models' CPU time (--no-pipeline) in the summary: $(cat nopipe.err)"
+
 # Two threads, each with its own model thread: every operation is counted
 # once (SAMPLE_POP = operations fed = the sum of the exact counts).
 "$armprof" record -q -o fs.data --counts fs.counts -- "$examples/false_sharing" 200000 > /dev/null

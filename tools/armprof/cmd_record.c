@@ -189,6 +189,10 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 			        "%.1f%% of the operations modelled in full\n",
 			        st->timing_window, pct(st->detailed_ops, st->ops));
 	}
+	if (o->model || o->timing)
+		fprintf(stderr, "armprof record: the models took %.2f s of CPU time (%s)\n",
+		        (double)st->replay_cpu_ns / 1e9,
+		        st->pipeline ? "on model threads, beside the program's" : "on the program's threads");
 }
 
 int cmd_record(int argc, char **argv)

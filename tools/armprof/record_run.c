@@ -222,6 +222,8 @@ int record_read_stats(const char *path, struct record_stats *st)
 			{ "entry", &st->entry },
 			{ "timing_window", &st->timing_window },
 			{ "detailed_ops", &st->detailed_ops },
+			{ "replay_cpu_ns", &st->replay_cpu_ns },
+			{ "pipeline", &st->pipeline },
 		};
 		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 			if (!strcmp(key, map[i].k))

@@ -21,6 +21,9 @@ struct record_stats {
 	uint64_t loads, stores, l1d_misses, l2_misses, llc_misses, peer_hits, tlb_walks;
 	uint64_t branches, mispredicts, entry;
 	uint64_t timing_window, detailed_ops; /* --timing-window: operations modelled in detail */
+	/* CPU time the plugin spent replaying its event logs through the
+	 * models; pipeline: on model threads (1) or the program's own (0). */
+	uint64_t replay_cpu_ns, pipeline;
 	size_t n_vcpus;
 	struct record_vcpu vcpu[RECORD_MAX_VCPUS];
 };
