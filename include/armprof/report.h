@@ -83,6 +83,25 @@ int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_b
 /* Sort and aggregate: instruction rows by samples (then PC), function rows
  * by samples (then name). Call after the last ap_report_add. */
 int ap_report_finish(struct ap_report *r);
+
+/* What the rows can be ranked by. SPE samples operations, not time, so the
+ * samples say where the operations are; the summed total latency of the
+ * samples (spec/002 5.3.4, the Counter packet's total latency: cycles from
+ * dispatch to completion) says where the cycles go, overlap aside; the
+ * event counts say where the misses go. */
+enum ap_report_key {
+	AP_REPORT_BY_SAMPLES,
+	AP_REPORT_BY_LATENCY,     /* lat_total_sum */
+	AP_REPORT_BY_L1D_MISSES,  /* l1d_refill */
+	AP_REPORT_BY_LLC_MISSES,  /* llc_miss */
+	AP_REPORT_BY_TLB_WALKS,   /* tlb_walk */
+	AP_REPORT_BY_MISPREDICTS, /* mispredicted */
+};
+/* The count key ranks by. */
+uint64_t ap_report_key_count(const struct ap_report_stats *s, enum ap_report_key key);
+/* Rank the instruction and function rows (after ap_report_finish) by key,
+ * most first; ties by samples, then name, then address. */
+void ap_report_sort(struct ap_report *r, enum ap_report_key key);
 const struct ap_report_stats *ap_report_totals(const struct ap_report *r);
 uint64_t ap_report_records(const struct ap_report *r);
 size_t ap_report_instructions(const struct ap_report *r, const struct ap_report_row **rows);

@@ -97,9 +97,35 @@ int ap_report_add(struct ap_report *r, const struct ap_record *rec)
 	return 0;
 }
 
+uint64_t ap_report_key_count(const struct ap_report_stats *s, enum ap_report_key key)
+{
+	switch (key) {
+	case AP_REPORT_BY_LATENCY:
+		return s->lat_total_sum;
+	case AP_REPORT_BY_L1D_MISSES:
+		return s->l1d_refill;
+	case AP_REPORT_BY_LLC_MISSES:
+		return s->llc_miss;
+	case AP_REPORT_BY_TLB_WALKS:
+		return s->tlb_walk;
+	case AP_REPORT_BY_MISPREDICTS:
+		return s->mispredicted;
+	case AP_REPORT_BY_SAMPLES:
+		break;
+	}
+	return s->samples;
+}
+
+/* The key of the sort under way (qsort passes no context); reports on
+ * different threads each sort with their own. */
+static _Thread_local enum ap_report_key sort_key;
+
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct ap_report_row *x = a, *y = b;
+	uint64_t kx = ap_report_key_count(&x->stats, sort_key), ky = ap_report_key_count(&y->stats, sort_key);
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
 	if (x->stats.samples != y->stats.samples)
 		return x->stats.samples > y->stats.samples ? -1 : 1;
 	if (x->name && y->name) {
@@ -155,12 +181,20 @@ int ap_report_finish(struct ap_report *r)
 		else
 			fns[nf++] = fns[i];
 	}
-	qsort(r->insn_rows, k, sizeof(*r->insn_rows), cmp_rows);
-	qsort(fns, nf, sizeof(*fns), cmp_rows);
 	r->fn_rows = fns;
 	r->n_fn_rows = nf;
 	r->finished = 1;
+	ap_report_sort(r, AP_REPORT_BY_SAMPLES);
 	return 0;
+}
+
+void ap_report_sort(struct ap_report *r, enum ap_report_key key)
+{
+	if (!r->finished)
+		return;
+	sort_key = key;
+	qsort(r->insn_rows, r->n_insn_rows, sizeof(*r->insn_rows), cmp_rows);
+	qsort(r->fn_rows, r->n_fn_rows, sizeof(*r->fn_rows), cmp_rows);
 }
 
 const struct ap_report_stats *ap_report_totals(const struct ap_report *r)

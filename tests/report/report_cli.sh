@@ -58,14 +58,36 @@ PY
 grep -q '^# armprof report: prof.raw (raw SPE), 10 records' report.txt || fail "text header"
 grep -q 'Functions' report.txt && grep -q 'Instructions' report.txt || fail "text tables"
 "$armprof" report "${binopt[@]}" --format csv prof.raw > report.csv
-head -1 report.csv | grep -q '^kind,name,addr,samples,share,lat_mean' || fail "csv header"
+head -1 report.csv | grep -q '^kind,name,addr,samples,share,latency_share,lat_mean' || fail "csv header"
 [ "$(grep -c '^function,' report.csv)" -ge 1 ] || fail "csv function rows"
 [ "$(grep -c '^instruction,' report.csv)" -eq 3 ] || fail "csv instruction rows"
+
+# --sort: by samples the load leads (8 of 10 samples); by mispredicted
+# branches the conditional branch does. The latency shares of all rows sum
+# to 1 (the load: 1214 of the 1231 cycles of total latency, SPE-5.3.4-4).
+"$armprof" report "${binopt[@]}" --sort mispredict --format json -o sorted.json prof.raw
+python3 - <<'PY'
+import json
+r = json.load(open("sorted.json"))
+assert r["sort"] == "mispredict", r["sort"]
+ins = r["instructions"]
+assert ins[0]["mispredicted"] == 1 and ins[0]["branches"] == 1, ins[0]
+assert ins[1]["samples"] == 8, ins[1]
+assert abs(sum(i["latency_share"] for i in ins) - 1) < 1e-9
+assert abs(ins[1]["latency_share"] - 1214 / 1231) < 1e-6, ins[1]["latency_share"]
+assert r["totals"]["lat_total_sum"] == 1231, r["totals"]
+print("sort ok")
+PY
+"$armprof" report "${binopt[@]}" --sort latency prof.raw > sorted.txt
+grep -q '^Functions (.* by latency)$' sorted.txt || fail "text: ranked by latency"
+grep -q 'lat-share' sorted.txt || fail "text: latency share column"
 
 # Bad input: usage errors exit 2, a stream with decode errors exits 1.
 set +e
 "$armprof" report --format xml prof.raw 2>err.txt; [ $? -eq 2 ] || fail "bad format exit"
 grep -q "unknown format 'xml'" err.txt || fail "bad format message"
+"$armprof" report --sort time prof.raw 2>err.txt; [ $? -eq 2 ] || fail "bad sort exit"
+grep -q -- "--sort 'time': expected samples, latency" err.txt || fail "bad sort message"
 "$armprof" report no-such-file 2>err.txt; [ $? -eq 2 ] || fail "missing file exit"
 "$armprof" report --binary /etc/hostname prof.raw 2>err.txt; [ $? -eq 2 ] || fail "bad binary exit"
 grep -q "not a 64-bit ELF" err.txt || fail "bad binary message"

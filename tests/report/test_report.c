@@ -180,5 +180,66 @@ TEST(symbols_from_elf)
 	ap_report_free(r);
 }
 
-TEST_MAIN(CASE(rates_and_sources), CASE(percentiles_within_a_sixteenth), CASE(many_pcs_grow_the_table),
+/* Rows ranked by each key (enum ap_report_key), most first, ties by
+ * samples: A has the most samples, B the most total latency (5.3.4,
+ * SPE-5.3.4-4) and L1D refills and LLC misses (5.3.7: SPE-5.3.7-12,
+ * SPE-5.3.7-18), C the TLB walks (SPE-5.3.7-14) and mispredicted branches
+ * (SPE-5.3.7-16). */
+TEST(ranked_by_each_key)
+{
+	struct ap_report *r;
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	uint64_t hit = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
+	uint64_t miss = hit | AP_EV_L1D_REFILL | AP_EV_LLC_ACCESS | AP_EV_LLC_MISS;
+	for (int i = 0; i < 6; i++) {
+		struct ap_record a = load_rec(0xA000, hit, 4, 0);
+		CHECK_EQ_U64(ap_report_add(r, &a), 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		struct ap_record b = load_rec(0xB000, miss, 300, 0xe);
+		CHECK_EQ_U64(ap_report_add(r, &b), 0);
+	}
+	for (int i = 0; i < 3; i++) {
+		struct ap_record c = load_rec(0xC000, hit | AP_EV_TLB_WALK, 40, 0);
+		c.op_class = AP_OP_CLASS_BRANCH;
+		c.op_subclass = AP_OP_BR_COND;
+		c.events |= AP_EV_MISPREDICTED;
+		CHECK_EQ_U64(ap_report_add(r, &c), 0);
+	}
+	/* Before ap_report_finish there are no rows to rank: nothing happens. */
+	ap_report_sort(r, AP_REPORT_BY_LATENCY);
+	CHECK_EQ_U64(ap_report_finish(r), 0);
+
+	static const struct {
+		enum ap_report_key key;
+		uint64_t order[3];
+	} cases[] = {
+		{ AP_REPORT_BY_SAMPLES, { 0xA000, 0xC000, 0xB000 } },
+		{ AP_REPORT_BY_LATENCY, { 0xB000, 0xC000, 0xA000 } },     /* 600, 120, 24 */
+		{ AP_REPORT_BY_L1D_MISSES, { 0xB000, 0xA000, 0xC000 } },  /* 2, then ties by samples */
+		{ AP_REPORT_BY_LLC_MISSES, { 0xB000, 0xA000, 0xC000 } },
+		{ AP_REPORT_BY_TLB_WALKS, { 0xC000, 0xA000, 0xB000 } },
+		{ AP_REPORT_BY_MISPREDICTS, { 0xC000, 0xA000, 0xB000 } },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		ap_report_sort(r, cases[k].key);
+		const struct ap_report_row *rows;
+		CHECK_EQ_U64(ap_report_instructions(r, &rows), 3);
+		for (int i = 0; i < 3; i++)
+			CHECK_EQ_U64(rows[i].addr, cases[k].order[i]);
+		CHECK_EQ_U64(ap_report_functions(r, &rows), 1); /* no symbols: one [unknown] row */
+	}
+	const struct ap_report_row *rows;
+	ap_report_sort(r, AP_REPORT_BY_LATENCY);
+	ap_report_instructions(r, &rows);
+	CHECK_EQ_U64(ap_report_key_count(&rows[0].stats, AP_REPORT_BY_LATENCY), 600);
+	CHECK_EQ_U64(ap_report_key_count(&rows[0].stats, AP_REPORT_BY_LLC_MISSES), 2);
+	CHECK_EQ_U64(ap_report_key_count(&rows[1].stats, AP_REPORT_BY_MISPREDICTS), 3);
+	CHECK_EQ_U64(ap_report_key_count(&rows[1].stats, AP_REPORT_BY_TLB_WALKS), 3);
+	CHECK_EQ_U64(ap_report_key_count(&rows[2].stats, AP_REPORT_BY_SAMPLES), 6);
+	CHECK_EQ_U64(ap_report_totals(r)->lat_total_sum, 600 + 120 + 24);
+	ap_report_free(r);
+}
+
+TEST_MAIN(CASE(rates_and_sources), CASE(ranked_by_each_key), CASE(percentiles_within_a_sixteenth), CASE(many_pcs_grow_the_table),
           CASE(symbols_from_elf))

@@ -26,6 +26,9 @@ static void usage(FILE *out)
 	        "                       perf.data's first executable mapping of an ELF file)\n"
 	        "  --load-bias N        runtime address - ELF address (default: from FILE.meta, else 0)\n"
 	        "  --top N              rows per table (default 20 for text, all for json/csv; 0 = all)\n"
+	        "  --sort KEY           rank rows by samples (default: where the operations are),\n"
+	        "                       latency (summed total latency: where the cycles go),\n"
+	        "                       l1d-miss, llc-miss, tlb-walk or mispredict (event counts)\n"
 	        "  --no-disasm          no instruction text (capstone)\n"
 	        "  --no-lines           no source lines (DWARF)\n"
 	        "  --cpu N, --tid N     perf.data: only the AUX buffers of this cpu / thread\n"
@@ -173,6 +176,7 @@ int cmd_report(int argc, char **argv)
 	uint64_t bias = 0, top = 0;
 	int have_bias = 0, have_top = 0, disasm = 1, lines = 1;
 	int32_t cpu = AP_PERF_ANY, tid = AP_PERF_ANY;
+	enum ap_report_key sort = AP_REPORT_BY_SAMPLES;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -202,6 +206,13 @@ int cmd_report(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			have_top = 1;
+			i++;
+		} else if (!strcmp(a, "--sort") && v) {
+			if (report_sort_parse(v, &sort) != 0) {
+				fprintf(stderr, "armprof report: --sort '%s': expected samples, latency, l1d-miss, "
+				                "llc-miss, tlb-walk or mispredict\n", v);
+				return EXIT_USAGE;
+			}
 			i++;
 		} else if (!strcmp(a, "--no-disasm")) {
 			disasm = 0;
@@ -272,6 +283,8 @@ int cmd_report(int argc, char **argv)
 		ap_report_free(run.rep);
 		return rc;
 	}
+	ap_report_sort(run.rep, sort);
+	view.sort = sort;
 	view.decode_errors = run.decode_errors;
 	struct cli_output out;
 	if (cli_output_open(&out, "report", output) != 0) {

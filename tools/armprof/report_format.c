@@ -19,6 +19,33 @@ int report_format_parse(const char *name, enum report_format *fmt)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	enum ap_report_key key;
+} sort_keys[] = {
+	{ "samples", AP_REPORT_BY_SAMPLES },       { "latency", AP_REPORT_BY_LATENCY },
+	{ "l1d-miss", AP_REPORT_BY_L1D_MISSES },   { "llc-miss", AP_REPORT_BY_LLC_MISSES },
+	{ "tlb-walk", AP_REPORT_BY_TLB_WALKS },    { "mispredict", AP_REPORT_BY_MISPREDICTS },
+};
+
+int report_sort_parse(const char *name, enum ap_report_key *key)
+{
+	for (size_t i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
+		if (!strcmp(name, sort_keys[i].name)) {
+			*key = sort_keys[i].key;
+			return 0;
+		}
+	return -1;
+}
+
+const char *report_sort_name(enum ap_report_key key)
+{
+	for (size_t i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
+		if (sort_keys[i].key == key)
+			return sort_keys[i].name;
+	return "samples";
+}
+
 static const char *row_name(const struct ap_report_row *row)
 {
 	return row->name ? row->name : "[unknown]";
@@ -92,20 +119,23 @@ static void csv_field(FILE *out, const char *s)
 
 static const unsigned ds_values[] = { 0x0, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe };
 
+/* share: of the samples; lat-share: of the summed total latency of all
+ * samples, where the cycles go (report.h, enum ap_report_key). */
 static void text_header(FILE *out, const char *what)
 {
-	fprintf(out, "%9s %7s %8s %6s %6s %6s %8s %8s %8s %7s  %-24s %s\n", "samples", "share", "lat-mean",
-	        "p50", "p90", "p99", "l1d-miss", "llc-miss", "tlb-walk", "mispred", "data-sources", what);
+	fprintf(out, "%9s %7s %9s %8s %6s %6s %6s %8s %8s %8s %7s  %-24s %s\n", "samples", "share", "lat-share",
+	        "lat-mean", "p50", "p90", "p99", "l1d-miss", "llc-miss", "tlb-walk", "mispred", "data-sources", what);
 }
 
-static void text_row(FILE *out, const struct ap_report_row *row, uint64_t total)
+static void text_row(FILE *out, const struct ap_report_row *row, const struct ap_report_stats *t)
 {
 	struct ap_report_rates q;
 	char src[96];
 	ap_report_rates(&row->stats, &q);
 	sources_text(&row->stats, src, sizeof(src));
-	fprintf(out, "%9" PRIu64 " %6.2f%% %8.1f %6.0f %6.0f %6.0f %7.1f%% %7.1f%% %7.2f%% %6.1f%%  %-24s ",
-	        row->stats.samples, 100.0 * share(row->stats.samples, total), q.lat_mean, q.lat_p50, q.lat_p90,
+	fprintf(out, "%9" PRIu64 " %6.2f%% %8.2f%% %8.1f %6.0f %6.0f %6.0f %7.1f%% %7.1f%% %7.2f%% %6.1f%%  %-24s ",
+	        row->stats.samples, 100.0 * share(row->stats.samples, t->samples),
+	        100.0 * share(row->stats.lat_total_sum, t->lat_total_sum), q.lat_mean, q.lat_p50, q.lat_p90,
 	        q.lat_p99, 100.0 * q.l1d_miss, 100.0 * q.llc_miss, 100.0 * q.tlb_walk, 100.0 * q.mispredict, src);
 }
 
@@ -126,19 +156,19 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	        ", branches %" PRIu64 ", other %" PRIu64 "); mean total latency %.1f cycles\n\n",
 	        t->samples, t->loads, t->stores, t->atomics, t->branches, t->others, q.lat_mean);
 	size_t n = v->top_functions && v->top_functions < nf ? v->top_functions : nf;
-	fprintf(out, "Functions (%zu of %zu, by samples)\n", n, nf);
+	fprintf(out, "Functions (%zu of %zu, by %s)\n", n, nf, report_sort_name(v->sort));
 	text_header(out, "function");
 	for (size_t i = 0; i < n; i++) {
-		text_row(out, &rows[i], t->samples);
+		text_row(out, &rows[i], t);
 		fprintf(out, "%s\n", row_name(&rows[i]));
 	}
 	size_t ni = ap_report_instructions(r, &rows);
 	n = v->top_instructions && v->top_instructions < ni ? v->top_instructions : ni;
-	fprintf(out, "\nInstructions (%zu of %zu, by samples)\n", n, ni);
+	fprintf(out, "\nInstructions (%zu of %zu, by %s)\n", n, ni, report_sort_name(v->sort));
 	text_header(out, "pc function+offset [instruction] [line]");
 	for (size_t i = 0; i < n; i++) {
 		char dis[96], line[160];
-		text_row(out, &rows[i], t->samples);
+		text_row(out, &rows[i], t);
 		fprintf(out, "0x%" PRIx64 " %s+0x%" PRIx64, rows[i].addr, row_name(&rows[i]), rows[i].offset);
 		if (v->disasm && ap_report_disassemble(r, rows[i].addr, dis, sizeof(dis)) == 0)
 			fprintf(out, "  %s", dis);
@@ -148,10 +178,12 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	}
 }
 
-static void json_stats(FILE *out, const struct ap_report_stats *s, uint64_t total)
+static void json_stats(FILE *out, const struct ap_report_stats *s, const struct ap_report_stats *t)
 {
 	struct ap_report_rates q;
 	ap_report_rates(s, &q);
+	fprintf(out, "\"lat_total_sum\":%" PRIu64 ",\"latency_share\":%.6f,", s->lat_total_sum,
+	        share(s->lat_total_sum, t->lat_total_sum));
 	fprintf(out,
 	        "\"samples\":%" PRIu64 ",\"share\":%.6f,\"loads\":%" PRIu64 ",\"stores\":%" PRIu64
 	        ",\"atomics\":%" PRIu64 ",\"branches\":%" PRIu64 ",\"other\":%" PRIu64
@@ -161,7 +193,7 @@ static void json_stats(FILE *out, const struct ap_report_stats *s, uint64_t tota
 	        ",\"l1d_access\":%" PRIu64 ",\"l1d_refill\":%" PRIu64 ",\"llc_access\":%" PRIu64
 	        ",\"llc_miss\":%" PRIu64 ",\"tlb_access\":%" PRIu64 ",\"tlb_walk\":%" PRIu64
 	        ",\"mispredicted\":%" PRIu64 ",\"not_taken\":%" PRIu64 ",\"data_source\":{",
-	        s->samples, share(s->samples, total), s->loads, s->stores, s->atomics, s->branches, s->others,
+	        s->samples, share(s->samples, t->samples), s->loads, s->stores, s->atomics, s->branches, s->others,
 	        q.lat_mean, q.lat_p50, q.lat_p90, q.lat_p99, s->n_lat_issue ? (double)s->lat_issue_sum / (double)s->n_lat_issue : 0.0,
 	        s->n_lat_xlat ? (double)s->lat_xlat_sum / (double)s->n_lat_xlat : 0.0, q.l1d_miss, q.llc_miss,
 	        q.tlb_walk, q.mispredict, s->l1d_access, s->l1d_refill, s->llc_access, s->llc_miss, s->tlb_access,
@@ -192,9 +224,10 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 		json_string(out, v->binary);
 	else
 		fputs("null", out);
-	fprintf(out, ",\"load_bias\":%" PRIu64 ",\"records\":%" PRIu64 ",\"decode_errors\":%" PRIu64 ",\"totals\":{",
-	        v->load_bias, ap_report_records(r), v->decode_errors);
-	json_stats(out, t, t->samples);
+	fprintf(out, ",\"load_bias\":%" PRIu64 ",\"records\":%" PRIu64 ",\"decode_errors\":%" PRIu64
+	        ",\"sort\":\"%s\",\"totals\":{",
+	        v->load_bias, ap_report_records(r), v->decode_errors, report_sort_name(v->sort));
+	json_stats(out, t, t);
 	fprintf(out, "},\n\"functions\":[");
 	size_t nf = ap_report_functions(r, &rows);
 	size_t n = v->top_functions && v->top_functions < nf ? v->top_functions : nf;
@@ -202,7 +235,7 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 		fprintf(out, "%s\n{\"function\":", i ? "," : "");
 		json_string(out, row_name(&rows[i]));
 		fprintf(out, ",\"addr\":\"0x%" PRIx64 "\",", rows[i].addr);
-		json_stats(out, &rows[i].stats, t->samples);
+		json_stats(out, &rows[i].stats, t);
 		fputc('}', out);
 	}
 	fprintf(out, "],\n\"instructions\":[");
@@ -223,7 +256,7 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 			json_string(out, buf);
 			fputc(',', out);
 		}
-		json_stats(out, &rows[i].stats, t->samples);
+		json_stats(out, &rows[i].stats, t);
 		fputc('}', out);
 	}
 	fprintf(out, "]}\n");
@@ -242,9 +275,10 @@ static void csv_rows(FILE *out, const struct ap_report *r, const struct report_v
 		ap_report_rates(s, &q);
 		fprintf(out, "%s,", fn ? "function" : "instruction");
 		csv_field(out, row_name(&rows[i]));
-		fprintf(out, ",0x%" PRIx64 ",%" PRIu64 ",%.6f,%.3f,%.1f,%.1f,%.1f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
+		fprintf(out, ",0x%" PRIx64 ",%" PRIu64 ",%.6f,%.6f,%.3f,%.1f,%.1f,%.1f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
 		        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-		        rows[i].addr, s->samples, share(s->samples, t->samples), q.lat_mean, q.lat_p50, q.lat_p90,
+		        rows[i].addr, s->samples, share(s->samples, t->samples), share(s->lat_total_sum, t->lat_total_sum),
+		        q.lat_mean, q.lat_p50, q.lat_p90,
 		        q.lat_p99, q.l1d_miss, q.llc_miss, q.tlb_walk, q.mispredict, s->loads, s->stores, s->atomics,
 		        s->branches, s->others);
 		for (size_t k = 0; k < sizeof(ds_values) / sizeof(ds_values[0]); k++)
@@ -265,7 +299,7 @@ void report_write(FILE *out, enum report_format fmt, const struct ap_report *r, 
 	} else if (fmt == REPORT_JSON) {
 		write_json(out, r, v);
 	} else {
-		fprintf(out, "kind,name,addr,samples,share,lat_mean,lat_p50,lat_p90,lat_p99,l1d_miss_rate,"
+		fprintf(out, "kind,name,addr,samples,share,latency_share,lat_mean,lat_p50,lat_p90,lat_p99,l1d_miss_rate,"
 		             "llc_miss_rate,tlb_walk_rate,mispredict_rate,loads,stores,atomics,branches,other");
 		for (size_t k = 0; k < sizeof(ds_values) / sizeof(ds_values[0]); k++) {
 			char lower[24];

@@ -18,9 +18,13 @@ struct report_view {
 	size_t top_functions, top_instructions; /* 0 = all */
 	int disasm, lines;
 	uint64_t decode_errors;
+	enum ap_report_key sort; /* what the rows are ranked by (ap_report_sort) */
 };
 
 int report_format_parse(const char *name, enum report_format *fmt);
+/* --sort names: samples, latency, l1d-miss, llc-miss, tlb-walk, mispredict. */
+int report_sort_parse(const char *name, enum ap_report_key *key);
+const char *report_sort_name(enum ap_report_key key);
 void report_write(FILE *out, enum report_format fmt, const struct ap_report *r,
                   const struct report_view *v);
 
