@@ -252,8 +252,9 @@ static inline void dir_write(_Atomic uint64_t *slot, uint64_t line, unsigned wri
 
 /* Look line up in a private cache; a copy that another core has written
  * since this core filled it is invalidated and counts as a miss. */
-static int private_lookup(struct ap_uarch_core *core, struct uarch_cache *c, uint64_t line,
-                          const struct dir_view *d)
+__attribute__((always_inline)) static inline int private_lookup(struct ap_uarch_core *core,
+                                                               struct uarch_cache *c, uint64_t line,
+                                                               const struct dir_view *d)
 {
 	int way = uarch_cache_lookup(c, line);
 	if (way >= 0 && d->valid && d->writer != core->id + 1 && c->version[way] != d->version) {
@@ -263,7 +264,8 @@ static int private_lookup(struct ap_uarch_core *core, struct uarch_cache *c, uin
 	return way;
 }
 
-static int private_fill(struct uarch_cache *c, uint64_t line, uint32_t version)
+__attribute__((always_inline)) static inline int private_fill(struct uarch_cache *c, uint64_t line,
+                                                             uint32_t version)
 {
 	int way = uarch_cache_fill(c, line);
 	if (way >= 0)
