@@ -34,18 +34,27 @@ struct ap_report_stats {
 	uint64_t samples;
 	uint64_t loads, stores, atomics, branches, others;
 	uint64_t l1d_access, l1d_refill, llc_access, llc_miss, tlb_access, tlb_walk, remote;
+	/* The same events counted only in samples that also have the rate's
+	 * denominator event (E[2] for the L1D and LLC rates, E[4] for the TLB
+	 * rate), so that a rate is a fraction even of a stream whose records
+	 * break the events' implications (a refill without an access). */
+	uint64_t l1d_refill_in_access, llc_miss_in_access, tlb_walk_in_access;
 	uint64_t cond_branches, not_taken, mispredicted;
 	uint64_t n_lat_total, lat_total_sum, n_lat_issue, lat_issue_sum, n_lat_xlat, lat_xlat_sum;
 	uint64_t data_source[AP_REPORT_DS_VALUES], data_source_other, n_data_source;
 	uint32_t hist[AP_REPORT_HIST_BINS];
 };
 
-/* Rates the reports show (0 when the denominator is 0):
- * l1d_miss    L1D refills per L1D access (spec/002 5.3.7 E[3] / E[2])
- * llc_miss    LLC misses per L1D access: the share of sampled memory
- *             operations that missed the last-level cache (E[9] / E[2])
- * tlb_walk    TLB walks per TLB access (E[5] / E[4])
- * mispredict  mispredicted per sampled branch (E[7]) */
+/* Rates the reports show, each a fraction in [0, 1] (0 when the
+ * denominator is 0):
+ * l1d_miss    of the samples with an L1D access (spec/002 5.3.7 E[2]), the
+ *             share that refilled L1D (E[3])
+ * llc_miss    of the same samples, the share that missed the last-level
+ *             cache (E[9]): the share of sampled memory operations that
+ *             went beyond it
+ * tlb_walk    of the samples with a TLB access (E[4]), the share that
+ *             walked (E[5])
+ * mispredict  of the sampled branches, the share mispredicted (E[7]) */
 struct ap_report_rates {
 	double lat_mean, lat_p50, lat_p90, lat_p99;
 	double l1d_miss, llc_miss, tlb_walk, mispredict;

@@ -60,7 +60,12 @@ void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec)
 		s->tlb_access += (e & AP_EV_TLB_ACCESS) != 0;
 		s->tlb_walk += (e & AP_EV_TLB_WALK) != 0;
 		s->remote += (e & AP_EV_REMOTE_ACCESS) != 0;
-		if (rec->op_class == AP_OP_CLASS_BRANCH) {
+		int l1d = (e & AP_EV_L1D_ACCESS) != 0, tlb = (e & AP_EV_TLB_ACCESS) != 0;
+		s->l1d_refill_in_access += l1d && (e & AP_EV_L1D_REFILL);
+		s->llc_miss_in_access += l1d && (e & AP_EV_LLC_MISS);
+		s->tlb_walk_in_access += tlb && (e & AP_EV_TLB_WALK);
+		/* Branches are counted from the Operation Type packet. */
+		if ((rec->has & AP_HAS_OP) && rec->op_class == AP_OP_CLASS_BRANCH) {
 			s->mispredicted += (e & AP_EV_MISPREDICTED) != 0;
 			s->not_taken += (e & AP_EV_NOT_TAKEN) != 0;
 		}
@@ -131,9 +136,9 @@ void ap_report_rates(const struct ap_report_stats *s, struct ap_report_rates *ou
 	out->lat_p50 = ap_report_percentile(s, 0.50);
 	out->lat_p90 = ap_report_percentile(s, 0.90);
 	out->lat_p99 = ap_report_percentile(s, 0.99);
-	out->l1d_miss = ratio(s->l1d_refill, s->l1d_access);
-	out->llc_miss = ratio(s->llc_miss, s->l1d_access);
-	out->tlb_walk = ratio(s->tlb_walk, s->tlb_access);
+	out->l1d_miss = ratio(s->l1d_refill_in_access, s->l1d_access);
+	out->llc_miss = ratio(s->llc_miss_in_access, s->l1d_access);
+	out->tlb_walk = ratio(s->tlb_walk_in_access, s->tlb_access);
 	out->mispredict = ratio(s->mispredicted, s->branches);
 }
 

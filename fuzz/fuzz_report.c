@@ -1,0 +1,78 @@
+/* Fuzz target: the report accumulator (lib/report) on whatever records the
+ * decoder makes of arbitrary bytes. Checks what every report must hold:
+ * the instruction rows and the function rows each count every sample with
+ * a PC exactly once, the rows are ranked by each key (most first), rates
+ * lie in [0, 1], latency shares sum to at most 1, and a percentile lies
+ * within the 12-bit counter's range. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "armprof/decode.h"
+#include "armprof/report.h"
+#include "fuzz.h"
+
+static int on_record(void *ctx, const struct ap_record *r)
+{
+	if (ap_report_add(ctx, r) < 0)
+		abort(); /* only out of memory, which these sizes never reach */
+	return 0;
+}
+
+static void check_rows(const struct ap_report_row *rows, size_t n, uint64_t pc_samples,
+                       uint64_t lat_sum, enum ap_report_key key)
+{
+	uint64_t samples = 0, lat = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct ap_report_stats *s = &rows[i].stats;
+		samples += s->samples;
+		lat += s->lat_total_sum;
+		if (i && ap_report_key_count(s, key) > ap_report_key_count(&rows[i - 1].stats, key))
+			abort();
+		struct ap_report_rates q;
+		ap_report_rates(s, &q);
+		if (q.l1d_miss < 0 || q.l1d_miss > 1 || q.llc_miss < 0 || q.llc_miss > 1 || q.tlb_walk < 0 ||
+		    q.tlb_walk > 1 || q.mispredict < 0 || q.mispredict > 1)
+			abort();
+		if (q.lat_p99 < 0 || q.lat_p99 > 4096 || q.lat_p50 > q.lat_p99 + 1e-9)
+			abort();
+	}
+	if (samples != pc_samples || lat > lat_sum)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ap_report *rep;
+	if (ap_report_new(&rep) < 0)
+		abort();
+	struct ap_decoder_config cfg;
+	ap_decoder_config_init(&cfg);
+	cfg.on_record = on_record;
+	cfg.ctx = rep;
+	cfg.max_record_bytes = 256;
+	struct ap_decoder dec;
+	ap_decoder_init(&dec, &cfg);
+	ap_decoder_feed(&dec, data, size);
+	ap_decoder_finish(&dec);
+	if (ap_report_finish(rep) < 0)
+		abort();
+
+	/* Samples with a PC: the totals count the others too. */
+	const struct ap_report_row *rows;
+	uint64_t pc_samples = 0;
+	size_t ni = ap_report_instructions(rep, &rows);
+	for (size_t i = 0; i < ni; i++)
+		pc_samples += rows[i].stats.samples;
+	const struct ap_report_stats *t = ap_report_totals(rep);
+	if (pc_samples > t->samples || t->samples != ap_report_records(rep))
+		abort();
+	for (int key = AP_REPORT_BY_SAMPLES; key <= AP_REPORT_BY_MISPREDICTS; key++) {
+		ap_report_sort(rep, (enum ap_report_key)key);
+		ni = ap_report_instructions(rep, &rows);
+		check_rows(rows, ni, pc_samples, t->lat_total_sum, (enum ap_report_key)key);
+		size_t nf = ap_report_functions(rep, &rows);
+		check_rows(rows, nf, pc_samples, t->lat_total_sum, (enum ap_report_key)key);
+	}
+	ap_report_free(rep);
+	return 0;
+}
