@@ -709,6 +709,7 @@ static int emit_stats(FILE *f, void *ctx)
 	uint64_t off = 0;
 	struct ap_spe_counts tot = { 0 };
 	uint64_t ops = 0, drains = 0, lost = 0, mismatch = 0, detailed = 0, replay_ns = 0;
+	int model_threads = 0; /* some vCPU replayed on a model thread (one may fail to start) */
 	struct ap_uarch_stats us = { 0 };
 	fprintf(f, "# armprof plugin run summary\n");
 	fprintf(f, "model=%d\ntiming=%d\ninterval=%" PRIu64 "\ntbs_translated=%" PRIu64 "\n", opts.model,
@@ -747,6 +748,7 @@ static int emit_stats(FILE *f, void *ctx)
 		mismatch += v->spe_batch_mismatch;
 		detailed += v->rs.detailed_ops;
 		replay_ns += v->ring.replay_cpu_ns;
+		model_threads |= v->ring.threaded;
 		if (v->core) {
 			const struct ap_uarch_stats *s = ap_uarch_core_stats(v->core);
 			us.loads += s->loads, us.stores += s->stores, us.l1d_misses += s->l1d_misses;
@@ -764,7 +766,7 @@ static int emit_stats(FILE *f, void *ctx)
 	fprintf(f, "timing_window=%" PRIu64 "\ndetailed_ops=%" PRIu64 "\n", detail_window, detailed);
 	/* Where the time went: the replay of the event logs through the
 	 * models, on model threads (pipeline=1) or the program's own. */
-	fprintf(f, "pipeline=%d\nreplay_cpu_ns=%" PRIu64 "\n", opts.pipeline, replay_ns);
+	fprintf(f, "pipeline=%d\nreplay_cpu_ns=%" PRIu64 "\n", model_threads, replay_ns);
 	fprintf(f, "loads=%" PRIu64 "\nstores=%" PRIu64 "\nl1d_misses=%" PRIu64 "\nl2_misses=%" PRIu64
 	        "\nllc_misses=%" PRIu64 "\npeer_hits=%" PRIu64 "\ntlb_walks=%" PRIu64 "\nbranches=%" PRIu64
 	        "\nmispredicts=%" PRIu64 "\n",
