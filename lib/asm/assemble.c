@@ -36,9 +36,12 @@ static int fail(struct ctx *c, const char *fmt, ...)
 	return -AP_ERR_FORMAT;
 }
 
+/* Room for n more bytes. The buffer exists after the first call even for
+ * n = 0, so that callers may memset/memcpy zero bytes at its end (a null
+ * pointer there is undefined behaviour, as fuzz_asm found with "pad 0"). */
 static int reserve(struct ctx *c, size_t n)
 {
-	if (c->out.len + n <= c->out.cap)
+	if (c->out.data && c->out.len + n <= c->out.cap)
 		return 0;
 	size_t cap = c->out.cap ? c->out.cap : 4096;
 	while (cap < c->out.len + n)

@@ -50,6 +50,10 @@ TEST(statements)
 	check_asm("pad 2; bytes 0x05 7; align-raw 0",
 	          (const uint8_t[]){ 0x00, 0x00, 0x05, 0x07, 0x20, 0x00 }, 6);
 	check_asm("", NULL, 0);
+	/* Zero bytes of padding first: nothing written, no null-pointer
+	 * memset (UBSan, found by fuzz_asm). */
+	check_asm("pad 0", NULL, 0);
+	check_asm("pad 0; bytes; end", (const uint8_t[]){ 0x01 }, 1);
 }
 
 TEST(errors_name_the_line)
