@@ -10,14 +10,12 @@
  * SPE-5.3.5-1). */
 #include "armprof/uarch.h"
 #include "harness.h"
+#include "random_record.h"
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
 static uint64_t next_random(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return rr_next(&rng);
 }
 
 struct model {
