@@ -49,9 +49,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		a64_classify(word, &cls);
 		if (cls.kind != A64_LDST)
 			continue;
-		/* The same rule as armprof's plugin: the first memory
-		 * instruction announces its TB when it makes one access. */
-		announced |= !seen_ldst && (cls.flags & A64_F_ONE_ACCESS);
+		announced |= a64_announces_tb(&cls, !seen_ldst);
 		seen_ldst = 1;
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
 	}

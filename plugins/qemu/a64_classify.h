@@ -60,6 +60,17 @@ struct a64_class {
 /* Classify the instruction word insn (little-endian value as fetched). */
 void a64_classify(uint32_t insn, struct a64_class *out);
 
+/* Whether memory instruction c, when it is the first memory instruction of
+ * its translation block, can announce that the block started: its
+ * callback then fires exactly once per execution of the block, and nothing
+ * before it can leave the block (a branch ends it). The plugin registers
+ * no execution callback for a block that has one (and
+ * bench/qemu_callback_floor.c registers what the plugin does). */
+static inline int a64_announces_tb(const struct a64_class *c, int first_ldst_of_tb)
+{
+	return first_ldst_of_tb && c->kind == A64_LDST && (c->flags & A64_F_ONE_ACCESS);
+}
+
 /* "LD", "ST", "ATOMIC", "B", "B.COND", "BR", "CSEL", "OTHER": a short name
  * for summaries and tests. */
 const char *a64_kind_name(const struct a64_class *c);

@@ -565,10 +565,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		in->access = (uint8_t)((f & A64_F_ATOMIC) ? AP_UARCH_ATOMIC
 		                       : (f & A64_F_LOAD) ? AP_UARCH_LOAD
 		                                          : AP_UARCH_STORE);
-		/* Only the first memory instruction may announce: the ones
-		 * before it are not memory accesses or branches (a branch ends
-		 * the TB), so none can leave the TB before it. */
-		int announce = !seen_ldst && (f & A64_F_ONE_ACCESS);
+		int announce = a64_announces_tb(&in->cls, !seen_ldst);
 		seen_ldst = 1;
 		qemu_plugin_register_vcpu_mem_cb(insn, announce ? on_mem_tb_start : on_mem, QEMU_PLUGIN_CB_NO_REGS,
 		                                 QEMU_PLUGIN_MEM_RW, in);
