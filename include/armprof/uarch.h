@@ -130,6 +130,17 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
  * previous one changes nothing and returns at once, so warming the model
  * with a program's accesses costs only their line changes. */
 void ap_uarch_warm(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind);
+/* count accesses of kind in a row to the line of the previous access,
+ * each the same as the previous access to that line: when each is certain
+ * to be an L1D and L1 DTLB hit that changes nothing but the statistics
+ * (vaddr's line is the previous access's, and no other core shares the
+ * model), counts them as ap_uarch_access would one by one, sets *out to
+ * the result each would get and returns 1. Otherwise returns 0 and changes
+ * nothing: make the accesses with ap_uarch_access. With count 0 it only
+ * says whether it could (and sets *out). For a host replaying a loop that
+ * walks a line: one call for a run instead of one per access. */
+int ap_uarch_access_repeat(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind,
+                           uint64_t count, struct ap_uarch_result *out);
 
 /* Branch kinds for ap_uarch_branch. */
 enum ap_uarch_branch_flags {
@@ -150,6 +161,16 @@ int ap_uarch_branch_train(struct ap_uarch_core *core, uint64_t pc, uint64_t targ
                           int taken);
 void ap_uarch_branch_result(const struct ap_uarch_core *core, unsigned flags, int taken,
                             int mispredicted, struct ap_uarch_result *out);
+/* count executions in a row of one branch with one outcome (a loop's
+ * closing branch): when each is certain to be predicted right and to change
+ * nothing in the predictor (the direction counter and history are
+ * saturated that way, the target is known or already in the BTB; never
+ * for calls and returns, which move the return stack), counts them as
+ * ap_uarch_branch_train would one by one and returns 1. Otherwise returns
+ * 0 and changes nothing: train them one by one. With count 0 it only says
+ * whether it could. */
+int ap_uarch_branch_repeat(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
+                           int taken, uint64_t count);
 
 /* Latencies of an operation that is neither a memory access nor a branch. */
 void ap_uarch_other(struct ap_uarch_core *core, struct ap_uarch_result *out);

@@ -84,4 +84,21 @@ static inline int uarch_bpred_update(struct uarch_bpred *bp, uint64_t pc, uint64
 	return miss;
 }
 
+/* 1 when uarch_bpred_update(bp, pc, target, flags, taken) would predict
+ * right and change nothing, so that any number of them in a row may be
+ * skipped: a direction update that is the fixed one, an indirect target
+ * already in the BTB, a direct unconditional branch; never a call or a
+ * return (they move the return stack). */
+static inline int uarch_bpred_update_is_noop(const struct uarch_bpred *bp, uint64_t pc,
+                                             uint64_t target, unsigned flags, int taken)
+{
+	if (flags & (AP_UARCH_BR_CALL | AP_UARCH_BR_RETURN))
+		return 0;
+	if ((flags & AP_UARCH_BR_COND) && (pc | (taken != 0)) != bp->fixed_key)
+		return 0;
+	if ((flags & AP_UARCH_BR_INDIRECT) && bp->btb[((pc >> 2) ^ (pc >> 13)) & bp->btb_mask] != target)
+		return 0;
+	return 1;
+}
+
 #endif

@@ -406,6 +406,22 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 	access_slow(core, line, vaddr, shared, kind, out);
 }
 
+int ap_uarch_access_repeat(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind,
+                           uint64_t count, struct ap_uarch_result *out)
+{
+	/* ap_uarch_access's fast path, count times: nothing but the
+	 * statistics changes, so the accesses need not be made one by one. */
+	if (uarch_cache_line(&core->l1d, vaddr) != core->last_line ||
+	    atomic_load_explicit(&core->sys->ncores, memory_order_relaxed) > 1)
+		return 0;
+	if (kind == AP_UARCH_STORE)
+		core->stats.stores += count;
+	else
+		core->stats.loads += count;
+	*out = core->same_line[kind == AP_UARCH_STORE];
+	return 1;
+}
+
 void ap_uarch_warm(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind)
 {
 	uint64_t line = uarch_cache_line(&core->l1d, vaddr);
@@ -527,6 +543,15 @@ int ap_uarch_branch_train(struct ap_uarch_core *core, uint64_t pc, uint64_t targ
 	int miss = uarch_bpred_update(&core->bp, pc, target, flags, taken);
 	core->stats.mispredicts += (uint64_t)miss;
 	return miss;
+}
+
+int ap_uarch_branch_repeat(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
+                           int taken, uint64_t count)
+{
+	if (!uarch_bpred_update_is_noop(&core->bp, pc, target, flags, taken))
+		return 0;
+	core->stats.branches += count;
+	return 1;
 }
 
 void ap_uarch_branch_result(const struct ap_uarch_core *core, unsigned flags, int taken,

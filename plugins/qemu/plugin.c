@@ -237,7 +237,8 @@ struct replay_env {
 	struct mem_slot *slot;
 	uint64_t window;        /* detail_window */
 	uint16_t issue_latency; /* uarch_cfg.issue_latency */
-	uint8_t timing, sink, count_execs;
+	uint8_t line_shift;     /* log2 of uarch_cfg.l1d.line_bytes */
+	uint8_t timing, sink, count_execs, loop_runs;
 };
 
 static inline struct replay_env replay_env_of(struct vcpu_state *v)
@@ -246,6 +247,8 @@ static inline struct replay_env replay_env_of(struct vcpu_state *v)
 		                    .slot = v->slot,
 		                    .window = detail_window,
 		                    .issue_latency = uarch_cfg.issue_latency,
+		                    .line_shift = (uint8_t)__builtin_ctz(uarch_cfg.l1d.line_bytes),
+		                    .loop_runs = (uint8_t)opts.loop_runs,
 		                    .timing = (uint8_t)opts.timing,
 		                    .sink = v->sink != NULL,
 		                    .count_execs = (uint8_t)count_execs };
@@ -420,10 +423,107 @@ static void finish_thread(struct vcpu_state *v)
 		finish_tb(v, &env, r, 0, 0);
 		r->cur = NULL;
 	}
+	r->last_what = 0; /* a new thread on this vCPU starts no run */
 	if (v->sink) {
 		spe_flush(v, r->ops, r->ops - r->spe_given);
 		r->spe_given = r->ops;
 	}
+}
+
+/* A loop of one TB, replayed a run at a time. Event e repeats the last
+ * one (an announcing access or a TB start): the TB r->cur runs again
+ * straight after itself. Each such execution, one by one, would train the
+ * predictor with the TB's closing branch, count the TB's operations and
+ * make its one access, and nothing else (a TB with more accesses logs more
+ * events, so the last event would not be the same). When all of that
+ * changes nothing but counts for a run of them, the run is taken at once,
+ * with the same results:
+ *   - the predictor is saturated on the branch (ap_uarch_branch_repeat);
+ *   - every access is to the line of the previous one, an L1D and TLB hit
+ *     that changes nothing (ap_uarch_access_repeat, one core);
+ *   - no access waits for a load's data (add_dependency_stall): not the
+ *     first, and not the later ones. A store, or a load into another
+ *     register than its address's, leaves the wait for that address where
+ *     it was while the executions move on: none waits if the first does
+ *     not. A load whose address is its own last data (a pointer chase
+ *     round one line) waits for the one before unless that data comes
+ *     within the TB's n operations (the first of the run waits on the
+ *     execution before, whose latency may differ: both are checked);
+ *   - no operation of the run is selected for sampling (ops stays at or
+ *     below next_sel, as finish_tb's fast case requires), so none needs
+ *     its description; the last execution's slot is written as on_access
+ *     would write it, for a sample in the execution that follows.
+ * Returns the event after the run, or e (nothing changed) when it cannot
+ * be taken: then e is replayed as usual. A run costs a comparison or two
+ * per event instead of the models' calls: loops that walk memory a line at
+ * a time (copies, fills, sums, string scans) spend most of their events in
+ * runs. Only in full timing without windows (every TB in detail). */
+__attribute__((always_inline)) static inline const struct plugin_event *
+replay_run(const struct replay_env *env, struct replay_state *r, const struct plugin_event *e,
+           const struct plugin_event *end)
+{
+	uintptr_t raw = e->what;
+	const struct insn_info *in = NULL;
+	const struct tb_info *tb;
+	if ((raw & 3) == EV_START_ACCESS) {
+		in = (const struct insn_info *)(raw & ~(uintptr_t)3);
+		tb = in->tb;
+	} else if ((raw & 3) == EV_TB_START) {
+		tb = (const struct tb_info *)(raw & ~(uintptr_t)3);
+	} else {
+		return e;
+	}
+	if (tb != r->cur)
+		return e;
+	uint64_t n = tb->n, max = (uint64_t)(end - e);
+	if (env->sink) {
+		uint64_t room = r->next_sel > r->ops ? (r->next_sel - r->ops) / n : 0;
+		if (room < max)
+			max = room;
+	}
+	if (max < 2) /* one event: the usual path costs no more */
+		return e;
+	uint64_t k = 1;
+	struct ap_uarch_result res;
+	if (in) {
+		uint64_t line = e->vaddr >> env->line_shift;
+		while (k < max && e[k].what == raw && e[k].vaddr >> env->line_shift == line)
+			k++;
+		uint64_t now = r->ops + n + in->index + r->stall_total;
+		if ((in->cls.rn == r->dep_reg && r->dep_ready > now) ||
+		    !ap_uarch_access_repeat(env->core, e->vaddr, (enum ap_uarch_access_kind)in->access, 0, &res))
+			return e;
+		/* A load whose address is its own last data: each waits for the
+		 * one before when that data comes later than n operations on. */
+		if (in->dep_rt != A64_NO_REG && in->cls.rn == in->dep_rt &&
+		    (uint64_t)res.lat_total - res.lat_issue + env->issue_latency > n)
+			return e;
+	} else {
+		while (k < max && e[k].what == raw)
+			k++;
+	}
+	/* What finish_tb works out for a TB followed by itself. */
+	uint64_t target = tb->br_direct ? tb->br_target : tb->vaddr;
+	int taken = tb->br_direct ? tb->vaddr == tb->br_target : 1;
+	if (tb->ends_in_branch && !ap_uarch_branch_repeat(env->core, tb->br_pc, target, tb->br_uarch, taken, k))
+		return e;
+	r->ops += k * n;
+	r->run_ops += k * n;
+	if (env->count_execs)
+		r->execs[tb->id] += k; /* room: the TB has run here before */
+	if (in) {
+		ap_uarch_access_repeat(env->core, e->vaddr, (enum ap_uarch_access_kind)in->access, k, &res);
+		struct mem_slot *s = &env->slot[in->index];
+		s->seq = r->ops + 1;
+		s->vaddr = e[k - 1].vaddr;
+		s->res = res;
+		if (in->dep_rt != A64_NO_REG) {
+			r->dep_reg = in->dep_rt;
+			r->dep_ready = r->ops + in->index + r->stall_total + res.lat_total - res.lat_issue +
+			               env->issue_latency;
+		}
+	}
+	return e + k;
 }
 
 /* Replay events [e, end) of the vCPU's log through the models. The replay
@@ -444,6 +544,14 @@ __attribute__((always_inline)) static inline void replay_events(struct vcpu_stat
 	if (!env->window)
 		r.detail = 1;
 	for (; e < end; e++) {
+		if (e->what == r.last_what && env->loop_runs && env->timing && !env->window) {
+			const struct plugin_event *next = replay_run(env, &r, e, end);
+			if (next != e) {
+				e = next - 1;
+				continue;
+			}
+		}
+		r.last_what = e->what;
 		uintptr_t what = e->what & ~(uintptr_t)3;
 		switch (e->what & 3) {
 		case EV_TB_START:
@@ -473,11 +581,12 @@ __attribute__((flatten, noinline)) static void replay_batch(void *ctx, const str
 	if (forked_child)
 		return;
 	struct replay_env env = replay_env_of(v);
-	if (env.timing && env.sink && !env.window && !env.count_execs) {
+	if (env.timing && env.sink && !env.window && !env.count_execs && env.loop_runs) {
 		env.timing = 1;
 		env.sink = 1;
 		env.window = 0;
 		env.count_execs = 0;
+		env.loop_runs = 1;
 		replay_events(v, &env, ev, ev + n);
 	} else {
 		replay_events(v, &env, ev, ev + n);
@@ -705,7 +814,7 @@ static int emit_stats(FILE *f, void *ctx)
 	(void)ctx;
 	uint64_t off = 0;
 	struct ap_spe_counts tot = { 0 };
-	uint64_t ops = 0, drains = 0, lost = 0, mismatch = 0, detailed = 0, replay_ns = 0;
+	uint64_t ops = 0, drains = 0, lost = 0, mismatch = 0, detailed = 0, replay_ns = 0, run_ops = 0;
 	int model_threads = 0; /* some vCPU replayed on a model thread (one may fail to start) */
 	struct ap_uarch_stats us = { 0 };
 	fprintf(f, "# armprof plugin run summary\n");
@@ -745,6 +854,7 @@ static int emit_stats(FILE *f, void *ctx)
 		mismatch += v->spe_batch_mismatch;
 		detailed += v->rs.detailed_ops;
 		replay_ns += v->ring.replay_cpu_ns;
+		run_ops += v->rs.run_ops;
 		model_threads |= v->ring.threaded;
 		if (v->core) {
 			const struct ap_uarch_stats *s = ap_uarch_core_stats(v->core);
@@ -763,7 +873,8 @@ static int emit_stats(FILE *f, void *ctx)
 	fprintf(f, "timing_window=%" PRIu64 "\ndetailed_ops=%" PRIu64 "\n", detail_window, detailed);
 	/* Where the time went: the replay of the event logs through the
 	 * models, on model threads (pipeline=1) or the program's own. */
-	fprintf(f, "pipeline=%d\nreplay_cpu_ns=%" PRIu64 "\n", model_threads, replay_ns);
+	fprintf(f, "pipeline=%d\nreplay_cpu_ns=%" PRIu64 "\nloop_run_ops=%" PRIu64 "\n", model_threads, replay_ns,
+	        run_ops);
 	fprintf(f, "loads=%" PRIu64 "\nstores=%" PRIu64 "\nl1d_misses=%" PRIu64 "\nl2_misses=%" PRIu64
 	        "\nllc_misses=%" PRIu64 "\npeer_hits=%" PRIu64 "\ntlb_walks=%" PRIu64 "\nbranches=%" PRIu64
 	        "\nmispredicts=%" PRIu64 "\n",

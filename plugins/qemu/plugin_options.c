@@ -36,6 +36,7 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 	o->model = 1;
 	o->timing = 1;
 	o->pipeline = -1; /* a model thread when the host has a CPU to spare */
+	o->loop_runs = 1;
 	o->interval = 1024;
 	o->ts = 1;
 	o->ctx = 1;
@@ -77,7 +78,7 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 			int *dst;
 		} flags[] = { { "model", &o->model }, { "timing", &o->timing }, { "jitter", &o->jitter },
 			      { "ts", &o->ts },       { "pa", &o->pa },         { "ctx", &o->ctx },
-			      { "pipeline", &o->pipeline } };
+			      { "pipeline", &o->pipeline }, { "loop_runs", &o->loop_runs } };
 		int done = 0;
 		for (size_t i = 0; !done && i < sizeof(paths) / sizeof(paths[0]); i++)
 			if (!strcmp(k, paths[i].name)) {

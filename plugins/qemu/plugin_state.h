@@ -62,6 +62,10 @@ struct mem_slot {
  * keeps it in registers for a batch). */
 struct replay_state {
 	const struct tb_info *cur; /* TB whose execution is under way */
+	/* plugin_event.what of the last event replayed: the same again (an
+	 * announcing access or a TB start) is the same TB run again straight
+	 * after itself, the start of a possible loop run (replay_run). */
+	uintptr_t last_what;
 	uint64_t ops;              /* population members fed (instructions executed) */
 	/* Unsampled operations reach the SPE model in batches (see
 	 * spe_account_tb): the next selected operation is number next_sel;
@@ -79,6 +83,7 @@ struct replay_state {
 	 * that many operations before the next selected one. */
 	uint8_t detail;
 	uint64_t detailed_ops;     /* operations of the TBs replayed in detail */
+	uint64_t run_ops;          /* operations replayed in loop runs (replay_run) */
 	/* Executions per TB id (only with per-PC counts asked for), counted
 	 * by this vCPU alone (threads running the same loop would otherwise
 	 * fight over one counter's host cache line). Grown by doubling when a
@@ -130,6 +135,7 @@ struct plugin_options {
 	int model;             /* 1: feed the SPE model */
 	int timing;            /* 1: run the timing model on every access/branch */
 	int pipeline;          /* 1: replay on a model thread per vCPU (event_ring.h); -1: if >1 host CPU */
+	int loop_runs;         /* 1: replay runs of a one-TB loop at once where exact (replay_run) */
 	/* 0: every access and branch goes through the full timing model. N:
 	 * only those of the TBs within N operations before each selected one
 	 * (the SPE model says exactly where that is); the other accesses only

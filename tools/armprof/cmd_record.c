@@ -190,9 +190,11 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 			        st->timing_window, pct(st->detailed_ops, st->ops));
 	}
 	if (o->model || o->timing)
-		fprintf(stderr, "armprof record: the models took %.2f s of CPU time (%s)\n",
+		fprintf(stderr, "armprof record: the models took %.2f s of CPU time (%s); %.1f%% of the operations "
+		        "were in loop runs, replayed a run at a time\n",
 		        (double)st->replay_cpu_ns / 1e9,
-		        st->pipeline ? "on model threads, beside the program's" : "on the program's threads");
+		        st->pipeline ? "on model threads, beside the program's" : "on the program's threads",
+		        pct(st->loop_run_ops, st->ops));
 }
 
 int cmd_record(int argc, char **argv)

@@ -43,6 +43,9 @@ void record_usage(FILE *out)
 	        "      --no-pipeline      run the models on the program's own threads (default: each\n"
 	        "                         thread's models run on a host thread of their own when the\n"
 	        "                         host has more than one CPU; the results are the same)\n"
+	        "      --no-loop-runs     replay every iteration of a one-block loop through the models\n"
+	        "                         (default: runs of iterations that change nothing but counts\n"
+	        "                         are taken at once; the results are the same)\n"
 	        "      --counts FILE      also write exact executed-operation counts per PC\n"
 	        "      --qemu PATH        qemu-aarch64 to run (default $ARMPROF_QEMU or qemu-aarch64)\n"
 	        "      --plugin PATH      armprof-qemu.so (default next to armprof, or installed)\n"
@@ -277,6 +280,8 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 			o->timing_window = n;
 		} else if (!strcmp(a, "--no-pipeline")) {
 			o->no_pipeline = 1;
+		} else if (!strcmp(a, "--no-loop-runs")) {
+			o->no_loop_runs = 1;
 		} else if ((v = value_of(argc, argv, &i, "--counts", NULL))) {
 			if (!*v)
 				return bad("--counts needs a file name%s%s", "", "");
@@ -318,6 +323,8 @@ int record_write_plugin_cfg(const struct record_opts *o, const char *path, const
 	        (unsigned long long)o->buffer_bytes, (unsigned long long)o->seed);
 	if (o->no_pipeline)
 		fprintf(f, "pipeline=0\n");
+	if (o->no_loop_runs)
+		fprintf(f, "loop_runs=0\n");
 	if (o->timing_window)
 		fprintf(f, "timing_window=%llu\n", (unsigned long long)o->timing_window);
 	for (int i = 0; i < o->n_sets; i++)

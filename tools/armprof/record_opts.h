@@ -21,6 +21,7 @@ struct record_opts {
 	uint64_t seed;
 	int model, timing;
 	int no_pipeline;         /* --no-pipeline: models on the guest threads */
+	int no_loop_runs;        /* --no-loop-runs: every loop iteration through the models */
 	uint64_t timing_window;  /* --timing-window N: 0 = every operation */
 	int quiet;
 	const char *counts;      /* --counts FILE */

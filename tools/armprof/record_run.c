@@ -224,6 +224,7 @@ int record_read_stats(const char *path, struct record_stats *st)
 			{ "detailed_ops", &st->detailed_ops },
 			{ "replay_cpu_ns", &st->replay_cpu_ns },
 			{ "pipeline", &st->pipeline },
+			{ "loop_run_ops", &st->loop_run_ops },
 		};
 		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 			if (!strcmp(key, map[i].k))

@@ -24,6 +24,7 @@ struct record_stats {
 	/* CPU time the plugin spent replaying its event logs through the
 	 * models; pipeline: on model threads (1) or the program's own (0). */
 	uint64_t replay_cpu_ns, pipeline;
+	uint64_t loop_run_ops; /* operations replayed in loop runs (plugin.c replay_run) */
 	size_t n_vcpus;
 	struct record_vcpu vcpu[RECORD_MAX_VCPUS];
 };
