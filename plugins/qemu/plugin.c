@@ -438,26 +438,30 @@ static void finish_thread(struct vcpu_state *v)
  * events, so the last event would not be the same). When all of that
  * changes nothing but counts for a run of them, the run is taken at once,
  * with the same results:
- *   - the predictor is saturated on the branch (ap_uarch_branch_repeat);
- *   - every access is to the line of the previous one, an L1D and TLB hit
- *     that changes nothing (ap_uarch_access_repeat, one core);
- *   - no access waits for a load's data (add_dependency_stall): not the
- *     first, and not the later ones. A store, or a load into another
- *     register than its address's, leaves the wait for that address where
- *     it was while the executions move on: none waits if the first does
- *     not. A load whose address is its own last data (a pointer chase
- *     round one line) waits for the one before unless that data comes
- *     within the TB's n operations (the first of the run waits on the
- *     execution before, whose latency may differ: both are checked);
+ *   - every access is to the line of the previous one, with one core: an
+ *     L1D and TLB hit that changes nothing (ap_uarch_access_repeat; the
+ *     same test ap_uarch_warm makes before it returns at once);
  *   - no operation of the run is selected for sampling (ops stays at or
  *     below next_sel, as finish_tb's fast case requires), so none needs
  *     its description; the last execution's slot is written as on_access
- *     would write it, for a sample in the execution that follows.
+ *     would write it, for a sample in the execution that follows;
+ *   - with timing windows, no execution of the run is in one (tb_start):
+ *     then nothing is trained or timed, only counted;
+ *   - otherwise (each execution in detail) the predictor is saturated on
+ *     the branch (ap_uarch_branch_repeat), and no access waits for a
+ *     load's data (add_dependency_stall), not the first and not the later
+ *     ones. A store, or a load into another register than its address's,
+ *     leaves the wait for that address where it was while the executions
+ *     move on: none waits if the first does not. A load whose address is
+ *     its own last data (a pointer chase round one line) waits for the
+ *     one before unless that data comes within the TB's n operations (the
+ *     first of the run waits on the execution before, whose latency may
+ *     differ: both are checked).
  * Returns the event after the run, or e (nothing changed) when it cannot
  * be taken: then e is replayed as usual. A run costs a comparison or two
  * per event instead of the models' calls: loops that walk memory a line at
  * a time (copies, fills, sums, string scans) spend most of their events in
- * runs. Only in full timing without windows (every TB in detail). */
+ * runs. */
 __attribute__((always_inline)) static inline const struct plugin_event *
 replay_run(const struct replay_env *env, struct replay_state *r, const struct plugin_event *e,
            const struct plugin_event *end)
@@ -475,12 +479,21 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 	}
 	if (tb != r->cur)
 		return e;
-	uint64_t n = tb->n, max = (uint64_t)(end - e);
-	if (env->sink) {
-		uint64_t room = r->next_sel > r->ops ? (r->next_sel - r->ops) / n : 0;
-		if (room < max)
-			max = room;
+	/* How many executions may start before the run must stop: before
+	 * the one that holds the next selected operation, or with timing
+	 * windows the first one in a window (tb_start's test). */
+	uint64_t n = tb->n, max = (uint64_t)(end - e), room = max;
+	if (env->window) {
+		/* Execution j of the run starts at ops + j * n and is outside
+		 * the windows while ops + (j + 1) * n + window <= next_sel. The
+		 * one under way (j = 0) is inside one exactly when room is 0. */
+		uint64_t last = r->ops + n + env->window;
+		room = r->next_sel >= last ? (r->next_sel - last) / n : 0;
+	} else if (env->sink) {
+		room = r->next_sel > r->ops ? (r->next_sel - r->ops) / n : 0;
 	}
+	if (room < max)
+		max = room;
 	if (max < 2) /* one event: the usual path costs no more */
 		return e;
 	uint64_t k = 1;
@@ -489,18 +502,26 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 		uint64_t line = e->vaddr >> env->line_shift;
 		while (k < max && e[k].what == raw && e[k].vaddr >> env->line_shift == line)
 			k++;
-		uint64_t now = r->ops + n + in->index + r->stall_total;
-		if ((in->cls.rn == r->dep_reg && r->dep_ready > now) ||
-		    !ap_uarch_access_repeat(env->core, e->vaddr, (enum ap_uarch_access_kind)in->access, 0, &res))
-			return e;
-		/* A load whose address is its own last data: each waits for the
-		 * one before when that data comes later than n operations on. */
-		if (in->dep_rt != A64_NO_REG && in->cls.rn == in->dep_rt &&
-		    (uint64_t)res.lat_total - res.lat_issue + env->issue_latency > n)
+		if (!ap_uarch_access_repeat(env->core, e->vaddr, (enum ap_uarch_access_kind)in->access, 0, &res))
 			return e;
 	} else {
 		while (k < max && e[k].what == raw)
 			k++;
+	}
+	if (env->window) { /* outside the windows: counted only */
+		r->ops += k * n;
+		r->run_ops += k * n;
+		if (env->count_execs)
+			r->execs[tb->id] += k;
+		return e + k;
+	}
+	if (in) {
+		uint64_t now = r->ops + n + in->index + r->stall_total;
+		if (in->cls.rn == r->dep_reg && r->dep_ready > now)
+			return e;
+		if (in->dep_rt != A64_NO_REG && in->cls.rn == in->dep_rt &&
+		    (uint64_t)res.lat_total - res.lat_issue + env->issue_latency > n)
+			return e;
 	}
 	/* What finish_tb works out for a TB followed by itself. */
 	uint64_t target = tb->br_direct ? tb->br_target : tb->vaddr;
@@ -544,7 +565,7 @@ __attribute__((always_inline)) static inline void replay_events(struct vcpu_stat
 	if (!env->window)
 		r.detail = 1;
 	for (; e < end; e++) {
-		if (e->what == r.last_what && env->loop_runs && env->timing && !env->window) {
+		if (e->what == r.last_what && env->loop_runs && env->timing) {
 			const struct plugin_event *next = replay_run(env, &r, e, end);
 			if (next != e) {
 				e = next - 1;

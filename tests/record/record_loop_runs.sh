@@ -9,6 +9,7 @@
 # so a run that went past a selected operation, or left a wrong access,
 # latency or count behind, would show in the records. The summary says how
 # many operations were in runs: most of them here, none with the option.
+# Also with timing windows (--timing-window).
 set -euo pipefail
 source "$(dirname "$0")/record_common.sh"
 
@@ -50,6 +51,11 @@ opts="-c 512 -j --seed 3"
 compare "loops, jitter" ./loops 3
 opts="-c 256 $odd"
 compare "loops, slow L1D" ./loops 16
+# Timing windows: outside them the runs are only counted, and a run must
+# stop before the first execution inside one.
+opts="-c 512 --timing-window 200"
+compare "loops, windows" ./loops 3
+awk '{ exit !($1 > 50) }' runs.share || fail "loops, windows: only $(cat runs.share)% of the operations in runs"
 opts="-c 256"
 compare "stream" "$examples/stream" 1
 awk '{ exit !($1 > 50) }' runs.share || fail "stream: only $(cat runs.share)% of the operations in runs"
