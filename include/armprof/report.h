@@ -70,6 +70,7 @@ const char *ap_report_data_source_name(unsigned value);
 struct ap_report_row {
 	uint64_t addr;      /* instruction PC, or the function's start address */
 	const char *name;   /* function name, or NULL when no symbol covers it */
+	const char *binary; /* the file name of a library's function (ap_report_load_library), else NULL */
 	uint64_t offset;    /* addr - function start (instruction rows) */
 	struct ap_report_stats stats;
 };
@@ -88,6 +89,13 @@ int ap_report_add(struct ap_report *r, const struct ap_record *rec);
  * no symbols); err_msg (may be NULL) gets a message. */
 int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias,
                           char *err_msg, size_t err_len);
+/* Symbols of another ELF file the program ran code of (its dynamic loader,
+ * a shared library), loaded at load_bias: PCs no symbol of the binary
+ * covers are looked up in the libraries, in the order added, and their
+ * rows name the file (ap_report_row.binary). Same returns as
+ * ap_report_load_binary. */
+int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias,
+                           char *err_msg, size_t err_len);
 
 /* Sort and aggregate: instruction rows by samples (then PC), function rows
  * by samples (then name). Call after the last ap_report_add. */

@@ -1,5 +1,5 @@
-/* The profiled binary: function symbols (libelf), source lines (libdw) and
- * disassembly (capstone) for report rows. */
+/* The profiled binary and the libraries it ran: function symbols (libelf),
+ * source lines (libdw) and disassembly (capstone) for report rows. */
 #include <capstone/capstone.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
@@ -14,6 +14,9 @@
 #include "report_internal.h"
 
 struct report_binary {
+	struct report_binary *next; /* the next library */
+	const char *file;           /* a library's file name (in path), NULL for the binary */
+	char *path;
 	int fd;
 	Elf *elf;
 	Dwarf *dw;         /* NULL without DWARF */
@@ -37,7 +40,17 @@ void report_binary_free(struct report_binary *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	free(b->syms);
+	free(b->path);
 	free(b);
+}
+
+void report_libraries_free(struct report_binary *libs)
+{
+	while (libs) {
+		struct report_binary *next = libs->next;
+		report_binary_free(libs);
+		libs = next;
+	}
 }
 
 static int cmp_sym(const void *a, const void *b)
@@ -81,8 +94,9 @@ static int read_symbols(struct report_binary *b, Elf64_Word type)
 	return 0;
 }
 
-int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias, char *err_msg,
-                          size_t err_len)
+/* Open path's ELF, its symbols, DWARF lines and a disassembler. */
+static int open_binary(struct report_binary **out, const char *path, uint64_t load_bias, char *err_msg,
+                       size_t err_len)
 {
 	char dummy[8];
 	if (!err_msg) {
@@ -96,6 +110,7 @@ int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_b
 		return -AP_ERR_NOMEM;
 	}
 	b->bias = load_bias;
+	b->path = strdup(path);
 	b->fd = open(path, O_RDONLY);
 	if (b->fd < 0) {
 		snprintf(err_msg, err_len, "%s: cannot open", path);
@@ -129,10 +144,66 @@ int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_b
 			b->syms[i].size = b->syms[i + 1].start - b->syms[i].start;
 	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
 	b->cs_ok = cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &b->cs) == CS_ERR_OK;
+	*out = b;
+	return 0;
+}
+
+int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias, char *err_msg,
+                          size_t err_len)
+{
+	struct report_binary *b;
+	int rc = open_binary(&b, path, load_bias, err_msg, err_len);
+	if (rc < 0)
+		return rc;
 	report_binary_free(r->bin);
 	r->bin = b;
 	r->finished = 0;
 	return 0;
+}
+
+int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias, char *err_msg,
+                           size_t err_len)
+{
+	struct report_binary *b;
+	int rc = open_binary(&b, path, load_bias, err_msg, err_len);
+	if (rc < 0)
+		return rc;
+	if (b->path) {
+		const char *slash = strrchr(b->path, '/');
+		b->file = slash ? slash + 1 : b->path;
+	}
+	struct report_binary **tail = &r->libs;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = b;
+	r->finished = 0;
+	return 0;
+}
+
+static int insn_bytes(const struct report_binary *b, uint64_t addr, uint8_t out[4]);
+
+/* The binary or library pc belongs to: the one whose symbols cover it,
+ * else a library whose code holds it (a stripped library's local
+ * functions), else the binary. */
+static const struct report_binary *binary_of(const struct ap_report *r, uint64_t pc)
+{
+	if (r->bin && report_binary_symbol(r->bin, pc))
+		return r->bin;
+	for (const struct report_binary *b = r->libs; b; b = b->next)
+		if (report_binary_symbol(b, pc))
+			return b;
+	uint8_t bytes[4];
+	for (const struct report_binary *b = r->libs; b; b = b->next)
+		if (pc >= b->bias && insn_bytes(b, pc - b->bias, bytes) == 0)
+			return b;
+	return r->bin;
+}
+
+const struct report_symbol *report_find_symbol(const struct ap_report *r, uint64_t pc, const char **binary)
+{
+	const struct report_binary *b = binary_of(r, pc);
+	*binary = b ? b->file : NULL;
+	return b ? report_binary_symbol(b, pc) : NULL;
 }
 
 const struct report_symbol *report_binary_symbol(const struct report_binary *b, uint64_t pc)
@@ -172,7 +243,7 @@ static int insn_bytes(const struct report_binary *b, uint64_t addr, uint8_t out[
 
 int ap_report_disassemble(const struct ap_report *r, uint64_t pc, char *buf, size_t cap)
 {
-	const struct report_binary *b = r->bin;
+	const struct report_binary *b = binary_of(r, pc);
 	uint8_t bytes[4];
 	if (!b || !b->cs_ok || pc < b->bias || insn_bytes(b, pc - b->bias, bytes) != 0)
 		return -AP_ERR_UNSUPPORTED;
@@ -188,7 +259,7 @@ int ap_report_disassemble(const struct ap_report *r, uint64_t pc, char *buf, siz
 
 int ap_report_source_line(const struct ap_report *r, uint64_t pc, char *buf, size_t cap)
 {
-	const struct report_binary *b = r->bin;
+	const struct report_binary *b = binary_of(r, pc);
 	if (!b || !b->dw || pc < b->bias)
 		return -AP_ERR_UNSUPPORTED;
 	Dwarf_Die cu;

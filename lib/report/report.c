@@ -35,6 +35,7 @@ void ap_report_free(struct ap_report *r)
 	free(r->insn_rows);
 	free(r->fn_rows);
 	report_binary_free(r->bin);
+	report_libraries_free(r->libs);
 	free(r);
 }
 
@@ -141,8 +142,11 @@ static int cmp_fn_addr(const void *a, const void *b)
 	const struct ap_report_row *x = a, *y = b;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* Unsymbolized rows (name NULL) share addr 0: keep them apart. */
-	return (x->name != NULL) - (y->name != NULL);
+	/* Unsymbolized rows (name NULL) share addr 0: keep them apart, and
+	 * apart per library (binary, a string of the library's own). */
+	if ((x->name != NULL) != (y->name != NULL))
+		return (x->name != NULL) - (y->name != NULL);
+	return x->binary == y->binary ? 0 : !x->binary ? -1 : !y->binary ? 1 : strcmp(x->binary, y->binary);
 }
 
 int ap_report_finish(struct ap_report *r)
@@ -164,19 +168,22 @@ int ap_report_finish(struct ap_report *r)
 		struct ap_report_row *row = &r->insn_rows[k++];
 		row->addr = r->pcs[i];
 		row->stats = r->stats[i];
-		const struct report_symbol *sym = r->bin ? report_binary_symbol(r->bin, r->pcs[i]) : NULL;
+		const char *binary;
+		const struct report_symbol *sym = report_find_symbol(r, r->pcs[i], &binary);
 		row->name = sym ? sym->name : NULL;
+		row->binary = binary;
 		row->offset = sym ? r->pcs[i] - sym->start : 0;
 		/* Function rows start as one per instruction, merged below. */
 		fns[k - 1].addr = sym ? sym->start : 0;
 		fns[k - 1].name = row->name;
+		fns[k - 1].binary = row->binary;
 		fns[k - 1].stats = row->stats;
 	}
 	r->n_insn_rows = k;
 	qsort(fns, k, sizeof(*fns), cmp_fn_addr);
 	size_t nf = 0;
 	for (size_t i = 0; i < k; i++) {
-		if (nf && fns[nf - 1].addr == fns[i].addr && (fns[nf - 1].name != NULL) == (fns[i].name != NULL))
+		if (nf && !cmp_fn_addr(&fns[nf - 1], &fns[i]))
 			report_stats_merge(&fns[nf - 1].stats, &fns[i].stats);
 		else
 			fns[nf++] = fns[i];

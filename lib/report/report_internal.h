@@ -21,6 +21,7 @@ struct ap_report {
 	uint64_t records;
 
 	struct report_binary *bin;
+	struct report_binary *libs; /* ap_report_load_library, a list in the order added */
 
 	struct ap_report_row *insn_rows, *fn_rows;
 	size_t n_insn_rows, n_fn_rows;
@@ -34,5 +35,9 @@ void report_stats_merge(struct ap_report_stats *into, const struct ap_report_sta
 void report_binary_free(struct report_binary *b);
 /* The function symbol covering pc, or NULL. */
 const struct report_symbol *report_binary_symbol(const struct report_binary *b, uint64_t pc);
+/* The function symbol covering pc in the binary or a library (NULL if
+ * none), and in *binary the library's file name (NULL for the binary). */
+const struct report_symbol *report_find_symbol(const struct ap_report *r, uint64_t pc, const char **binary);
+void report_libraries_free(struct report_binary *libs);
 
 #endif

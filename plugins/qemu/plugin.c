@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "armprof/error.h"
+#include "guest_maps.h"
 #include "plugin_state.h"
 #include "qemu_plugin_api.h"
 #include "spe_sink.h"
@@ -684,6 +685,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		size_t sz = qemu_plugin_insn_size(insn);
 		memcpy(&word, qemu_plugin_insn_data(insn), sz < 4 ? sz : 4);
 		in->pc = qemu_plugin_insn_vaddr(insn);
+		if (i == 0)
+			guest_maps_note(in->pc, qemu_plugin_insn_haddr(insn));
 		in->tb = t;
 		in->index = (uint16_t)i;
 		a64_classify(word, &in->cls);
@@ -844,6 +847,10 @@ static int emit_stats(FILE *f, void *ctx)
 	/* Where QEMU put the program's entry point: with the ELF e_entry it
 	 * gives the load bias report needs to symbolize a PIE. */
 	fprintf(f, "entry=0x%" PRIx64 "\n", entry_code);
+	/* The program's files and where they are: its own load address (the
+	 * entry above is the dynamic loader's for a dynamic program) and the
+	 * shared libraries' symbols. */
+	guest_maps_write(f);
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
 		struct vcpu_state *v = vcpus[i];
 		if (!v)

@@ -180,6 +180,45 @@ TEST(symbols_from_elf)
 	ap_report_free(r);
 }
 
+/* Libraries beside the binary (a dynamic program's loader and shared
+ * libraries, ap_report_load_library): their PCs are named from their own
+ * symbols, and their rows say which file (here this test's executable
+ * again, as a library loaded elsewhere). */
+TEST(symbols_from_libraries)
+{
+	Dl_info info;
+	CHECK(dladdr((void *)marker_function, &info) != 0);
+	uint64_t elf_addr = (uint64_t)(uintptr_t)marker_function - (uint64_t)(uintptr_t)info.dli_fbase;
+	const uint64_t lib_bias = 0x4000000000ull;
+	struct ap_report *r;
+	char msg[256];
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, msg, sizeof(msg)), 0);
+	CHECK_EQ_U64(ap_report_load_library(r, "/nonexistent/lib.so", 0, msg, sizeof(msg)), (uint64_t)-AP_ERR_IO);
+	CHECK_EQ_U64(ap_report_load_library(r, "/proc/self/exe", lib_bias, msg, sizeof(msg)), 0);
+	struct ap_record in_binary = load_rec(elf_addr + 0x10000, AP_EV_L1D_ACCESS, 4, 0);
+	struct ap_record in_library = load_rec(elf_addr + lib_bias + 4, AP_EV_L1D_ACCESS, 4, 0);
+	struct ap_record nowhere = load_rec(0x7000000000ull, AP_EV_L1D_ACCESS, 4, 0);
+	ap_report_add(r, &in_binary);
+	ap_report_add(r, &in_library);
+	ap_report_add(r, &in_library);
+	ap_report_add(r, &nowhere);
+	ap_report_finish(r);
+	const struct ap_report_row *rows;
+	CHECK_EQ_U64(ap_report_functions(r, &rows), 3);
+	CHECK(rows[0].name && !strcmp(rows[0].name, "marker_function")); /* 2 samples: the library's */
+	CHECK(rows[0].binary && !strcmp(rows[0].binary, "exe"));
+	CHECK_EQ_U64(rows[0].addr, elf_addr + lib_bias);
+	size_t named_in_binary = 0, unknown = 0;
+	for (size_t i = 1; i < 3; i++) {
+		named_in_binary += rows[i].name && !strcmp(rows[i].name, "marker_function") && !rows[i].binary;
+		unknown += !rows[i].name && !rows[i].binary;
+	}
+	CHECK_EQ_U64(named_in_binary, 1);
+	CHECK_EQ_U64(unknown, 1);
+	ap_report_free(r);
+}
+
 /* Rows ranked by each key (enum ap_report_key), most first, ties by
  * samples: A has the most samples, B the most total latency (5.3.4,
  * SPE-5.3.4-4) and L1D refills and LLC misses (5.3.7: SPE-5.3.7-18,
@@ -275,4 +314,4 @@ TEST(rates_are_fractions_of_odd_records)
 }
 
 TEST_MAIN(CASE(rates_and_sources), CASE(ranked_by_each_key), CASE(rates_are_fractions_of_odd_records), CASE(percentiles_within_a_sixteenth), CASE(many_pcs_grow_the_table),
-          CASE(symbols_from_elf))
+          CASE(symbols_from_elf), CASE(symbols_from_libraries))

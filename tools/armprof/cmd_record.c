@@ -81,6 +81,15 @@ static uint64_t elf_entry(const char *path)
 	return e;
 }
 
+/* The index of the first of st's mappings with the path of mapping k. */
+static size_t first_map_of(const struct record_stats *st, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		if (!strcmp(st->map[i].path, st->map[k].path))
+			return i;
+	return k;
+}
+
 static int write_perf(const struct record_opts *o, const char *prog, uint64_t bias,
                       const struct record_stats *st, const uint8_t *spe, size_t spe_len)
 {
@@ -109,6 +118,18 @@ static int write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 	for (int i = 0; !rc && i < nm && i < 16; i++)
 		rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + bias, maps[i].len, maps[i].pgoff,
 		                         maps[i].prot, abs, 0);
+	/* The dynamic loader and shared libraries, each once, where the
+	 * plugin saw them: perf report then names their functions too. */
+	for (size_t k = 0; !rc && k < st->n_maps; k++) {
+		const char *file = st->map[k].path;
+		uint64_t file_bias;
+		if (!strcmp(file, abs) || first_map_of(st, k) != k || !record_file_bias(st, file, &file_bias))
+			continue;
+		nm = ap_perf_elf_exec_maps(file, maps, 16, &err);
+		for (int i = 0; !rc && i < nm && i < 16; i++)
+			rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + file_bias, maps[i].len, maps[i].pgoff,
+			                         maps[i].prot, file, 0);
+	}
 	for (size_t i = 0; !rc && i < st->n_vcpus; i++) {
 		const struct record_vcpu *v = &st->vcpu[i];
 		if (!v->bytes || v->offset + v->bytes > spe_len)
@@ -146,6 +167,14 @@ static int write_meta(const struct record_opts *o, const char *prog, uint64_t bi
 	fprintf(out.f, "ops=%" PRIu64 "\nsample_pop=%" PRIu64 "\nsample_feed=%" PRIu64 "\nrecords=%" PRIu64 "\n",
 	        st->ops, st->sample_pop, st->sample_feed, st->records);
 	fprintf(out.f, "threads=%zu\n", st->n_vcpus);
+	/* The other files with code (dynamic loader, shared libraries), each
+	 * with its load bias, for armprof report's symbols. */
+	for (size_t k = 0; k < st->n_maps; k++) {
+		uint64_t file_bias;
+		if (strcmp(st->map[k].path, abs) != 0 && first_map_of(st, k) == k &&
+		    record_file_bias(st, st->map[k].path, &file_bias))
+			fprintf(out.f, "library=0x%" PRIx64 " %s\n", file_bias, st->map[k].path);
+	}
 	return cli_output_close(&out, "record", 1);
 }
 
@@ -206,8 +235,9 @@ int cmd_record(int argc, char **argv)
 	if (r)
 		return r;
 
-	char prog[PATH_MAX], plugin[PATH_MAX], err[PATH_MAX + 256];
+	char prog[PATH_MAX], plugin[PATH_MAX], sysroot[PATH_MAX], err[3 * PATH_MAX + 256];
 	if (record_resolve_program(o.prog_argv[0], prog, sizeof(prog), err, sizeof(err)) != 0 ||
+	    record_choose_sysroot(prog, o.sysroot, sysroot, sizeof(sysroot), err, sizeof(err)) != 0 ||
 	    record_find_plugin(o.plugin, plugin, sizeof(plugin), err, sizeof(err)) != 0) {
 		fprintf(stderr, "armprof record: %s\n", err);
 		return EXIT_USAGE;
@@ -225,11 +255,11 @@ int cmd_record(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	/* qemu-aarch64 -plugin armprof-qemu.so,cfg=FILE PROG ARGS... */
+	/* qemu-aarch64 [-L SYSROOT] -plugin armprof-qemu.so,cfg=FILE PROG ARGS... */
 	int nargs = 0;
 	while (o.prog_argv[nargs])
 		nargs++;
-	char **qargv = calloc((size_t)nargs + 5, sizeof(*qargv));
+	char **qargv = calloc((size_t)nargs + 7, sizeof(*qargv));
 	char plugarg[2 * PATH_MAX + 32];
 	snprintf(plugarg, sizeof(plugarg), "%s,cfg=%s", plugin, t.cfg);
 	const char *qemu = o.qemu ? o.qemu : getenv("ARMPROF_QEMU");
@@ -237,12 +267,17 @@ int cmd_record(int argc, char **argv)
 		remove_tmp(&t);
 		return EXIT_USAGE;
 	}
-	qargv[0] = (char *)(qemu ? qemu : "qemu-aarch64");
-	qargv[1] = (char *)"-plugin";
-	qargv[2] = plugarg;
-	qargv[3] = prog;
+	int q = 0;
+	qargv[q++] = (char *)(qemu ? qemu : "qemu-aarch64");
+	if (sysroot[0]) {
+		qargv[q++] = (char *)"-L";
+		qargv[q++] = sysroot;
+	}
+	qargv[q++] = (char *)"-plugin";
+	qargv[q++] = plugarg;
+	qargv[q++] = prog;
 	for (int i = 1; i < nargs; i++)
-		qargv[3 + i] = o.prog_argv[i];
+		qargv[q++] = o.prog_argv[i];
 	int status = record_run_child(qargv, err, sizeof(err));
 	free(qargv);
 	if (status < 0) {
@@ -264,8 +299,16 @@ int cmd_record(int argc, char **argv)
 		remove_tmp(&t);
 		return status ? status : EXIT_USAGE;
 	}
-	uint64_t entry = elf_entry(prog);
-	uint64_t bias = st->entry && entry ? st->entry - entry : 0;
+	/* Where the program was loaded: from the plugin's view of its
+	 * mappings, else from where QEMU put its entry point (which for a
+	 * dynamically linked program is the dynamic loader's: the mappings
+	 * are then needed). */
+	char abs_prog[PATH_MAX];
+	if (!realpath(prog, abs_prog))
+		snprintf(abs_prog, sizeof(abs_prog), "%s", prog);
+	uint64_t bias = 0, entry = elf_entry(prog);
+	if (!record_file_bias(st, abs_prog, &bias))
+		bias = st->entry && entry ? st->entry - entry : 0;
 	int failed = 0;
 	if (o.model) {
 		uint8_t *spe = NULL;

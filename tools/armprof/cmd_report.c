@@ -54,8 +54,19 @@ static int on_record(void *ctx, const struct ap_record *rec)
 	return 0;
 }
 
-/* FILE.meta from `armprof record`: binary=, load_bias=. */
-static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bias, int *have_bias)
+/* The libraries (dynamic loader, shared libraries) FILE.meta names. */
+#define REPORT_MAX_LIBRARIES 64
+struct meta_libraries {
+	size_t n;
+	struct {
+		uint64_t bias;
+		char path[1024];
+	} lib[REPORT_MAX_LIBRARIES];
+};
+
+/* FILE.meta from `armprof record`: binary=, load_bias=, library=BIAS PATH. */
+static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bias, int *have_bias,
+                      struct meta_libraries *libs)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s.meta", input);
@@ -70,6 +81,14 @@ static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bia
 		else if (!strncmp(line, "load_bias=", 10) && !*have_bias) {
 			*bias = strtoull(line + 10, NULL, 0);
 			*have_bias = 1;
+		} else if (!strncmp(line, "library=", 8) && libs->n < REPORT_MAX_LIBRARIES) {
+			char *end;
+			uint64_t b = strtoull(line + 8, &end, 0);
+			if (*end == ' ' && end[1] == '/' && strlen(end + 1) < sizeof(libs->lib[0].path)) {
+				libs->lib[libs->n].bias = b;
+				memcpy(libs->lib[libs->n].path, end + 1, strlen(end + 1) + 1);
+				libs->n++;
+			}
 		}
 	}
 	fclose(f);
@@ -101,11 +120,13 @@ static int feed_raw(const char *path, struct ap_decoder *dec)
  * file is a readable ELF with an executable segment at that file offset
  * (the MMAP/MMAP2 records perf and `armprof record` write). Fills binary
  * and bias, or leaves binary empty. */
-static void binary_from_mmaps(const struct ap_perf_info *info, char *binary, size_t cap, uint64_t *bias)
+static void binary_from_mmaps(const struct ap_perf_info *info, char *binary, size_t cap, uint64_t *bias,
+                              struct meta_libraries *libs)
 {
 	for (size_t i = 0; i < info->n_mmaps; i++) {
 		const struct ap_perf_mmap *m = &info->mmaps[i];
-		if (!m->filename || m->filename[0] != '/' || strlen(m->filename) >= cap)
+		if (!m->filename || m->filename[0] != '/' || strlen(m->filename) >= cap ||
+		    strlen(m->filename) >= sizeof(libs->lib[0].path) || !strcmp(m->filename, binary))
 			continue;
 		struct ap_perf_elf_map maps[16];
 		struct ap_perf_error err;
@@ -113,11 +134,32 @@ static void binary_from_mmaps(const struct ap_perf_info *info, char *binary, siz
 		for (int k = 0; k < n && k < 16; k++) {
 			if (maps[k].pgoff != m->pgoff)
 				continue;
-			memcpy(binary, m->filename, strlen(m->filename) + 1);
-			*bias = m->addr - maps[k].addr;
-			return;
+			if (!binary[0]) { /* the first is the program */
+				memcpy(binary, m->filename, strlen(m->filename) + 1);
+				*bias = m->addr - maps[k].addr;
+				break;
+			}
+			/* The others are the libraries it ran, each once. */
+			size_t j = 0;
+			while (j < libs->n && strcmp(libs->lib[j].path, m->filename) != 0)
+				j++;
+			if (j == libs->n && libs->n < REPORT_MAX_LIBRARIES) {
+				libs->lib[libs->n].bias = m->addr - maps[k].addr;
+				memcpy(libs->lib[libs->n].path, m->filename, strlen(m->filename) + 1);
+				libs->n++;
+			}
+			break;
 		}
 	}
+}
+
+/* A library's symbols: only a warning when they cannot be read (the
+ * library may have moved since the recording); its PCs then stay unnamed. */
+static void load_library(struct report_run *run, const char *path, uint64_t bias)
+{
+	char msg[1200];
+	if (ap_report_load_library(run->rep, path, bias, msg, sizeof(msg)) < 0)
+		fprintf(stderr, "armprof report: warning: %s (its functions are left unnamed)\n", msg);
 }
 
 static int load_binary(struct report_run *run, struct report_view *view, const char *binary, uint64_t bias)
@@ -141,11 +183,17 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, struct ap_decod
 		return rc;
 	if (!binary[0]) {
 		uint64_t bias = 0;
-		binary_from_mmaps(ap_perf_info(in.reader), binary, cap, &bias);
+		struct meta_libraries *libs = calloc(1, sizeof(*libs));
+		if (libs)
+			binary_from_mmaps(ap_perf_info(in.reader), binary, cap, &bias, libs);
 		if (binary[0] && (rc = load_binary(run, view, binary, bias)) != 0) {
+			free(libs);
 			perf_input_close(&in, NULL);
 			return rc;
 		}
+		for (size_t i = 0; libs && binary[0] && i < libs->n; i++)
+			load_library(run, libs->lib[i].path, libs->lib[i].bias);
+		free(libs);
 	}
 	const uint8_t *p;
 	size_t n;
@@ -242,20 +290,30 @@ int cmd_report(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	struct meta_libraries *libs = calloc(1, sizeof(*libs));
+	if (!libs) {
+		fprintf(stderr, "armprof report: out of memory\n");
+		return EXIT_USAGE;
+	}
 	if (strcmp(input, "-") != 0)
-		read_meta(input, binary, sizeof(binary), &bias, &have_bias);
+		read_meta(input, binary, sizeof(binary), &bias, &have_bias, libs);
 
 	struct report_run run = { 0 };
 	if (ap_report_new(&run.rep) < 0) {
 		fprintf(stderr, "armprof report: out of memory\n");
+		free(libs);
 		return EXIT_USAGE;
 	}
 	struct report_view view = { .input = input, .input_kind = "raw SPE", .disasm = disasm, .lines = lines };
 	view.top_functions = view.top_instructions = have_top ? (size_t)top : (fmt == REPORT_TEXT ? 20 : 0);
 	if (binary[0] && load_binary(&run, &view, binary, bias) != 0) {
 		ap_report_free(run.rep);
+		free(libs);
 		return EXIT_USAGE;
 	}
+	for (size_t i = 0; binary[0] && i < libs->n; i++)
+		load_library(&run, libs->lib[i].path, libs->lib[i].bias);
+	free(libs);
 
 	struct ap_decoder_config dc;
 	ap_decoder_config_init(&dc);

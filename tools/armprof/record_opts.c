@@ -49,6 +49,9 @@ void record_usage(FILE *out)
 	        "      --counts FILE      also write exact executed-operation counts per PC\n"
 	        "      --qemu PATH        qemu-aarch64 to run (default $ARMPROF_QEMU or qemu-aarch64)\n"
 	        "      --plugin PATH      armprof-qemu.so (default next to armprof, or installed)\n"
+	        "      --sysroot DIR      aarch64 root file system of a dynamically linked program's\n"
+	        "                         interpreter and libraries, for QEMU's -L (default\n"
+	        "                         $QEMU_LD_PREFIX, else /usr/aarch64-linux-gnu when it has them)\n"
 	        "  -q, --quiet            no summary on stderr\n"
 	        "The program's output and exit status pass through; armprof's own errors exit 2.\n");
 }
@@ -290,6 +293,10 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 			o->qemu = v;
 		} else if ((v = value_of(argc, argv, &i, "--plugin", NULL))) {
 			o->plugin = v;
+		} else if ((v = value_of(argc, argv, &i, "--sysroot", NULL))) {
+			if (!*v)
+				return bad("--sysroot needs a directory%s%s", "", "");
+			o->sysroot = v;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			o->quiet = 1;
 		} else {

@@ -27,6 +27,7 @@ struct record_opts {
 	const char *counts;      /* --counts FILE */
 	const char *qemu;        /* --qemu PATH */
 	const char *plugin;      /* --plugin PATH */
+	const char *sysroot;     /* --sysroot DIR: where QEMU finds a dynamic program's libraries */
 	const char *sets[64];    /* --set KEY=VALUE, model configuration */
 	int n_sets;
 	const char *uarch[64];   /* --uarch KEY=VALUE, timing model */

@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "armprof/perfdata.h"
+
 #define EM_AARCH64_ID 183
 
 static int is_file_executable(const char *p)
@@ -61,6 +63,107 @@ int record_resolve_program(const char *prog, char *out, size_t cap, char *err, s
 		return -1;
 	}
 	return 0;
+}
+
+/* The interpreter a dynamically linked ELF64 program asks for (its
+ * PT_INTERP), or "" for a static one. -1 when the file cannot be read as
+ * one (record_resolve_program has checked the header). */
+static int elf_interp(const char *prog, char *out, size_t cap)
+{
+	out[0] = 0;
+	FILE *f = fopen(prog, "rb");
+	if (!f)
+		return -1;
+	unsigned char eh[64];
+	int rc = -1;
+	if (fread(eh, 1, sizeof(eh), f) != sizeof(eh))
+		goto done;
+	uint64_t phoff = 0;
+	for (int i = 7; i >= 0; i--)
+		phoff = phoff << 8 | eh[32 + i];
+	unsigned phentsize = eh[54] | eh[55] << 8, phnum = eh[56] | eh[57] << 8;
+	if (phentsize < 56)
+		goto done;
+	for (unsigned k = 0; k < phnum; k++) {
+		unsigned char ph[56];
+		if (fseek(f, (long)(phoff + (uint64_t)k * phentsize), SEEK_SET) != 0 ||
+		    fread(ph, 1, sizeof(ph), f) != sizeof(ph))
+			goto done;
+		uint32_t type = (uint32_t)ph[0] | (uint32_t)ph[1] << 8 | (uint32_t)ph[2] << 16 | (uint32_t)ph[3] << 24;
+		if (type != 3) /* PT_INTERP */
+			continue;
+		uint64_t off = 0, size = 0;
+		for (int i = 7; i >= 0; i--) {
+			off = off << 8 | ph[8 + i];
+			size = size << 8 | ph[32 + i];
+		}
+		if (size < 2 || size > cap || fseek(f, (long)off, SEEK_SET) != 0 || fread(out, 1, size, f) != size)
+			goto done;
+		out[size - 1] = 0; /* the string's own NUL */
+		break;
+	}
+	rc = 0;
+done:
+	fclose(f);
+	return rc;
+}
+
+/* root + interp is an aarch64 ELF file. */
+static int has_aarch64_interp(const char *root, const char *interp)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s%s", root, interp);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	unsigned char h[20] = { 0 };
+	size_t n = fread(h, 1, sizeof(h), f);
+	fclose(f);
+	return n == sizeof(h) && !memcmp(h, "\177ELF", 4) && (h[18] | h[19] << 8) == EM_AARCH64_ID;
+}
+
+int record_choose_sysroot(const char *prog, const char *given, char *out, size_t cap, char *err,
+                          size_t errlen)
+{
+	char interp[PATH_MAX];
+	out[0] = 0;
+	if (elf_interp(prog, interp, sizeof(interp)) != 0) {
+		snprintf(err, errlen, "%s: cannot read its ELF program headers", prog);
+		return -1;
+	}
+	if (!interp[0])
+		return 0; /* static: no interpreter to find */
+	if (given) {
+		if (!has_aarch64_interp(given, interp)) {
+			snprintf(err, errlen, "--sysroot %s: no aarch64 %s%s there (the interpreter %s asks for)",
+			         given, given, interp, prog);
+			return -1;
+		}
+		snprintf(out, cap, "%s", given);
+		return 0;
+	}
+	const char *env = getenv("QEMU_LD_PREFIX");
+	if (env && *env) {
+		if (!has_aarch64_interp(env, interp)) {
+			snprintf(err, errlen, "QEMU_LD_PREFIX=%s: no aarch64 %s%s there (the interpreter %s asks for)",
+			         env, env, interp, prog);
+			return -1;
+		}
+		snprintf(out, cap, "%s", env);
+		return 0;
+	}
+	if (has_aarch64_interp("", interp))
+		return 0; /* an aarch64 host, or one with aarch64 libraries in place */
+	static const char debian_cross_root[] = "/usr/aarch64-linux-gnu";
+	if (has_aarch64_interp(debian_cross_root, interp)) {
+		snprintf(out, cap, "%s", debian_cross_root);
+		return 0;
+	}
+	snprintf(err, errlen,
+	         "%s is dynamically linked (its interpreter is %s) and no aarch64 root file system here has it: "
+	         "install Debian's libc6-arm64-cross (%s), or give --sysroot DIR (or set QEMU_LD_PREFIX)",
+	         prog, interp, debian_cross_root);
+	return -1;
 }
 
 int record_find_plugin(const char *given, char *out, size_t cap, char *err, size_t errlen)
@@ -175,10 +278,24 @@ int record_read_stats(const char *path, struct record_stats *st)
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return -1;
-	char line[512];
+	char line[1024];
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#')
 			continue;
+		if (!strncmp(line, "map=", 4)) {
+			if (st->n_maps == RECORD_MAX_MAPS)
+				continue;
+			struct record_map *m = &st->map[st->n_maps];
+			int at = 0;
+			if (sscanf(line, "map=%" SCNx64 " %" SCNx64 " %" SCNx64 " %n", &m->start, &m->end, &m->offset, &at) ==
+			        3 &&
+			    at && line[at] == '/') {
+				snprintf(m->path, sizeof(m->path), "%s", line + at);
+				m->path[strcspn(m->path, "\n")] = 0;
+				st->n_maps++;
+			}
+			continue;
+		}
 		if (!strncmp(line, "vcpu=", 5)) {
 			if (st->n_vcpus == RECORD_MAX_VCPUS)
 				continue;
@@ -231,5 +348,21 @@ int record_read_stats(const char *path, struct record_stats *st)
 				*map[i].v = val;
 	}
 	fclose(f);
+	return 0;
+}
+
+int record_file_bias(const struct record_stats *st, const char *path, uint64_t *bias)
+{
+	struct ap_perf_elf_map seg[16];
+	struct ap_perf_error err;
+	int n = ap_perf_elf_exec_maps(path, seg, 16, &err);
+	for (int i = 0; i < n && i < 16; i++)
+		for (size_t k = 0; k < st->n_maps; k++) {
+			const struct record_map *m = &st->map[k];
+			if (m->offset == seg[i].pgoff && !strcmp(m->path, path)) {
+				*bias = m->start - seg[i].addr;
+				return 1;
+			}
+		}
 	return 0;
 }

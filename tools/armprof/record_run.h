@@ -14,6 +14,15 @@ struct record_vcpu {
 	uint64_t ops, offset, bytes, sample_pop, records;
 };
 
+#define RECORD_MAX_MAPS 256
+
+/* A mapping of one of the program's files (the program, its dynamic
+ * loader, a shared library), in guest addresses (plugins/qemu/guest_maps.h). */
+struct record_map {
+	uint64_t start, end, offset;
+	char path[512];
+};
+
 /* The plugin's stats file (plugins/qemu/plugin.c emit_stats). */
 struct record_stats {
 	uint64_t ops, sample_pop, sample_feed, sample_filtrate, sample_collision;
@@ -27,11 +36,26 @@ struct record_stats {
 	uint64_t loop_run_ops; /* operations replayed in loop runs (plugin.c replay_run) */
 	size_t n_vcpus;
 	struct record_vcpu vcpu[RECORD_MAX_VCPUS];
+	size_t n_maps;
+	struct record_map map[RECORD_MAX_MAPS];
 };
+
+/* Where the ELF file path was loaded: the guest address of its executable
+ * segments minus their ELF addresses, from the plugin's mappings. Returns
+ * 1 and sets *bias, or 0 when the mappings do not show the file. */
+int record_file_bias(const struct record_stats *st, const char *path, uint64_t *bias);
 
 /* PROG as given, or found on PATH: an absolute or relative path in out.
  * Returns 0 or -1 with a message in err. Checks it is an aarch64 ELF. */
 int record_resolve_program(const char *prog, char *out, size_t cap, char *err, size_t errlen);
+/* The root QEMU must find a dynamically linked program's interpreter (and
+ * shared libraries) under, for its -L: "" for a static program, or when
+ * the interpreter is on the host itself (an aarch64 host); else --sysroot
+ * (given), $QEMU_LD_PREFIX, or Debian's cross root /usr/aarch64-linux-gnu,
+ * the first that holds the interpreter. -1 with a message naming the
+ * interpreter when none does (or given does not). */
+int record_choose_sysroot(const char *prog, const char *given, char *out, size_t cap, char *err,
+                          size_t errlen);
 /* The plugin: --plugin, $ARMPROF_PLUGIN, next to the armprof executable,
  * or ../lib[/<multiarch>]/armprof/ relative to it. */
 int record_find_plugin(const char *given, char *out, size_t cap, char *err, size_t errlen);

@@ -102,6 +102,15 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* ,"binary":"libc.so.6" for a library's function; nothing for the program's. */
+static void json_binary(FILE *out, const struct ap_report_row *row)
+{
+	if (!row->binary)
+		return;
+	fprintf(out, ",\"binary\":");
+	json_string(out, row->binary);
+}
+
 static void csv_field(FILE *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\n")) {
@@ -160,7 +169,10 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	text_header(out, "function");
 	for (size_t i = 0; i < n; i++) {
 		text_row(out, &rows[i], t);
-		fprintf(out, "%s\n", row_name(&rows[i]));
+		fprintf(out, "%s", row_name(&rows[i]));
+		if (rows[i].binary)
+			fprintf(out, " (%s)", rows[i].binary);
+		fputc('\n', out);
 	}
 	size_t ni = ap_report_instructions(r, &rows);
 	n = v->top_instructions && v->top_instructions < ni ? v->top_instructions : ni;
@@ -170,6 +182,8 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 		char dis[96], line[160];
 		text_row(out, &rows[i], t);
 		fprintf(out, "0x%" PRIx64 " %s+0x%" PRIx64, rows[i].addr, row_name(&rows[i]), rows[i].offset);
+		if (rows[i].binary)
+			fprintf(out, " (%s)", rows[i].binary);
 		if (v->disasm && ap_report_disassemble(r, rows[i].addr, dis, sizeof(dis)) == 0)
 			fprintf(out, "  %s", dis);
 		if (v->lines && ap_report_source_line(r, rows[i].addr, line, sizeof(line)) == 0)
@@ -234,6 +248,7 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "%s\n{\"function\":", i ? "," : "");
 		json_string(out, row_name(&rows[i]));
+		json_binary(out, &rows[i]);
 		fprintf(out, ",\"addr\":\"0x%" PRIx64 "\",", rows[i].addr);
 		json_stats(out, &rows[i].stats, t);
 		fputc('}', out);
@@ -245,6 +260,7 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 		char buf[160];
 		fprintf(out, "%s\n{\"pc\":\"0x%" PRIx64 "\",\"function\":", i ? "," : "", rows[i].addr);
 		json_string(out, row_name(&rows[i]));
+		json_binary(out, &rows[i]);
 		fprintf(out, ",\"offset\":%" PRIu64 ",", rows[i].offset);
 		if (v->disasm && ap_report_disassemble(r, rows[i].addr, buf, sizeof(buf)) == 0) {
 			fprintf(out, "\"disasm\":");
@@ -288,6 +304,8 @@ static void csv_rows(FILE *out, const struct ap_report *r, const struct report_v
 			ap_report_disassemble(r, rows[i].addr, dis, sizeof(dis));
 		fputc(',', out);
 		csv_field(out, dis);
+		fputc(',', out);
+		csv_field(out, rows[i].binary ? rows[i].binary : "");
 		fputc('\n', out);
 	}
 }
@@ -310,7 +328,7 @@ void report_write(FILE *out, enum report_format fmt, const struct ap_report *r, 
 			lower[j] = 0;
 			fprintf(out, ",ds_%s", lower);
 		}
-		fprintf(out, ",disasm\n");
+		fprintf(out, ",disasm,binary\n");
 		csv_rows(out, r, v, 1);
 		csv_rows(out, r, v, 0);
 	}
