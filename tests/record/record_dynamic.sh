@@ -38,6 +38,9 @@ PY
 "$armprof" report dyn.data > dyn.txt
 grep -q " sum_bytes$" dyn.txt || fail "text report: no sum_bytes row"
 grep -q "(libc.so.6)$" dyn.txt || fail "text report: no libc row"
+"$armprof" report --format csv dyn.data > dyn.csv
+head -1 dyn.csv | grep -q ",disasm,binary$" || fail "CSV: no binary column last: $(head -1 dyn.csv)"
+grep -q "^function,.*,libc.so.6$" dyn.csv || fail "CSV: no function row of libc.so.6"
 
 # perf.data: a mapping of libc beside the program's (perf report's DSOs).
 if command -v perf > /dev/null; then
