@@ -20,7 +20,9 @@ file -b dyn | grep -q "dynamically linked" || fail "the test program is not dyna
 "$armprof" record -o dyn.data -- ./dyn 20 > dyn.out 2> dyn.err || fail "record: $(cat dyn.err)"
 grep -q "^dynamic: " dyn.out || fail "the program's output did not pass through"
 bias=$(sed -n 's/^load_bias=//p' dyn.data.meta)
-[ -n "$bias" ] && [ $((bias)) -ne 0 ] || fail "a PIE's load bias is not 0: $bias"
+# A PIE is loaded at a page, not at 0 (and not where QEMU's entry point,
+# the dynamic loader's, would put it).
+[ -n "$bias" ] && [ $((bias)) -ne 0 ] && [ $((bias & 0xfff)) -eq 0 ] || fail "load bias $bias: not a PIE's page"
 grep -q "^library=0x[0-9a-f]* /usr/aarch64-linux-gnu/lib/libc.so.6$" dyn.data.meta ||
   fail "no libc in the metadata: $(cat dyn.data.meta)"
 
