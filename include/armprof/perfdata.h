@@ -335,6 +335,9 @@ struct ap_perf_elf_map {
  * with *err filled. */
 int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
                           struct ap_perf_error *err);
+/* 1 when path is a 64-bit little-endian aarch64 ELF file (a profiled
+ * program's, its loader's or a library's), else 0. */
+int ap_perf_elf_is_aarch64(const char *path);
 
 #ifdef __cplusplus
 }

@@ -70,3 +70,15 @@ out:
 	close(fd);
 	return rc;
 }
+
+int ap_perf_elf_is_aarch64(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	unsigned char h[20];
+	int ok = read_at(fd, h, sizeof(h), 0) == 0 && !memcmp(h, "\177ELF", 4) && h[4] == 2 /* ELFCLASS64 */ &&
+	         h[5] == 1 /* little-endian */ && (h[18] | h[19] << 8) == 183 /* EM_AARCH64 */;
+	close(fd);
+	return ok;
+}

@@ -5,6 +5,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "armprof/perfdata.h"
+
 static _Atomic uint64_t guest_base;
 static atomic_int guest_base_known;
 
@@ -16,20 +18,6 @@ void guest_maps_note(uint64_t guest_vaddr, const void *host_addr)
 	 * translating threads stores the same value. */
 	atomic_store_explicit(&guest_base, (uint64_t)(uintptr_t)host_addr - guest_vaddr, memory_order_relaxed);
 	atomic_store_explicit(&guest_base_known, 1, memory_order_release);
-}
-
-/* path is a 64-bit little-endian aarch64 ELF file (the program's own
- * files, not QEMU's or the host libraries it runs on). */
-static int is_aarch64_elf(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 0;
-	unsigned char h[20] = { 0 };
-	size_t n = fread(h, 1, sizeof(h), f);
-	fclose(f);
-	return n == sizeof(h) && !memcmp(h, "\177ELF", 4) && h[4] == 2 && h[5] == 1 &&
-	       (h[18] | h[19] << 8) == 183 /* EM_AARCH64 */;
 }
 
 void guest_maps_write(FILE *f)
@@ -54,7 +42,7 @@ void guest_maps_write(FILE *f)
 		path[strcspn(path, "\n")] = 0;
 		if (strcmp(path, last) != 0) { /* a file's mappings are listed together */
 			snprintf(last, sizeof(last), "%s", path);
-			last_ok = is_aarch64_elf(path);
+			last_ok = ap_perf_elf_is_aarch64(path); /* the program's files, not QEMU's */
 		}
 		if (last_ok)
 			fprintf(f, "map=0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " %s\n", start - base, end - base, offset,

@@ -294,6 +294,17 @@ TEST(cleanup)
 static void setup(void) { write_file(); }
 TEST(setup_writes) { setup(); }
 
+/* ap_perf_elf_is_aarch64: the check armprof record makes of the files
+ * a program loads (its interpreter, its libraries) before it names them. */
+TEST(elf_is_aarch64)
+{
+	CHECK_EQ_U64(ap_perf_elf_is_aarch64(AP_SOURCE_DIR "/tests/perfdata/data/tiny-aarch64.elf"), 1);
+	CHECK_EQ_U64(ap_perf_elf_is_aarch64("/proc/self/exe"), 0); /* the host's */
+	CHECK_EQ_U64(ap_perf_elf_is_aarch64(AP_SOURCE_DIR "/tests/perfdata/data/tiny.c"), 0);
+	CHECK_EQ_U64(ap_perf_elf_is_aarch64("/nonexistent/file"), 0);
+	CHECK_EQ_U64(ap_perf_elf_is_aarch64("/dev/null"), 0); /* shorter than a header */
+}
+
 TEST_MAIN(CASE(setup_writes), CASE(file_mode_round_trip), CASE(pipe_mode_round_trip),
           CASE(compressed_pipe_round_trip), CASE(stdin_like_fd),
-          CASE(many_buffers_get_their_own_aux_flags), CASE(cleanup))
+          CASE(many_buffers_get_their_own_aux_flags), CASE(elf_is_aarch64), CASE(cleanup))

@@ -13,6 +13,7 @@
 #include "armprof/uarch.h"
 #include "harness.h"
 #include "random_record.h"
+#include "uarch_models.h"
 
 static uint64_t rng = 0x13198A2E03707344ull;
 static uint64_t next_random(void)
@@ -20,27 +21,12 @@ static uint64_t next_random(void)
 	return rr_next(&rng);
 }
 
-struct model {
-	struct ap_uarch_system *sys;
-	struct ap_uarch_core *core[2];
-};
-
 static void model_open(struct model *m, unsigned ncores)
 {
 	struct ap_uarch_config cfg;
 	ap_uarch_config_init(&cfg);
 	cfg.bp_history_bits = 6; /* short history: loop branches saturate it within a run */
-	memset(m, 0, sizeof(*m));
-	CHECK_EQ_U64(ap_uarch_system_new(&m->sys, &cfg), 0);
-	for (unsigned i = 0; i < ncores; i++)
-		CHECK_EQ_U64(ap_uarch_core_new(&m->core[i], m->sys, i), 0);
-}
-
-static void model_close(struct model *m)
-{
-	for (unsigned i = 0; i < 2; i++)
-		ap_uarch_core_free(m->core[i]);
-	ap_uarch_system_free(m->sys);
+	model_open_cfg(m, &cfg, ncores);
 }
 
 static int same_result(const struct ap_uarch_result *a, const struct ap_uarch_result *b)

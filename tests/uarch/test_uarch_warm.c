@@ -11,6 +11,7 @@
 #include "armprof/uarch.h"
 #include "harness.h"
 #include "random_record.h"
+#include "uarch_models.h"
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
 static uint64_t next_random(void)
@@ -18,26 +19,11 @@ static uint64_t next_random(void)
 	return rr_next(&rng);
 }
 
-struct model {
-	struct ap_uarch_system *sys;
-	struct ap_uarch_core *core[2];
-};
-
 static void model_open(struct model *m, unsigned ncores)
 {
 	struct ap_uarch_config cfg;
 	ap_uarch_config_init(&cfg); /* prefetcher on: it must follow warmed accesses too */
-	memset(m, 0, sizeof(*m));
-	CHECK_EQ_U64(ap_uarch_system_new(&m->sys, &cfg), 0);
-	for (unsigned i = 0; i < ncores; i++)
-		CHECK_EQ_U64(ap_uarch_core_new(&m->core[i], m->sys, i), 0);
-}
-
-static void model_close(struct model *m)
-{
-	for (unsigned i = 0; i < 2; i++)
-		ap_uarch_core_free(m->core[i]);
-	ap_uarch_system_free(m->sys);
+	model_open_cfg(m, &cfg, ncores);
 }
 
 /* The next access of a trace mixing what the examples do: runs through an

@@ -113,13 +113,7 @@ static int has_aarch64_interp(const char *root, const char *interp)
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s%s", root, interp);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 0;
-	unsigned char h[20] = { 0 };
-	size_t n = fread(h, 1, sizeof(h), f);
-	fclose(f);
-	return n == sizeof(h) && !memcmp(h, "\177ELF", 4) && (h[18] | h[19] << 8) == EM_AARCH64_ID;
+	return ap_perf_elf_is_aarch64(path);
 }
 
 int record_choose_sysroot(const char *prog, const char *given, char *out, size_t cap, char *err,
