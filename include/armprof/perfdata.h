@@ -338,6 +338,13 @@ int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t
 /* 1 when path is a 64-bit little-endian aarch64 ELF file (a profiled
  * program's, its loader's or a library's), else 0. */
 int ap_perf_elf_is_aarch64(const char *path);
+/* The interpreter (dynamic loader) an ELF64 little-endian program asks
+ * for, its PT_INTERP: returns 1 with the path in out (NUL-terminated), 0
+ * with out empty for a program without one (static), or a negative enum
+ * ap_error (-AP_ERR_IO: cannot read; -AP_ERR_FORMAT: not such an ELF file,
+ * or its program headers or interpreter string are out of the file, or
+ * the string does not fit in cap). */
+int ap_perf_elf_interp(const char *path, char *out, size_t cap);
 
 #ifdef __cplusplus
 }

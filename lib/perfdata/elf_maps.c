@@ -82,3 +82,51 @@ int ap_perf_elf_is_aarch64(const char *path)
 	close(fd);
 	return ok;
 }
+
+static uint64_t le(const unsigned char *p, int bytes)
+{
+	uint64_t v = 0;
+	for (int i = bytes - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+int ap_perf_elf_interp(const char *path, char *out, size_t cap)
+{
+	if (cap)
+		out[0] = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -AP_ERR_IO;
+	unsigned char eh[64];
+	int rc = -AP_ERR_FORMAT;
+	if (read_at(fd, eh, sizeof(eh), 0) != 0 || memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 1)
+		goto done;
+	uint64_t phoff = le(eh + 32, 8), phentsize = le(eh + 54, 2), phnum = le(eh + 56, 2);
+	if (phnum && phentsize < 56)
+		goto done;
+	rc = 0;
+	for (uint64_t k = 0; k < phnum; k++) {
+		unsigned char ph[56];
+		if (read_at(fd, ph, sizeof(ph), phoff + k * phentsize) != 0) {
+			rc = -AP_ERR_FORMAT;
+			break;
+		}
+		if (le(ph, 4) != 3) /* PT_INTERP */
+			continue;
+		uint64_t off = le(ph + 8, 8), size = le(ph + 32, 8);
+		/* The string with its NUL; nothing after the first NUL counts. */
+		if (size < 2 || size > cap || read_at(fd, out, (size_t)size, off) != 0) {
+			if (cap)
+				out[0] = 0;
+			rc = -AP_ERR_FORMAT;
+			break;
+		}
+		out[size - 1] = 0;
+		rc = out[0] ? 1 : -AP_ERR_FORMAT;
+		break;
+	}
+done:
+	close(fd);
+	return rc;
+}

@@ -303,8 +303,32 @@ TEST(elf_is_aarch64)
 	CHECK_EQ_U64(ap_perf_elf_is_aarch64(AP_SOURCE_DIR "/tests/perfdata/data/tiny.c"), 0);
 	CHECK_EQ_U64(ap_perf_elf_is_aarch64("/nonexistent/file"), 0);
 	CHECK_EQ_U64(ap_perf_elf_is_aarch64("/dev/null"), 0); /* shorter than a header */
+	CHECK_EQ_U64(ap_perf_elf_is_aarch64(AP_SOURCE_DIR "/tests/perfdata/data/tiny-dynamic-aarch64.elf"), 1);
+}
+
+/* ap_perf_elf_interp: the dynamic loader a program asks for (armprof record
+ * finds it an aarch64 root), none for a static program, and an error for
+ * what is not such a program. */
+TEST(elf_interp)
+{
+	char interp[64];
+	CHECK_EQ_U64(ap_perf_elf_interp(AP_SOURCE_DIR "/tests/perfdata/data/tiny-dynamic-aarch64.elf", interp,
+	                                sizeof(interp)),
+	             1);
+	CHECK(!strcmp(interp, "/lib/ld-linux-aarch64.so.1"));
+	CHECK_EQ_U64(ap_perf_elf_interp(AP_SOURCE_DIR "/tests/perfdata/data/tiny-aarch64.elf", interp, sizeof(interp)),
+	             0);
+	CHECK(!interp[0]);
+	/* Too long for the room given: an error, and no partial string. */
+	CHECK_EQ_U64(ap_perf_elf_interp(AP_SOURCE_DIR "/tests/perfdata/data/tiny-dynamic-aarch64.elf", interp, 8),
+	             (uint64_t)-AP_ERR_FORMAT);
+	CHECK(!interp[0]);
+	CHECK_EQ_U64(ap_perf_elf_interp("/nonexistent/file", interp, sizeof(interp)), (uint64_t)-AP_ERR_IO);
+	CHECK_EQ_U64(ap_perf_elf_interp("/dev/null", interp, sizeof(interp)), (uint64_t)-AP_ERR_FORMAT);
+	CHECK_EQ_U64(ap_perf_elf_interp(AP_SOURCE_DIR "/tests/perfdata/data/tiny.c", interp, sizeof(interp)),
+	             (uint64_t)-AP_ERR_FORMAT);
 }
 
 TEST_MAIN(CASE(setup_writes), CASE(file_mode_round_trip), CASE(pipe_mode_round_trip),
           CASE(compressed_pipe_round_trip), CASE(stdin_like_fd),
-          CASE(many_buffers_get_their_own_aux_flags), CASE(elf_is_aarch64), CASE(cleanup))
+          CASE(many_buffers_get_their_own_aux_flags), CASE(elf_is_aarch64), CASE(elf_interp), CASE(cleanup))

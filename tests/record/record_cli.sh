@@ -120,6 +120,10 @@ set +e
 "$armprof" record -o x.data > /dev/null 2> err.txt; [ $? -eq 2 ] || fail "no program"
 "$armprof" record -o x.data -- /etc/hostname 2> err.txt; [ $? -eq 2 ] || fail "not a program"
 grep -q "not an ELF" err.txt || fail "not-ELF message"
+head -c 200 "$pc" > broken.elf && chmod +x broken.elf # the program headers cut off
+"$armprof" record -o x.data -- ./broken.elf 2> err.txt; [ $? -eq 2 ] || fail "broken ELF"
+grep -q "broken.elf: its ELF program headers or interpreter are broken" err.txt || fail "broken-ELF message: $(cat err.txt)"
+[ ! -e x.data ] || fail "broken ELF: output written"
 "$armprof" record -o x.data -- no-such-program-here 2> err.txt; [ $? -eq 2 ] || fail "missing program"
 set -e
 ls -a | grep -q '^\.armprof-record' && fail "temporary directory left behind"

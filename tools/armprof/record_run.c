@@ -65,55 +65,12 @@ int record_resolve_program(const char *prog, char *out, size_t cap, char *err, s
 	return 0;
 }
 
-/* The interpreter a dynamically linked ELF64 program asks for (its
- * PT_INTERP), or "" for a static one. -1 when the file cannot be read as
- * one (record_resolve_program has checked the header). */
-static int elf_interp(const char *prog, char *out, size_t cap)
-{
-	out[0] = 0;
-	FILE *f = fopen(prog, "rb");
-	if (!f)
-		return -1;
-	unsigned char eh[64];
-	int rc = -1;
-	if (fread(eh, 1, sizeof(eh), f) != sizeof(eh))
-		goto done;
-	uint64_t phoff = 0;
-	for (int i = 7; i >= 0; i--)
-		phoff = phoff << 8 | eh[32 + i];
-	unsigned phentsize = eh[54] | eh[55] << 8, phnum = eh[56] | eh[57] << 8;
-	if (phentsize < 56)
-		goto done;
-	for (unsigned k = 0; k < phnum; k++) {
-		unsigned char ph[56];
-		if (fseek(f, (long)(phoff + (uint64_t)k * phentsize), SEEK_SET) != 0 ||
-		    fread(ph, 1, sizeof(ph), f) != sizeof(ph))
-			goto done;
-		uint32_t type = (uint32_t)ph[0] | (uint32_t)ph[1] << 8 | (uint32_t)ph[2] << 16 | (uint32_t)ph[3] << 24;
-		if (type != 3) /* PT_INTERP */
-			continue;
-		uint64_t off = 0, size = 0;
-		for (int i = 7; i >= 0; i--) {
-			off = off << 8 | ph[8 + i];
-			size = size << 8 | ph[32 + i];
-		}
-		if (size < 2 || size > cap || fseek(f, (long)off, SEEK_SET) != 0 || fread(out, 1, size, f) != size)
-			goto done;
-		out[size - 1] = 0; /* the string's own NUL */
-		break;
-	}
-	rc = 0;
-done:
-	fclose(f);
-	return rc;
-}
-
 /* root + interp is an aarch64 ELF file. */
 static int has_aarch64_interp(const char *root, const char *interp)
 {
 	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s%s", root, interp);
-	return ap_perf_elf_is_aarch64(path);
+	int n = snprintf(path, sizeof(path), "%s%s", root, interp);
+	return n > 0 && (size_t)n < sizeof(path) && ap_perf_elf_is_aarch64(path);
 }
 
 int record_choose_sysroot(const char *prog, const char *given, char *out, size_t cap, char *err,
@@ -121,11 +78,12 @@ int record_choose_sysroot(const char *prog, const char *given, char *out, size_t
 {
 	char interp[PATH_MAX];
 	out[0] = 0;
-	if (elf_interp(prog, interp, sizeof(interp)) != 0) {
-		snprintf(err, errlen, "%s: cannot read its ELF program headers", prog);
+	int has = ap_perf_elf_interp(prog, interp, sizeof(interp));
+	if (has < 0) {
+		snprintf(err, errlen, "%s: its ELF program headers or interpreter are broken", prog);
 		return -1;
 	}
-	if (!interp[0])
+	if (!has)
 		return 0; /* static: no interpreter to find */
 	if (given) {
 		if (!has_aarch64_interp(given, interp)) {

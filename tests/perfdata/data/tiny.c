@@ -2,6 +2,11 @@
  * symbols. Rebuild tiny-aarch64.elf with:
  *   aarch64-linux-gnu-gcc -O1 -nostdlib -static -no-pie -fno-asynchronous-unwind-tables \
  *       -Wl,--build-id=none -o tiny-aarch64.elf tiny.c
+ * and tiny-dynamic-aarch64.elf (a PIE with an interpreter, for the ELF
+ * helpers' tests and fuzz corpus) with:
+ *   aarch64-linux-gnu-gcc -O1 -nostdlib -fPIE -pie -fno-asynchronous-unwind-tables \
+ *       -Wl,--build-id=none -Wl,-z,max-page-size=4096 -Wl,-z,noseparate-code -s \
+ *       -Wl,--dynamic-linker=/lib/ld-linux-aarch64.so.1 -o tiny-dynamic-aarch64.elf tiny.c
  * (checked in so the tests do not need the cross compiler). */
 volatile long sink[64];
 

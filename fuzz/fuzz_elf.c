@@ -1,0 +1,47 @@
+/* The ELF helpers of lib/perfdata (perfdata.h): the executable segments
+ * (ap_perf_elf_exec_maps: the files perf.data's mappings and armprof
+ * record name), the interpreter a program asks for (ap_perf_elf_interp:
+ * armprof record's choice of an aarch64 root) and the aarch64 check. They
+ * read any file a user names: any bytes must give a result or an error,
+ * never a crash, and a result must hold together: page-aligned segments,
+ * an interpreter string terminated and non-empty, or empty without one. */
+#define _GNU_SOURCE 1 /* memfd_create */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "armprof/perfdata.h"
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	static char path[64];
+	if (fd < 0) {
+		fd = memfd_create("elf", 0);
+		if (fd < 0)
+			return 0;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
+		return 0;
+	struct ap_perf_elf_map maps[4];
+	struct ap_perf_error err;
+	int n = ap_perf_elf_exec_maps(path, maps, 4, &err);
+	if (n < 0 && !err.msg[0])
+		__builtin_trap(); /* an error says what */
+	for (int i = 0; i < n && i < 4; i++)
+		if (maps[i].addr % 4096 || maps[i].pgoff % 4096)
+			__builtin_trap(); /* page-aligned maps, as documented */
+	char interp[32];
+	int has = ap_perf_elf_interp(path, interp, sizeof(interp));
+	if (has == 1 && (!interp[0] || !memchr(interp, 0, sizeof(interp))))
+		__builtin_trap();
+	if (has <= 0 && interp[0])
+		__builtin_trap(); /* no interpreter: an empty string */
+	int a64 = ap_perf_elf_is_aarch64(path);
+	if (a64 != 0 && a64 != 1)
+		__builtin_trap();
+	return 0;
+}
