@@ -509,31 +509,28 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 		while (k < max && e[k].what == raw)
 			k++;
 	}
-	if (env->window) { /* outside the windows: counted only */
-		r->ops += k * n;
-		r->run_ops += k * n;
-		if (env->count_execs)
-			r->execs[tb->id] += k;
-		return e + k;
-	}
-	if (in) {
-		uint64_t now = r->ops + n + in->index + r->stall_total;
-		if (in->cls.rn == r->dep_reg && r->dep_ready > now)
+	if (!env->window) { /* in detail; outside the windows a run is only counted */
+		if (in) {
+			uint64_t now = r->ops + n + in->index + r->stall_total;
+			if (in->cls.rn == r->dep_reg && r->dep_ready > now)
+				return e;
+			if (in->dep_rt != A64_NO_REG && in->cls.rn == in->dep_rt &&
+			    (uint64_t)res.lat_total - res.lat_issue + env->issue_latency > n)
+				return e;
+		}
+		/* What finish_tb works out for a TB followed by itself (the
+		 * last check: it counts the branches when it passes). */
+		uint64_t target = tb->br_direct ? tb->br_target : tb->vaddr;
+		int taken = tb->br_direct ? tb->vaddr == tb->br_target : 1;
+		if (tb->ends_in_branch &&
+		    !ap_uarch_branch_repeat(env->core, tb->br_pc, target, tb->br_uarch, taken, k))
 			return e;
-		if (in->dep_rt != A64_NO_REG && in->cls.rn == in->dep_rt &&
-		    (uint64_t)res.lat_total - res.lat_issue + env->issue_latency > n)
-			return e;
 	}
-	/* What finish_tb works out for a TB followed by itself. */
-	uint64_t target = tb->br_direct ? tb->br_target : tb->vaddr;
-	int taken = tb->br_direct ? tb->vaddr == tb->br_target : 1;
-	if (tb->ends_in_branch && !ap_uarch_branch_repeat(env->core, tb->br_pc, target, tb->br_uarch, taken, k))
-		return e;
 	r->ops += k * n;
 	r->run_ops += k * n;
 	if (env->count_execs)
 		r->execs[tb->id] += k; /* room: the TB has run here before */
-	if (in) {
+	if (in && !env->window) {
 		ap_uarch_access_repeat(env->core, e->vaddr, (enum ap_uarch_access_kind)in->access, k, &res);
 		struct mem_slot *s = &env->slot[in->index];
 		s->seq = r->ops + 1;

@@ -81,17 +81,9 @@ static uint64_t elf_entry(const char *path)
 	return e;
 }
 
-/* The index of the first of st's mappings with the path of mapping k. */
-static size_t first_map_of(const struct record_stats *st, size_t k)
-{
-	for (size_t i = 0; i < k; i++)
-		if (!strcmp(st->map[i].path, st->map[k].path))
-			return i;
-	return k;
-}
-
 static int write_perf(const struct record_opts *o, const char *prog, uint64_t bias,
-                      const struct record_stats *st, const uint8_t *spe, size_t spe_len)
+                      const struct record_stats *st, const struct record_library *libs, size_t n_libs,
+                      const uint8_t *spe, size_t spe_len)
 {
 	struct ap_perf_write_config cfg;
 	struct ap_perf_error err;
@@ -120,15 +112,11 @@ static int write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 		                         maps[i].prot, abs, 0);
 	/* The dynamic loader and shared libraries, each once, where the
 	 * plugin saw them: perf report then names their functions too. */
-	for (size_t k = 0; !rc && k < st->n_maps; k++) {
-		const char *file = st->map[k].path;
-		uint64_t file_bias;
-		if (!strcmp(file, abs) || first_map_of(st, k) != k || !record_file_bias(st, file, &file_bias))
-			continue;
-		nm = ap_perf_elf_exec_maps(file, maps, 16, &err);
+	for (size_t k = 0; !rc && k < n_libs; k++) {
+		nm = ap_perf_elf_exec_maps(libs[k].path, maps, 16, &err);
 		for (int i = 0; !rc && i < nm && i < 16; i++)
-			rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + file_bias, maps[i].len, maps[i].pgoff,
-			                         maps[i].prot, file, 0);
+			rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + libs[k].bias, maps[i].len, maps[i].pgoff,
+			                         maps[i].prot, libs[k].path, 0);
 	}
 	for (size_t i = 0; !rc && i < st->n_vcpus; i++) {
 		const struct record_vcpu *v = &st->vcpu[i];
@@ -150,7 +138,8 @@ static int write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 }
 
 static int write_meta(const struct record_opts *o, const char *prog, uint64_t bias,
-                      const struct record_stats *st, int exit_status)
+                      const struct record_stats *st, const struct record_library *libs, size_t n_libs,
+                      int exit_status)
 {
 	char path[PATH_MAX + 8], abs[PATH_MAX];
 	snprintf(path, sizeof(path), "%s.meta", o->output);
@@ -169,12 +158,8 @@ static int write_meta(const struct record_opts *o, const char *prog, uint64_t bi
 	fprintf(out.f, "threads=%zu\n", st->n_vcpus);
 	/* The other files with code (dynamic loader, shared libraries), each
 	 * with its load bias, for armprof report's symbols. */
-	for (size_t k = 0; k < st->n_maps; k++) {
-		uint64_t file_bias;
-		if (strcmp(st->map[k].path, abs) != 0 && first_map_of(st, k) == k &&
-		    record_file_bias(st, st->map[k].path, &file_bias))
-			fprintf(out.f, "library=0x%" PRIx64 " %s\n", file_bias, st->map[k].path);
-	}
+	for (size_t k = 0; k < n_libs; k++)
+		fprintf(out.f, "library=0x%" PRIx64 " %s\n", libs[k].bias, libs[k].path);
 	return cli_output_close(&out, "record", 1);
 }
 
@@ -309,6 +294,8 @@ int cmd_record(int argc, char **argv)
 	uint64_t bias = 0, entry = elf_entry(prog);
 	if (!record_file_bias(st, abs_prog, &bias))
 		bias = st->entry && entry ? st->entry - entry : 0;
+	struct record_library libs[RECORD_MAX_MAPS];
+	size_t n_libs = record_libraries(st, abs_prog, libs, RECORD_MAX_MAPS);
 	int failed = 0;
 	if (o.model) {
 		uint8_t *spe = NULL;
@@ -321,7 +308,7 @@ int cmd_record(int argc, char **argv)
 				failed = 1;
 			}
 		} else {
-			failed = write_perf(&o, prog, bias, st, spe, spe_len) != 0;
+			failed = write_perf(&o, prog, bias, st, libs, n_libs, spe, spe_len) != 0;
 		}
 		free(spe);
 	}
@@ -329,7 +316,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "armprof record: %s: %s\n", o.counts, strerror(errno));
 		failed = 1;
 	}
-	if (!failed && o.model && write_meta(&o, prog, bias, st, status) != 0)
+	if (!failed && o.model && write_meta(&o, prog, bias, st, libs, n_libs, status) != 0)
 		failed = 1;
 	if (!o.quiet)
 		summary(&o, o.prog_argv[0], status, st);

@@ -64,6 +64,20 @@ struct meta_libraries {
 	} lib[REPORT_MAX_LIBRARIES];
 };
 
+/* Add a library, once (the first bias given stands); paths that do not fit
+ * are left out. */
+static void add_library(struct meta_libraries *libs, const char *path, uint64_t bias)
+{
+	size_t len = strlen(path), j = 0;
+	while (j < libs->n && strcmp(libs->lib[j].path, path) != 0)
+		j++;
+	if (j < libs->n || libs->n == REPORT_MAX_LIBRARIES || len >= sizeof(libs->lib[0].path))
+		return;
+	libs->lib[libs->n].bias = bias;
+	memcpy(libs->lib[libs->n].path, path, len + 1);
+	libs->n++;
+}
+
 /* FILE.meta from `armprof record`: binary=, load_bias=, library=BIAS PATH. */
 static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bias, int *have_bias,
                       struct meta_libraries *libs)
@@ -81,14 +95,11 @@ static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bia
 		else if (!strncmp(line, "load_bias=", 10) && !*have_bias) {
 			*bias = strtoull(line + 10, NULL, 0);
 			*have_bias = 1;
-		} else if (!strncmp(line, "library=", 8) && libs->n < REPORT_MAX_LIBRARIES) {
+		} else if (!strncmp(line, "library=", 8)) {
 			char *end;
 			uint64_t b = strtoull(line + 8, &end, 0);
-			if (*end == ' ' && end[1] == '/' && strlen(end + 1) < sizeof(libs->lib[0].path)) {
-				libs->lib[libs->n].bias = b;
-				memcpy(libs->lib[libs->n].path, end + 1, strlen(end + 1) + 1);
-				libs->n++;
-			}
+			if (*end == ' ' && end[1] == '/')
+				add_library(libs, end + 1, b);
 		}
 	}
 	fclose(f);
@@ -125,8 +136,7 @@ static void binary_from_mmaps(const struct ap_perf_info *info, char *binary, siz
 {
 	for (size_t i = 0; i < info->n_mmaps; i++) {
 		const struct ap_perf_mmap *m = &info->mmaps[i];
-		if (!m->filename || m->filename[0] != '/' || strlen(m->filename) >= cap ||
-		    strlen(m->filename) >= sizeof(libs->lib[0].path) || !strcmp(m->filename, binary))
+		if (!m->filename || m->filename[0] != '/' || strlen(m->filename) >= cap || !strcmp(m->filename, binary))
 			continue;
 		struct ap_perf_elf_map maps[16];
 		struct ap_perf_error err;
@@ -139,15 +149,7 @@ static void binary_from_mmaps(const struct ap_perf_info *info, char *binary, siz
 				*bias = m->addr - maps[k].addr;
 				break;
 			}
-			/* The others are the libraries it ran, each once. */
-			size_t j = 0;
-			while (j < libs->n && strcmp(libs->lib[j].path, m->filename) != 0)
-				j++;
-			if (j == libs->n && libs->n < REPORT_MAX_LIBRARIES) {
-				libs->lib[libs->n].bias = m->addr - maps[k].addr;
-				memcpy(libs->lib[libs->n].path, m->filename, strlen(m->filename) + 1);
-				libs->n++;
-			}
+			add_library(libs, m->filename, m->addr - maps[k].addr); /* the libraries it ran */
 			break;
 		}
 	}

@@ -85,23 +85,16 @@ int record_choose_sysroot(const char *prog, const char *given, char *out, size_t
 	}
 	if (!has)
 		return 0; /* static: no interpreter to find */
-	if (given) {
-		if (!has_aarch64_interp(given, interp)) {
-			snprintf(err, errlen, "--sysroot %s: no aarch64 %s%s there (the interpreter %s asks for)",
-			         given, given, interp, prog);
-			return -1;
-		}
-		snprintf(out, cap, "%s", given);
-		return 0;
-	}
+	/* A root the user named: it must have the interpreter. */
 	const char *env = getenv("QEMU_LD_PREFIX");
-	if (env && *env) {
-		if (!has_aarch64_interp(env, interp)) {
-			snprintf(err, errlen, "QEMU_LD_PREFIX=%s: no aarch64 %s%s there (the interpreter %s asks for)",
-			         env, env, interp, prog);
+	const char *named = given ? given : env && *env ? env : NULL;
+	if (named) {
+		if (!has_aarch64_interp(named, interp)) {
+			snprintf(err, errlen, "%s%s: no aarch64 %s%s there (the interpreter %s asks for)",
+			         given ? "--sysroot " : "QEMU_LD_PREFIX=", named, named, interp, prog);
 			return -1;
 		}
-		snprintf(out, cap, "%s", env);
+		snprintf(out, cap, "%s", named);
 		return 0;
 	}
 	if (has_aarch64_interp("", interp))
@@ -317,4 +310,19 @@ int record_file_bias(const struct record_stats *st, const char *path, uint64_t *
 			}
 		}
 	return 0;
+}
+
+size_t record_libraries(const struct record_stats *st, const char *abs_prog, struct record_library *out,
+                        size_t cap)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < st->n_maps && n < cap; k++) {
+		const char *path = st->map[k].path;
+		size_t first = 0;
+		while (strcmp(st->map[first].path, path) != 0)
+			first++; /* each file once: at its first mapping */
+		if (first == k && strcmp(path, abs_prog) != 0 && record_file_bias(st, path, &out[n].bias))
+			out[n++].path = path;
+	}
+	return n;
 }

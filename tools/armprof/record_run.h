@@ -44,6 +44,15 @@ struct record_stats {
  * segments minus their ELF addresses, from the plugin's mappings. Returns
  * 1 and sets *bias, or 0 when the mappings do not show the file. */
 int record_file_bias(const struct record_stats *st, const char *path, uint64_t *bias);
+/* The files other than the program (abs_prog) that it ran code from, its
+ * dynamic loader and shared libraries, each once with its load bias.
+ * Returns how many (at most cap); paths point into st. */
+struct record_library {
+	const char *path;
+	uint64_t bias;
+};
+size_t record_libraries(const struct record_stats *st, const char *abs_prog, struct record_library *out,
+                        size_t cap);
 
 /* PROG as given, or found on PATH: an absolute or relative path in out.
  * Returns 0 or -1 with a message in err. Checks it is an aarch64 ELF. */
