@@ -20,6 +20,13 @@ void guest_maps_note(uint64_t guest_vaddr, const void *host_addr)
 	atomic_store_explicit(&guest_base_known, 1, memory_order_release);
 }
 
+const void *guest_maps_host(uint64_t guest_addr)
+{
+	if (!atomic_load_explicit(&guest_base_known, memory_order_acquire))
+		return NULL;
+	return (const void *)(uintptr_t)(guest_addr + atomic_load_explicit(&guest_base, memory_order_relaxed));
+}
+
 void guest_maps_write(FILE *f)
 {
 	if (!atomic_load_explicit(&guest_base_known, memory_order_acquire))

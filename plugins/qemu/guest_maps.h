@@ -15,6 +15,9 @@
  * translation; NULL when QEMU does not say). The first call sets
  * guest_base. */
 void guest_maps_note(uint64_t guest_vaddr, const void *host_addr);
+/* Where the guest's byte at guest_addr is in QEMU's memory, or NULL
+ * before guest_maps_note gave guest_base. */
+const void *guest_maps_host(uint64_t guest_addr);
 /* One "map=START END OFFSET PATH" line (guest addresses, hex) for each
  * mapping of an aarch64 ELF file in /proc/self/maps. Writes nothing before
  * guest_maps_note gave guest_base, or when the maps cannot be read: the

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "armprof/error.h"
@@ -31,6 +32,7 @@
 #include "plugin_state.h"
 #include "qemu_plugin_api.h"
 #include "spe_sink.h"
+#include "stop_signal.h"
 
 AP_QEMU_EXPORT int qemu_plugin_version = AP_QEMU_PLUGIN_API_VERSION;
 
@@ -50,6 +52,19 @@ static struct tb_info *all_tbs;
 static uint64_t n_tbs_translated;
 static int setup_failed;
 static uint64_t entry_code;
+
+/* Checkpoints (stop_signal.h): set when a signal asks for one, so that
+ * every vCPU stops at its next TB start (vcpu_of tests it; its own host
+ * cache line, read on every TB start and written only then). */
+static _Alignas(64) _Atomic int stop_requested;
+static _Alignas(64) pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_cond = PTHREAD_COND_INITIALIZER;
+/* Taken by whatever finishes threads and writes the outputs: the exit
+ * handler, a thread's exit and a checkpoint. */
+static pthread_mutex_t output_lock = PTHREAD_MUTEX_INITIALIZER;
+static int stopped_by_signal; /* the outputs being written are a checkpoint for this signal */
+static uint64_t checkpoints;  /* written so far (a program may survive one: a blocked signal) */
+static atomic_int signals_armed;
 
 static void fail(const char *msg)
 {
@@ -71,9 +86,25 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 {
 	if (index >= PLUGIN_MAX_VCPUS)
 		fail("more guest threads than the plugin supports (256)");
+	pthread_mutex_lock(&hold_lock);
 	struct vcpu_state *v = vcpus[index];
-	if (v && v->active)
+	if (atomic_load(&stop_requested)) {
+		/* A checkpoint: wait here, at a TB start with the log complete,
+		 * until it is written. A thread not yet known waits too, so that
+		 * no vCPU comes into being under a checkpoint. */
+		int known = v && v->active;
+		if (known)
+			v->held = 1;
+		pthread_cond_broadcast(&hold_cond);
+		while (atomic_load(&stop_requested))
+			pthread_cond_wait(&hold_cond, &hold_lock);
+		if (known)
+			v->held = 0;
+	}
+	if (v && v->active) {
+		pthread_mutex_unlock(&hold_lock);
 		return v;
+	}
 	if (!v) {
 		/* Aligned for the split between the guest and replay sides. */
 		v = aligned_alloc(64, (sizeof(*v) + 63) & ~(size_t)63);
@@ -99,6 +130,7 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 	if (!entry_code)
 		entry_code = qemu_plugin_entry_code();
 	v->active = 1;
+	pthread_mutex_unlock(&hold_lock);
 	return v;
 }
 
@@ -617,7 +649,7 @@ __attribute__((flatten, noinline)) static void replay_batch(void *ctx, const str
 static inline struct vcpu_state *vcpu_of(unsigned int vcpu_index)
 {
 	struct vcpu_state *v = vcpus[vcpu_index];
-	if (__builtin_expect(!v || !v->active, 0))
+	if (__builtin_expect(!v || !v->active || atomic_load_explicit(&stop_requested, memory_order_relaxed), 0))
 		v = vcpu_get(vcpu_index);
 	return v;
 }
@@ -663,8 +695,14 @@ static void on_mem_tb_start(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 	log_event(vcpu_of(vcpu_index), (uintptr_t)udata | EV_START_ACCESS, vaddr);
 }
 
+static void checkpoint(int sig);
+
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
+	/* QEMU has set up its signal handling by the first translation. */
+	if (__builtin_expect(!atomic_load_explicit(&signals_armed, memory_order_relaxed), 0) &&
+	    !atomic_exchange(&signals_armed, 1))
+		stop_signal_arm(checkpoint, &stop_requested);
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	if (n == 0 || n > PLUGIN_MAX_TB_INSNS)
 		fail("unexpected translation block size");
@@ -729,8 +767,47 @@ static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 	struct vcpu_state *v = vcpu_index < PLUGIN_MAX_VCPUS ? vcpus[vcpu_index] : NULL;
 	if (!v)
 		return;
+	pthread_mutex_lock(&output_lock);
 	finish_thread(v);
 	v->active = 0; /* a new thread may reuse the index: new tid */
+	pthread_mutex_unlock(&output_lock);
+}
+
+#define AARCH64_NR_RT_SIGACTION 134
+
+/* A system call starts: the thread's log is complete until it returns
+ * (a checkpoint need not wait for it). rt_sigaction is followed for
+ * stop_signal.h. */
+static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1, uint64_t a2,
+                       uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
+{
+	(void)id, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7, (void)a8;
+	struct vcpu_state *v = vcpu_index < PLUGIN_MAX_VCPUS ? vcpus[vcpu_index] : NULL;
+	if (!v)
+		return;
+	v->sigaction_act = num == AARCH64_NR_RT_SIGACTION ? a2 : 0;
+	v->sigaction_sig = a1;
+	atomic_store(&v->in_syscall, 1);
+}
+
+static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, int64_t ret)
+{
+	(void)id;
+	struct vcpu_state *v = vcpu_index < PLUGIN_MAX_VCPUS ? vcpus[vcpu_index] : NULL;
+	if (!v)
+		return;
+	if (num == AARCH64_NR_RT_SIGACTION && v->sigaction_act && ret == 0) {
+		/* The new action's sa_handler, the first word of the program's
+		 * struct sigaction (it was just read by the call, so it is there). */
+		const uint64_t *act = guest_maps_host(v->sigaction_act);
+		if (act)
+			stop_signal_guest_sigaction((int)v->sigaction_sig, *act);
+	}
+	atomic_store(&v->in_syscall, 0);
+	/* After the store: a checkpoint that saw the thread in its call
+	 * cannot have finished before this load sees its request. */
+	if (atomic_load(&stop_requested))
+		vcpu_get(vcpu_index);
 }
 
 /* ---- outputs ---------------------------------------------------------------- */
@@ -793,6 +870,10 @@ static int emit_counts_locked(FILE *f)
 		uint32_t cap = v ? v->rs.execs_cap : 0;
 		for (uint64_t id = 0; id < cap && id < n_tbs_translated; id++)
 			execs[id] += v->rs.execs[id];
+		/* A checkpoint leaves each thread's TB under way open: counted
+		 * at its start, but not yet among the operations fed. */
+		if (v && v->active && v->rs.cur && v->rs.cur->id < cap)
+			execs[v->rs.cur->id]--;
 	}
 	size_t k = 0;
 	for (struct tb_info *t = all_tbs; t; t = t->next) {
@@ -822,9 +903,10 @@ static int emit_spe(FILE *f, void *ctx)
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
 		if (!vcpus[i] || !vcpus[i]->sink)
 			continue;
-		size_t len;
+		size_t len, more;
 		const uint8_t *b = spe_sink_bytes(vcpus[i]->sink, &len);
-		if (len && fwrite(b, 1, len, f) != len)
+		const uint8_t *m = spe_sink_buffered(vcpus[i]->sink, &more);
+		if ((len && fwrite(b, 1, len, f) != len) || (more && fwrite(m, 1, more, f) != more))
 			return -1;
 	}
 	return 0;
@@ -857,7 +939,10 @@ static int emit_stats(FILE *f, void *ctx)
 		struct ap_spe_counts c = { 0 };
 		uint64_t d = 0, l = 0;
 		if (v->sink) {
+			size_t more = 0;
 			spe_sink_bytes(v->sink, &len);
+			spe_sink_buffered(v->sink, &more);
+			len += more;
 			spe_sink_counts(v->sink, &c, &d, &l);
 		}
 		/* One line per vCPU: where its bytes are in the SPE output. */
@@ -895,6 +980,11 @@ static int emit_stats(FILE *f, void *ctx)
 	        ops, tot.sample_pop, tot.sample_feed, tot.sample_filtrate, tot.sample_collision,
 	        tot.records_written, tot.records_discarded, off, tot.mgmt_events, drains, lost);
 	fprintf(f, "spe_batch_mismatch=%" PRIu64 "\n", mismatch);
+	/* A checkpoint: the program is about to meet this signal (it was at
+	 * its default action), and the outputs cover it up to then. */
+	if (stopped_by_signal)
+		fprintf(f, "stopped_by_signal=%d\n", stopped_by_signal);
+	fprintf(f, "checkpoints=%" PRIu64 "\n", checkpoints);
 	fprintf(f, "timing_window=%" PRIu64 "\ndetailed_ops=%" PRIu64 "\n", detail_window, detailed);
 	/* Where the time went: the replay of the event logs through the
 	 * models, on model threads (pipeline=1) or the program's own. */
@@ -908,18 +998,10 @@ static int emit_stats(FILE *f, void *ctx)
 	return ferror(f) ? -1 : 0;
 }
 
-static void on_exit_cb(qemu_plugin_id_t id, void *p)
+/* The outputs, each written whole or not at all; the summary last, so
+ * that its presence says the others are complete. */
+static void write_outputs(void)
 {
-	if (setup_failed || forked_child)
-		return;
-	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
-		struct vcpu_state *v = vcpus[i];
-		if (!v)
-			continue;
-		finish_thread(v);
-		if (v->sink)
-			spe_sink_finish(v->sink);
-	}
 	uint64_t mismatch = 0;
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++)
 		mismatch += vcpus[i] ? vcpus[i]->spe_batch_mismatch : 0;
@@ -944,6 +1026,101 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 	}
 }
 
+static void on_exit_cb(qemu_plugin_id_t id, void *p)
+{
+	if (setup_failed || forked_child)
+		return;
+	pthread_mutex_lock(&output_lock);
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
+		struct vcpu_state *v = vcpus[i];
+		if (!v)
+			continue;
+		finish_thread(v);
+		if (v->sink)
+			spe_sink_finish(v->sink);
+	}
+	write_outputs();
+	pthread_mutex_unlock(&output_lock);
+}
+
+/* Wait until every live vCPU is held at a TB start or in a system call
+ * (stop_requested is set). 0 when one is neither within
+ * STOP_SIGNAL_HOLD_SECONDS: a thread can wait inside QEMU for the held
+ * ones (exclusive execution), which would never end. */
+static int hold_all(void)
+{
+	struct timespec deadline;
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += STOP_SIGNAL_HOLD_SECONDS;
+	pthread_mutex_lock(&hold_lock);
+	atomic_store(&stop_requested, 1);
+	int all = 0;
+	for (;;) {
+		all = 1;
+		for (unsigned i = 0; i < PLUGIN_MAX_VCPUS && all; i++) {
+			struct vcpu_state *v = vcpus[i];
+			if (v && v->active && !v->held && !atomic_load(&v->in_syscall))
+				all = 0;
+		}
+		if (all)
+			break;
+		/* A held vCPU signals the condition; one entering a system
+		 * call does not: look again every 10 ms. */
+		struct timespec now, step;
+		clock_gettime(CLOCK_REALTIME, &now);
+		if (now.tv_sec > deadline.tv_sec ||
+		    (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec))
+			break;
+		step = now;
+		step.tv_nsec += 10 * 1000 * 1000;
+		if (step.tv_nsec >= 1000000000) {
+			step.tv_sec++;
+			step.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&hold_cond, &hold_lock, &step);
+	}
+	pthread_mutex_unlock(&hold_lock);
+	return all;
+}
+
+static void release_all(void)
+{
+	pthread_mutex_lock(&hold_lock);
+	atomic_store(&stop_requested, 0);
+	pthread_cond_broadcast(&hold_cond);
+	pthread_mutex_unlock(&hold_lock);
+}
+
+/* A signal at its default action is about to end the program
+ * (stop_signal.h): write the outputs as they stand, with every vCPU held.
+ * Nothing is finished: each thread's TB under way stays open, and the run
+ * goes on unchanged should the program survive (a blocked signal). Its
+ * operations so far are given to the SPE model (none of them is selected,
+ * as in finish_tb), so that SAMPLE_POP counts them. */
+static void checkpoint(int sig)
+{
+	pthread_mutex_lock(&output_lock);
+	if (!setup_failed && !forked_child && hold_all()) {
+		for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
+			struct vcpu_state *v = vcpus[i];
+			if (!v || !v->active)
+				continue;
+			event_ring_drain(&v->ring);
+			v->log = event_ring_current(&v->ring);
+			if (v->sink) {
+				spe_flush(v, v->rs.ops, v->rs.ops - v->rs.spe_given);
+				v->rs.spe_given = v->rs.ops;
+			}
+		}
+		stopped_by_signal = sig;
+		checkpoints++;
+		write_outputs();
+		stopped_by_signal = 0;
+	}
+	release_all();
+	pthread_mutex_unlock(&output_lock);
+}
+
 /* The program forked (qemu-user forks the host process): the child has
  * only the forking thread, no model threads, and must not write the
  * parent's output files. Events of its threads are dropped as they are
@@ -952,6 +1129,13 @@ static void after_fork_in_child(void)
 {
 	forked_child = 1;
 	opts.pipeline = 0; /* threads it starts replay (drop) on their own */
+	/* The parent may have been in a checkpoint: its locks and request
+	 * are not the child's. */
+	stop_signal_after_fork();
+	pthread_mutex_init(&hold_lock, NULL);
+	pthread_cond_init(&hold_cond, NULL);
+	pthread_mutex_init(&output_lock, NULL);
+	atomic_store(&stop_requested, 0);
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++)
 		if (vcpus[i])
 			event_ring_after_fork(&vcpus[i]->ring);
@@ -990,8 +1174,11 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		return -1;
 	}
 	pthread_atfork(NULL, NULL, after_fork_in_child);
+	stop_signal_note_inherited();
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
 	qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);
+	qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+	qemu_plugin_register_vcpu_syscall_ret_cb(id, on_syscall_ret);
 	qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
 	return 0;
 }

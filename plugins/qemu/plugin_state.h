@@ -4,6 +4,7 @@
 #ifndef ARMPROF_PLUGIN_STATE_H
 #define ARMPROF_PLUGIN_STATE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -116,6 +117,12 @@ struct vcpu_state {
 	int64_t tid;            /* guest thread id (= host tid under qemu-user) */
 	struct event_batch *log; /* the batch being filled */
 	struct event_ring ring;
+	/* Holding the vCPUs for a checkpoint (stop_signal.h): held at a TB
+	 * start (under hold_lock), or in a system call, where its log is
+	 * complete and it cannot log more before its return callback. */
+	int held;
+	_Atomic int in_syscall;
+	uint64_t sigaction_sig, sigaction_act; /* an rt_sigaction under way (act != 0) */
 
 	/* The replay side, on the model thread (event_ring.h): on host cache
 	 * lines of its own, so that the two threads do not pass lines back

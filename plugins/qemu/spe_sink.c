@@ -251,6 +251,14 @@ const uint8_t *spe_sink_bytes(const struct spe_sink *s, size_t *len)
 	return s->out;
 }
 
+const uint8_t *spe_sink_buffered(const struct spe_sink *s, size_t *len)
+{
+	uint64_t ptr = 0;
+	ap_pe_peek(s->pe, AP_PMBPTR_EL1, &ptr);
+	*len = ptr > SINK_BUFFER_VA && ptr - SINK_BUFFER_VA <= s->mem_size ? (size_t)(ptr - SINK_BUFFER_VA) : 0;
+	return s->mem;
+}
+
 void spe_sink_counts(struct spe_sink *s, struct ap_spe_counts *c, uint64_t *drains,
                      uint64_t *lost_bytes)
 {

@@ -36,6 +36,10 @@ void spe_sink_op(struct spe_sink *s, const struct ap_spe_op *op, uint64_t now);
 void spe_sink_finish(struct spe_sink *s);
 /* The SPE bytes collected so far (every drained buffer, in order). */
 const uint8_t *spe_sink_bytes(const struct spe_sink *s, size_t *len);
+/* The bytes the profiling buffer holds beyond them (none after
+ * spe_sink_finish): read without draining, for a checkpoint of a run
+ * that goes on. */
+const uint8_t *spe_sink_buffered(const struct spe_sink *s, size_t *len);
 void spe_sink_counts(struct spe_sink *s, struct ap_spe_counts *c, uint64_t *drains,
                      uint64_t *lost_bytes);
 

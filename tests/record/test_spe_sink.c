@@ -101,7 +101,27 @@ TEST(drains_keep_every_record)
 		}
 		fed += chunk;
 	}
+	/* A checkpoint's view before the finish (stop_signal.h): the drained
+	 * bytes and what the buffer holds are the bytes the finish gives. */
+	size_t seen_len, held_len;
+	const uint8_t *seen = spe_sink_bytes(s, &seen_len);
+	const uint8_t *held = spe_sink_buffered(s, &held_len);
+	CHECK(held_len > 0 && held_len < o.buffer_bytes);
+	uint8_t *checkpoint = malloc(seen_len + held_len);
+	CHECK(checkpoint != NULL);
+	if (checkpoint) {
+		memcpy(checkpoint, seen, seen_len);
+		memcpy(checkpoint + seen_len, held, held_len);
+	}
 	spe_sink_finish(s);
+	size_t after_held;
+	spe_sink_buffered(s, &after_held);
+	CHECK_EQ_U64(after_held, 0);
+	size_t final_len;
+	const uint8_t *final_bytes = spe_sink_bytes(s, &final_len);
+	CHECK_EQ_U64(final_len, seen_len + held_len);
+	CHECK(checkpoint && memcmp(final_bytes, checkpoint, final_len) == 0);
+	free(checkpoint);
 	struct ap_spe_counts c;
 	uint64_t drains, lost;
 	spe_sink_counts(s, &c, &drains, &lost);

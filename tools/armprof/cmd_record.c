@@ -156,6 +156,10 @@ static int write_meta(const struct record_opts *o, const char *prog, uint64_t bi
 	fprintf(out.f, "ops=%" PRIu64 "\nsample_pop=%" PRIu64 "\nsample_feed=%" PRIu64 "\nrecords=%" PRIu64 "\n",
 	        st->ops, st->sample_pop, st->sample_feed, st->records);
 	fprintf(out.f, "threads=%zu\n", st->n_vcpus);
+	/* Outputs written when a signal was about to end the program
+	 * (plugins/qemu/stop_signal.h); stopped_by_signal: these are one. */
+	fprintf(out.f, "checkpoints=%" PRIu64 "\nstopped_by_signal=%" PRIu64 "\n", st->checkpoints,
+	        st->stopped_by_signal);
 	/* The other files with code (dynamic loader, shared libraries), each
 	 * with its load bias, for armprof report's symbols. */
 	for (size_t k = 0; k < n_libs; k++)
@@ -171,7 +175,13 @@ static double pct(uint64_t a, uint64_t b)
 static void summary(const struct record_opts *o, const char *prog, int status,
                     const struct record_stats *st)
 {
-	fprintf(stderr, "armprof record: %s exited with status %d\n", prog, status);
+	if (st->stopped_by_signal)
+		fprintf(stderr,
+		        "armprof record: %s was ended by signal %" PRIu64 " (%s, status %d); the profile covers "
+		        "it up to the signal\n",
+		        prog, st->stopped_by_signal, strsignal((int)st->stopped_by_signal), status);
+	else
+		fprintf(stderr, "armprof record: %s exited with status %d\n", prog, status);
 	if (o->model) {
 		fprintf(stderr,
 		        "armprof record: %" PRIu64 " operations fed, SAMPLE_POP %" PRIu64 ", %" PRIu64
@@ -274,12 +284,16 @@ int cmd_record(int argc, char **argv)
 	struct record_stats *st = calloc(1, sizeof(*st));
 	if (!st || record_read_stats(t.stats, st) != 0) {
 		/* QEMU runs the plugin's exit handler on exit() and exit_group,
-		 * not when a fatal signal kills the program: then nothing was
-		 * recorded, and the program's status still passes through. */
+		 * not when a signal kills the program; the plugin writes a
+		 * checkpoint first for the signals QEMU lets it see
+		 * (stop_signal.h), not for a fault (SIGSEGV, SIGBUS, SIGILL,
+		 * SIGFPE) or SIGKILL: then nothing was recorded, and the
+		 * program's status still passes through. */
 		fprintf(stderr,
 		        "armprof record: no profile written: the plugin wrote no results (qemu-aarch64 exited with "
 		        "status %d%s; see its message above)\n",
-		        status, status > 128 ? ", killed by a signal" : "");
+		        status,
+		        status > 128 ? ", killed by a signal the plugin cannot see first: a fault or SIGKILL" : "");
 		free(st);
 		remove_tmp(&t);
 		return status ? status : EXIT_USAGE;

@@ -78,9 +78,10 @@ static void add_library(struct meta_libraries *libs, const char *path, uint64_t 
 	libs->n++;
 }
 
-/* FILE.meta from `armprof record`: binary=, load_bias=, library=BIAS PATH. */
+/* FILE.meta from `armprof record`: binary=, load_bias=, library=BIAS PATH,
+ * stopped_by_signal=. */
 static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bias, int *have_bias,
-                      struct meta_libraries *libs)
+                      struct meta_libraries *libs, int *ended_by_signal)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s.meta", input);
@@ -95,6 +96,9 @@ static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bia
 		else if (!strncmp(line, "load_bias=", 10) && !*have_bias) {
 			*bias = strtoull(line + 10, NULL, 0);
 			*have_bias = 1;
+		} else if (!strncmp(line, "stopped_by_signal=", 18)) {
+			long sig = strtol(line + 18, NULL, 10);
+			*ended_by_signal = sig > 0 && sig < 128 ? (int)sig : 0;
 		} else if (!strncmp(line, "library=", 8)) {
 			char *end;
 			uint64_t b = strtoull(line + 8, &end, 0);
@@ -297,8 +301,9 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "armprof report: out of memory\n");
 		return EXIT_USAGE;
 	}
+	int ended_by_signal = 0;
 	if (strcmp(input, "-") != 0)
-		read_meta(input, binary, sizeof(binary), &bias, &have_bias, libs);
+		read_meta(input, binary, sizeof(binary), &bias, &have_bias, libs, &ended_by_signal);
 
 	struct report_run run = { 0 };
 	if (ap_report_new(&run.rep) < 0) {
@@ -306,7 +311,11 @@ int cmd_report(int argc, char **argv)
 		free(libs);
 		return EXIT_USAGE;
 	}
-	struct report_view view = { .input = input, .input_kind = "raw SPE", .disasm = disasm, .lines = lines };
+	struct report_view view = { .input = input,
+		                    .input_kind = "raw SPE",
+		                    .disasm = disasm,
+		                    .lines = lines,
+		                    .ended_by_signal = ended_by_signal };
 	view.top_functions = view.top_instructions = have_top ? (size_t)top : (fmt == REPORT_TEXT ? 20 : 0);
 	if (binary[0] && load_binary(&run, &view, binary, bias) != 0) {
 		ap_report_free(run.rep);

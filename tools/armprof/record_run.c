@@ -287,6 +287,8 @@ int record_read_stats(const char *path, struct record_stats *st)
 			{ "replay_cpu_ns", &st->replay_cpu_ns },
 			{ "pipeline", &st->pipeline },
 			{ "loop_run_ops", &st->loop_run_ops },
+			{ "stopped_by_signal", &st->stopped_by_signal },
+			{ "checkpoints", &st->checkpoints },
 		};
 		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 			if (!strcmp(key, map[i].k))

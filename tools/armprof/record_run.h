@@ -34,6 +34,10 @@ struct record_stats {
 	 * models; pipeline: on model threads (1) or the program's own (0). */
 	uint64_t replay_cpu_ns, pipeline;
 	uint64_t loop_run_ops; /* operations replayed in loop runs (plugin.c replay_run) */
+	/* The outputs are the checkpoint the plugin wrote when this signal
+	 * was about to end the program (plugins/qemu/stop_signal.h); 0: at exit. */
+	uint64_t stopped_by_signal;
+	uint64_t checkpoints; /* such checkpoints written during the run */
 	size_t n_vcpus;
 	struct record_vcpu vcpu[RECORD_MAX_VCPUS];
 	size_t n_maps;

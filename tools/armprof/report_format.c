@@ -156,6 +156,9 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	fprintf(out, "# armprof report: %s (%s), %" PRIu64 " records", v->input, v->input_kind, ap_report_records(r));
 	if (v->decode_errors)
 		fprintf(out, ", %" PRIu64 " with decode errors", v->decode_errors);
+	if (v->ended_by_signal)
+		fprintf(out, "\n# the program was ended by signal %d (%s): the profile covers it up to then",
+		        v->ended_by_signal, strsignal(v->ended_by_signal));
 	fprintf(out, "\n# binary: %s", v->binary ? v->binary : "(none: use --binary for symbols)");
 	if (v->binary && v->load_bias)
 		fprintf(out, " (load bias 0x%" PRIx64 ")", v->load_bias);
@@ -239,8 +242,8 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	else
 		fputs("null", out);
 	fprintf(out, ",\"load_bias\":%" PRIu64 ",\"records\":%" PRIu64 ",\"decode_errors\":%" PRIu64
-	        ",\"sort\":\"%s\",\"totals\":{",
-	        v->load_bias, ap_report_records(r), v->decode_errors, report_sort_name(v->sort));
+	        ",\"sort\":\"%s\",\"ended_by_signal\":%d,\"totals\":{",
+	        v->load_bias, ap_report_records(r), v->decode_errors, report_sort_name(v->sort), v->ended_by_signal);
 	json_stats(out, t, t);
 	fprintf(out, "},\n\"functions\":[");
 	size_t nf = ap_report_functions(r, &rows);

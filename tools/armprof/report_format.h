@@ -19,6 +19,9 @@ struct report_view {
 	int disasm, lines;
 	uint64_t decode_errors;
 	enum ap_report_key sort; /* what the rows are ranked by (ap_report_sort) */
+	/* FILE.meta: the program was ended by this signal and the profile
+	 * stops there (armprof record's checkpoint); 0: it exited. */
+	int ended_by_signal;
 };
 
 int report_format_parse(const char *name, enum report_format *fmt);

@@ -1,0 +1,175 @@
+/* A program ended by a signal keeps its profile (see stop_signal.h). */
+#define _GNU_SOURCE 1 /* syscall(), SYS_gettid */
+#include "stop_signal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Signals whose default action ends the program and that reach QEMU's
+ * host handler as host signals. The numbers are the host's; an aarch64
+ * Linux program uses the same numbers for all of them (asm-generic), so
+ * its rt_sigaction calls name them alike. */
+static const int stop_signals[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGABRT,   SIGPIPE, SIGALRM, SIGTERM,
+	                            SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF, SIGXFSZ };
+#define N_STOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+static struct sigaction qemu_action[N_STOP]; /* QEMU's handler, set once per signal */
+static atomic_int have_qemu_action[N_STOP];
+/* The program leaves the signal at its default action: so it starts,
+ * unless it inherited the signal ignored (stop_signal_note_inherited). */
+static atomic_int guest_default[N_STOP];
+static int inherited_ignored[N_STOP];
+/* The next delivery is the checkpoint's own resend: straight to QEMU. */
+static atomic_int pass_next[N_STOP];
+static atomic_int busy;       /* a checkpoint is pending or under way */
+static atomic_int in_child;   /* after fork: no checkpoints */
+static sem_t wake;
+static _Atomic int pending_sig; /* written by the handler before sem_post */
+static siginfo_t pending_info;
+static pid_t pending_tid;
+static stop_signal_checkpoint_fn checkpoint_fn;
+static _Atomic int *requested_flag;
+
+static int slot_of(int sig)
+{
+	for (unsigned k = 0; k < N_STOP; k++)
+		if (stop_signals[k] == sig)
+			return (int)k;
+	return -1;
+}
+
+static void to_qemu(int k, int sig, siginfo_t *info, void *uc)
+{
+	const struct sigaction *a = &qemu_action[k];
+	if (a->sa_flags & SA_SIGINFO)
+		a->sa_sigaction(sig, info, uc);
+	else if (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN)
+		a->sa_handler(sig);
+}
+
+/* Async-signal-safe: atomics, a copy, sem_post. */
+static void on_signal(int sig, siginfo_t *info, void *uc)
+{
+	int k = slot_of(sig), saved_errno = errno;
+	if (k < 0)
+		return;
+	if (atomic_load(&in_child) || !atomic_load(&guest_default[k]) || atomic_exchange(&pass_next[k], 0)) {
+		to_qemu(k, sig, info, uc);
+	} else if (atomic_exchange(&busy, 1)) {
+		/* A checkpoint is under way. The same signal again is dropped:
+		 * its resend is coming, and the kernel would have merged the two
+		 * had they been pending together (a `timeout` sends SIGTERM to
+		 * armprof, which passes it on, and to the process group). Another
+		 * goes to QEMU at once. */
+		if (sig != pending_sig)
+			to_qemu(k, sig, info, uc);
+	} else {
+		pending_sig = sig;
+		pending_info = *info;
+		pending_tid = (pid_t)syscall(SYS_gettid);
+		atomic_store(requested_flag, 1); /* vCPUs stop at their next TB start */
+		sem_post(&wake);
+	}
+	errno = saved_errno;
+}
+
+/* Put on_signal in front of QEMU's handler for slot k, if QEMU's is there. */
+static void wrap(int k)
+{
+	int sig = stop_signals[k];
+	struct sigaction cur;
+	if (sigaction(sig, NULL, &cur) != 0 || !(cur.sa_flags & SA_SIGINFO) || cur.sa_sigaction == on_signal)
+		return; /* default, ignored (the program's SIG_IGN), or ours already */
+	if (!atomic_load(&have_qemu_action[k])) {
+		qemu_action[k] = cur;
+		atomic_store(&have_qemu_action[k], 1);
+	} else if (cur.sa_sigaction != qemu_action[k].sa_sigaction) {
+		return; /* not QEMU's: leave it alone */
+	}
+	struct sigaction mine = cur;
+	mine.sa_sigaction = on_signal;
+	sigaction(sig, &mine, NULL);
+}
+
+/* The signal again, as it came: the same thread for one sent to a thread,
+ * the same siginfo where the kernel lets a process queue it to itself
+ * (si_code < 0), else a kill() from this process. */
+static void resend(int sig, const siginfo_t *info, pid_t tid)
+{
+	siginfo_t copy = *info;
+	if (info->si_code == SI_TKILL && syscall(SYS_tgkill, getpid(), tid, sig) == 0)
+		return;
+	if (info->si_code < 0 && info->si_code != SI_TKILL &&
+	    syscall(SYS_rt_sigqueueinfo, getpid(), sig, &copy) == 0)
+		return;
+	kill(getpid(), sig);
+}
+
+static void *stopper(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		while (sem_wait(&wake) != 0)
+			;
+		int sig = pending_sig;
+		siginfo_t info = pending_info;
+		pid_t tid = pending_tid;
+		checkpoint_fn(sig);
+		atomic_store(&pass_next[slot_of(sig)], 1);
+		resend(sig, &info, tid);
+		atomic_store(&busy, 0);
+	}
+	return NULL;
+}
+
+void stop_signal_arm(stop_signal_checkpoint_fn checkpoint, _Atomic int *requested)
+{
+	checkpoint_fn = checkpoint;
+	requested_flag = requested;
+	if (sem_init(&wake, 0, 0) != 0)
+		return;
+	/* The thread takes no signal: they are the program's (event_ring.c
+	 * says why), and this one must not run on the thread it wakes. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_t t;
+	int started = pthread_create(&t, NULL, stopper, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!started)
+		return; /* no checkpoints: QEMU's handlers stay as they are */
+	pthread_detach(t);
+	for (unsigned k = 0; k < N_STOP; k++) {
+		atomic_store(&guest_default[k], !inherited_ignored[k]);
+		wrap((int)k);
+	}
+}
+
+void stop_signal_note_inherited(void)
+{
+	for (unsigned k = 0; k < N_STOP; k++) {
+		struct sigaction cur;
+		inherited_ignored[k] = sigaction(stop_signals[k], NULL, &cur) == 0 && cur.sa_handler == SIG_IGN;
+	}
+}
+
+void stop_signal_guest_sigaction(int sig, uint64_t handler)
+{
+	int k = slot_of(sig);
+	if (k < 0 || !checkpoint_fn)
+		return;
+	atomic_store(&guest_default[k], handler == 0 /* SIG_DFL */);
+	/* QEMU just set the host action again: its handler for a default or
+	 * a handled signal (wrapped again), SIG_IGN for an ignored one. */
+	wrap(k);
+}
+
+void stop_signal_after_fork(void)
+{
+	atomic_store(&in_child, 1);
+}
