@@ -19,6 +19,7 @@
  * Options come from a key=value file (plugin_options.c). Outputs, written
  * at exit: the SPE bytes (raw), exact per-PC operation counts, a summary. */
 #define _GNU_SOURCE 1 /* syscall(SYS_gettid) */
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -43,7 +44,9 @@ static uint64_t detail_window;
 static int count_execs; /* per-PC counts were asked for (opts.counts) */
 /* This process is the child of a fork() of the program: it profiles
  * nothing and writes nothing (the outputs are the parent's). */
-static volatile int forked_child;
+/* The process the plugin was loaded in: a forked child (a process of
+ * the program's own) writes its outputs under names of its own. */
+static pid_t first_pid;
 static struct ap_uarch_config uarch_cfg;
 static struct ap_uarch_system *uarch_sys;
 static struct vcpu_state *vcpus[PLUGIN_MAX_VCPUS];
@@ -629,8 +632,6 @@ __attribute__((flatten, noinline)) static void replay_batch(void *ctx, const str
                                                           uint32_t n)
 {
 	struct vcpu_state *v = ctx;
-	if (forked_child)
-		return;
 	struct replay_env env = replay_env_of(v);
 	if (env.timing && env.sink && !env.window && !env.count_execs && env.loop_runs) {
 		env.timing = 1;
@@ -696,13 +697,14 @@ static void on_mem_tb_start(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 }
 
 static void checkpoint(int sig);
+static void release_all(void);
 
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	/* QEMU has set up its signal handling by the first translation. */
 	if (__builtin_expect(!atomic_load_explicit(&signals_armed, memory_order_relaxed), 0) &&
 	    !atomic_exchange(&signals_armed, 1))
-		stop_signal_arm(checkpoint, &stop_requested);
+		stop_signal_arm(checkpoint, release_all, &stop_requested);
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	if (n == 0 || n > PLUGIN_MAX_TB_INSNS)
 		fail("unexpected translation block size");
@@ -1012,14 +1014,23 @@ static void write_outputs(void)
 		         mismatch);
 		qemu_plugin_outs(msg);
 	}
+	/* A forked child's outputs: the same names with ".PID" added. */
+	char counts[1100], out[1100], stats[1100], suffix[24] = "";
+	if (getpid() != first_pid)
+		snprintf(suffix, sizeof(suffix), ".%d", (int)getpid());
+	snprintf(counts, sizeof(counts), "%s%s", opts.counts, suffix);
+	snprintf(out, sizeof(out), "%s%s", opts.out, suffix);
+	snprintf(stats, sizeof(stats), "%s%s", opts.stats, suffix);
 	const char *bad = NULL;
-	if (opts.counts[0] && write_atomically(opts.counts, emit_counts, NULL) < 0)
-		bad = opts.counts;
-	if (opts.out[0] && opts.model && write_atomically(opts.out, emit_spe, NULL) < 0)
-		bad = opts.out;
-	if (opts.stats[0] && write_atomically(opts.stats, emit_stats, NULL) < 0)
-		bad = opts.stats;
-	if (bad) {
+	if (opts.counts[0] && write_atomically(counts, emit_counts, NULL) < 0)
+		bad = counts;
+	if (opts.out[0] && opts.model && write_atomically(out, emit_spe, NULL) < 0)
+		bad = out;
+	if (opts.stats[0] && write_atomically(stats, emit_stats, NULL) < 0)
+		bad = stats;
+	/* A child that outlived the recording finds armprof's directory
+	 * gone: nobody is left to tell. */
+	if (bad && (getpid() == first_pid || errno != ENOENT)) {
 		char msg[1200];
 		snprintf(msg, sizeof(msg), "armprof plugin: %s: cannot write\n", bad);
 		qemu_plugin_outs(msg);
@@ -1028,7 +1039,7 @@ static void write_outputs(void)
 
 static void on_exit_cb(qemu_plugin_id_t id, void *p)
 {
-	if (setup_failed || forked_child)
+	if (setup_failed)
 		return;
 	pthread_mutex_lock(&output_lock);
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
@@ -1092,7 +1103,8 @@ static void release_all(void)
 }
 
 /* A signal at its default action is about to end the program
- * (stop_signal.h): write the outputs as they stand, with every vCPU held.
+ * (stop_signal.h): write the outputs as they stand, with every vCPU held
+ * (they stay held until release_all).
  * Nothing is finished: each thread's TB under way stays open, and the run
  * goes on unchanged should the program survive (a blocked signal). Its
  * operations so far are given to the SPE model (none of them is selected,
@@ -1100,7 +1112,7 @@ static void release_all(void)
 static void checkpoint(int sig)
 {
 	pthread_mutex_lock(&output_lock);
-	if (!setup_failed && !forked_child && hold_all()) {
+	if (!setup_failed && hold_all()) {
 		for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
 			struct vcpu_state *v = vcpus[i];
 			if (!v || !v->active)
@@ -1117,28 +1129,41 @@ static void checkpoint(int sig)
 		write_outputs();
 		stopped_by_signal = 0;
 	}
-	release_all();
 	pthread_mutex_unlock(&output_lock);
 }
 
-/* The program forked (qemu-user forks the host process): the child has
- * only the forking thread, no model threads, and must not write the
- * parent's output files. Events of its threads are dropped as they are
- * logged (replay_batch), so it runs at about the speed of instrumentation. */
+/* The program forked (qemu-user forks the host process, plugin and all):
+ * the child is a process of the program's to profile on its own, as perf
+ * record's inherited events do. It has only the forking thread, and every
+ * vCPU state it holds is the parent's, part-way through a replay on model
+ * threads that do not exist here. So the child starts afresh: each of its
+ * threads gets a new state at its next TB (vcpu_get), with cold private
+ * caches and predictor (a new process, often on another core) and the LLC
+ * as the parent left it, and a new SPE buffer; at its exit it writes its
+ * outputs beside the parent's, with its pid added to their names
+ * (armprof record merges them). */
 static void after_fork_in_child(void)
 {
-	forked_child = 1;
-	opts.pipeline = 0; /* threads it starts replay (drop) on their own */
 	/* The parent may have been in a checkpoint: its locks and request
 	 * are not the child's. */
-	stop_signal_after_fork();
 	pthread_mutex_init(&hold_lock, NULL);
 	pthread_cond_init(&hold_cond, NULL);
 	pthread_mutex_init(&output_lock, NULL);
 	atomic_store(&stop_requested, 0);
-	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++)
-		if (vcpus[i])
-			event_ring_after_fork(&vcpus[i]->ring);
+	stopped_by_signal = 0;
+	checkpoints = 0;
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
+		struct vcpu_state *v = vcpus[i];
+		if (!v)
+			continue;
+		ap_uarch_core_free(v->core); /* no longer one of the model's cores */
+		spe_sink_free(v->sink);
+		free(v->rs.execs);
+		/* v itself is left behind: its ring's lock may be held by a
+		 * model thread of the parent's. */
+		vcpus[i] = NULL;
+	}
+	stop_signal_after_fork();
 }
 
 AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
@@ -1173,6 +1198,7 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		qemu_plugin_outs("armprof plugin: inconsistent timing-model configuration\n");
 		return -1;
 	}
+	first_pid = getpid();
 	pthread_atfork(NULL, NULL, after_fork_in_child);
 	stop_signal_note_inherited();
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);

@@ -27,12 +27,12 @@ static int inherited_ignored[N_STOP];
 /* The next delivery is the checkpoint's own resend: straight to QEMU. */
 static atomic_int pass_next[N_STOP];
 static atomic_int busy;       /* a checkpoint is pending or under way */
-static atomic_int in_child;   /* after fork: no checkpoints */
 static sem_t wake;
 static _Atomic int pending_sig; /* written by the handler before sem_post */
 static siginfo_t pending_info;
 static pid_t pending_tid;
 static stop_signal_checkpoint_fn checkpoint_fn;
+static stop_signal_release_fn release_fn;
 static _Atomic int *requested_flag;
 
 static int slot_of(int sig)
@@ -58,7 +58,7 @@ static void on_signal(int sig, siginfo_t *info, void *uc)
 	int k = slot_of(sig), saved_errno = errno;
 	if (k < 0)
 		return;
-	if (atomic_load(&in_child) || !atomic_load(&guest_default[k]) || atomic_exchange(&pass_next[k], 0)) {
+	if (!atomic_load(&guest_default[k]) || atomic_exchange(&pass_next[k], 0)) {
 		to_qemu(k, sig, info, uc);
 	} else if (atomic_exchange(&busy, 1)) {
 		/* A checkpoint is under way. The same signal again is dropped:
@@ -122,19 +122,18 @@ static void *stopper(void *arg)
 		checkpoint_fn(sig);
 		atomic_store(&pass_next[slot_of(sig)], 1);
 		resend(sig, &info, tid);
+		release_fn();
 		atomic_store(&busy, 0);
 	}
 	return NULL;
 }
 
-void stop_signal_arm(stop_signal_checkpoint_fn checkpoint, _Atomic int *requested)
+/* The thread takes no signal: they are the program's (event_ring.c says
+ * why), and this one must not run on the thread it wakes. */
+static int start_stopper(void)
 {
-	checkpoint_fn = checkpoint;
-	requested_flag = requested;
 	if (sem_init(&wake, 0, 0) != 0)
-		return;
-	/* The thread takes no signal: they are the program's (event_ring.c
-	 * says why), and this one must not run on the thread it wakes. */
+		return -1;
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -142,8 +141,19 @@ void stop_signal_arm(stop_signal_checkpoint_fn checkpoint, _Atomic int *requeste
 	int started = pthread_create(&t, NULL, stopper, NULL) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!started)
-		return; /* no checkpoints: QEMU's handlers stay as they are */
+		return -1;
 	pthread_detach(t);
+	return 0;
+}
+
+void stop_signal_arm(stop_signal_checkpoint_fn checkpoint, stop_signal_release_fn release,
+                     _Atomic int *requested)
+{
+	requested_flag = requested;
+	release_fn = release;
+	if (start_stopper() != 0)
+		return; /* no checkpoints: QEMU's handlers stay as they are */
+	checkpoint_fn = checkpoint;
 	for (unsigned k = 0; k < N_STOP; k++) {
 		atomic_store(&guest_default[k], !inherited_ignored[k]);
 		wrap((int)k);
@@ -171,5 +181,17 @@ void stop_signal_guest_sigaction(int sig, uint64_t handler)
 
 void stop_signal_after_fork(void)
 {
-	atomic_store(&in_child, 1);
+	/* The child has the handlers but not the thread: a thread of its
+	 * own, and no checkpoint of the parent's under way. */
+	atomic_store(&busy, 0);
+	for (unsigned k = 0; k < N_STOP; k++)
+		atomic_store(&pass_next[k], 0);
+	if (checkpoint_fn && start_stopper() != 0) {
+		/* Without the thread, nobody would answer the handler: QEMU's
+		 * handlers take the signals again. */
+		for (unsigned k = 0; k < N_STOP; k++)
+			if (atomic_load(&have_qemu_action[k]))
+				sigaction(stop_signals[k], &qemu_action[k], NULL);
+		checkpoint_fn = NULL;
+	}
 }

@@ -35,16 +35,21 @@
 
 #define STOP_SIGNAL_HOLD_SECONDS 5
 
-/* Hold every vCPU, write the outputs, let them go (the plugin's side). */
+/* The plugin's side: hold every vCPU and write the outputs (checkpoint),
+ * and let the vCPUs go (release). The signal is sent again in between, so
+ * that it is pending before any vCPU runs on: a program that goes on after
+ * a signal it thinks delivered (abort() raises SIGABRT again, then traps)
+ * meets it first. */
 typedef void (*stop_signal_checkpoint_fn)(int sig);
+typedef void (*stop_signal_release_fn)(void);
 
 /* Put the handlers in front of QEMU's and start the plugin's thread.
  * Call once, after QEMU installed its signal handlers (at the first
  * translation: QEMU sets them up after loading plugins). *requested is
  * set as soon as a signal arrives, so that vCPUs stop at their next TB
- * start without waiting for the thread to wake up; the checkpoint clears
- * it when it lets them go. */
-void stop_signal_arm(stop_signal_checkpoint_fn checkpoint, _Atomic int *requested);
+ * start without waiting for the thread to wake up; release clears it. */
+void stop_signal_arm(stop_signal_checkpoint_fn checkpoint, stop_signal_release_fn release,
+                     _Atomic int *requested);
 /* Note which signals the program inherits as ignored (a background job
  * of a shell ignores SIGINT and SIGQUIT): call before QEMU sets up its
  * handlers (at plugin install), which then hides that. */
@@ -52,8 +57,8 @@ void stop_signal_note_inherited(void);
 /* The program's rt_sigaction(sig, act) succeeded with act != NULL:
  * handler is act->sa_handler (0: SIG_DFL). */
 void stop_signal_guest_sigaction(int sig, uint64_t handler);
-/* In the child of a fork: no plugin thread, no outputs; pass every signal
- * straight to QEMU. */
+/* In the child of a fork (a process of the program's, profiled on its
+ * own): start its own thread for checkpoints. */
 void stop_signal_after_fork(void);
 
 #endif

@@ -7,6 +7,7 @@
  * sidecar FILE.meta names the binary and its load bias for `armprof
  * report`. The program's output and exit status pass through. */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -19,6 +20,7 @@
 #include "cli_io.h"
 #include "commands.h"
 #include "record_opts.h"
+#include "record_procs.h"
 #include "record_run.h"
 
 const char cmd_record_summary[] = "run an aarch64 program under QEMU and record SPE data";
@@ -55,12 +57,20 @@ static int make_tmp(struct record_tmp *t, const char *output)
 	return 0;
 }
 
+/* The directory and whatever is in it: the plugin's outputs, a forked
+ * child's, and the temporary file of a write a signal cut short. */
 static void remove_tmp(const struct record_tmp *t)
 {
-	remove(t->cfg);
-	remove(t->spe);
-	remove(t->counts);
-	remove(t->stats);
+	DIR *d = opendir(t->dir);
+	if (d) {
+		for (struct dirent *e; (e = readdir(d));) {
+			char path[sizeof(t->dir) + 256];
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+			    (size_t)snprintf(path, sizeof(path), "%s/%s", t->dir, e->d_name) < sizeof(path))
+				remove(path);
+		}
+		closedir(d);
+	}
 	rmdir(t->dir);
 }
 
@@ -81,24 +91,15 @@ static uint64_t elf_entry(const char *path)
 	return e;
 }
 
-static int write_perf(const struct record_opts *o, const char *prog, uint64_t bias,
-                      const struct record_stats *st, const struct record_library *libs, size_t n_libs,
-                      const uint8_t *spe, size_t spe_len)
+/* One process's events: its threads' COMM, the mappings of the program
+ * and its libraries, and each thread's SPE data as an AUX area on a CPU of
+ * its own (*cpu counts them over the processes). */
+static int write_process(struct ap_perf_writer *w, const char *prog, const char *base,
+                         const struct record_process *p, uint64_t bias, uint32_t *cpu)
 {
-	struct ap_perf_write_config cfg;
+	const struct record_stats *st = p->st;
 	struct ap_perf_error err;
-	struct ap_perf_writer *w;
-	ap_perf_write_config_init(&cfg);
-	cfg.midr = 0x413fd0c1; /* Neoverse N1 r3p1: perf decodes Data Source for it */
-	cfg.nr_cpus = st->n_vcpus ? (uint32_t)st->n_vcpus : 1;
-	cfg.exclude_kernel = 1;
-	if (ap_perf_writer_open(&w, o->output, &cfg, &err) != 0) {
-		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
-		return -1;
-	}
 	int32_t pid = st->n_vcpus ? (int32_t)st->vcpu[0].tid : 1;
-	const char *base = strrchr(prog, '/');
-	base = base ? base + 1 : prog;
 	int rc = 0;
 	for (size_t i = 0; !rc && i < st->n_vcpus; i++)
 		rc = ap_perf_write_comm(w, pid, (int32_t)st->vcpu[i].tid, base, 0);
@@ -106,25 +107,53 @@ static int write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 	char abs[PATH_MAX];
 	if (!realpath(prog, abs))
 		snprintf(abs, sizeof(abs), "%s", prog);
+	/* A child was forked from the program: where it shows the program
+	 * itself, else where the program was. */
+	record_file_bias(st, abs, &bias);
 	int nm = rc ? 0 : ap_perf_elf_exec_maps(prog, maps, 16, &err);
 	for (int i = 0; !rc && i < nm && i < 16; i++)
 		rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + bias, maps[i].len, maps[i].pgoff,
 		                         maps[i].prot, abs, 0);
 	/* The dynamic loader and shared libraries, each once, where the
 	 * plugin saw them: perf report then names their functions too. */
+	struct record_library libs[RECORD_MAX_MAPS];
+	size_t n_libs = record_libraries(st, abs, libs, RECORD_MAX_MAPS);
 	for (size_t k = 0; !rc && k < n_libs; k++) {
 		nm = ap_perf_elf_exec_maps(libs[k].path, maps, 16, &err);
 		for (int i = 0; !rc && i < nm && i < 16; i++)
 			rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + libs[k].bias, maps[i].len, maps[i].pgoff,
 			                         maps[i].prot, libs[k].path, 0);
 	}
-	for (size_t i = 0; !rc && i < st->n_vcpus; i++) {
+	for (size_t i = 0; !rc && i < st->n_vcpus; i++, (*cpu)++) {
 		const struct record_vcpu *v = &st->vcpu[i];
-		if (!v->bytes || v->offset + v->bytes > spe_len)
+		if (!v->bytes || v->offset + v->bytes > p->spe_len)
 			continue;
-		rc = ap_perf_write_aux(w, (int32_t)v->index, pid, (int32_t)v->tid, spe + v->offset,
-		                       (size_t)v->bytes, 0, 0);
+		rc = ap_perf_write_aux(w, (int32_t)*cpu, pid, (int32_t)v->tid, p->spe + v->offset, (size_t)v->bytes,
+		                       0, 0);
 	}
+	return rc;
+}
+
+static int write_perf(const struct record_opts *o, const char *prog, uint64_t bias,
+                      const struct record_process *procs, size_t n_procs, size_t n_threads)
+{
+	struct ap_perf_write_config cfg;
+	struct ap_perf_error err;
+	struct ap_perf_writer *w;
+	ap_perf_write_config_init(&cfg);
+	cfg.midr = 0x413fd0c1; /* Neoverse N1 r3p1: perf decodes Data Source for it */
+	cfg.nr_cpus = n_threads ? (uint32_t)n_threads : 1;
+	cfg.exclude_kernel = 1;
+	if (ap_perf_writer_open(&w, o->output, &cfg, &err) != 0) {
+		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
+		return -1;
+	}
+	const char *base = strrchr(prog, '/');
+	base = base ? base + 1 : prog;
+	int rc = 0;
+	uint32_t cpu = 0;
+	for (size_t k = 0; !rc && k < n_procs; k++)
+		rc = write_process(w, prog, base, &procs[k], bias, &cpu);
 	if (rc) {
 		fprintf(stderr, "armprof record: %s: write failed\n", o->output);
 		ap_perf_writer_abort(w);
@@ -137,9 +166,46 @@ static int write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 	return 0;
 }
 
+/* --counts with forked children: one count per PC over every process. */
+static int merge_counts(const struct record_tmp *t, const struct record_process *procs, size_t n_procs,
+                        const char *out)
+{
+	size_t each = sizeof(t->counts) + 16;
+	const char **paths = calloc(n_procs, sizeof(*paths));
+	char *names = calloc(n_procs, each);
+	char err[2 * PATH_MAX];
+	int rc = -1;
+	if (paths && names) {
+		for (size_t k = 0; k < n_procs; k++) {
+			snprintf(names + k * each, each, procs[k].pid ? "%s.%d" : "%s", t->counts, procs[k].pid);
+			paths[k] = names + k * each;
+		}
+		rc = record_merge_counts(paths, n_procs, out, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "armprof record: %s\n", err);
+	} else {
+		fprintf(stderr, "armprof record: out of memory\n");
+	}
+	free(paths);
+	free(names);
+	return rc;
+}
+
+/* Raw SPE output of several processes: their bytes one after the other. */
+static int write_raw(const struct record_opts *o, const struct record_process *procs, size_t n_procs)
+{
+	struct cli_output out;
+	if (cli_output_open(&out, "record", o->output) != 0)
+		return -1;
+	int ok = 1;
+	for (size_t k = 0; k < n_procs && ok; k++)
+		ok = !procs[k].spe_len || fwrite(procs[k].spe, 1, procs[k].spe_len, out.f) == procs[k].spe_len;
+	return cli_output_close(&out, "record", ok);
+}
+
 static int write_meta(const struct record_opts *o, const char *prog, uint64_t bias,
                       const struct record_stats *st, const struct record_library *libs, size_t n_libs,
-                      int exit_status)
+                      size_t n_procs, int exit_status)
 {
 	char path[PATH_MAX + 8], abs[PATH_MAX];
 	snprintf(path, sizeof(path), "%s.meta", o->output);
@@ -155,7 +221,8 @@ static int write_meta(const struct record_opts *o, const char *prog, uint64_t bi
 	        exit_status);
 	fprintf(out.f, "ops=%" PRIu64 "\nsample_pop=%" PRIu64 "\nsample_feed=%" PRIu64 "\nrecords=%" PRIu64 "\n",
 	        st->ops, st->sample_pop, st->sample_feed, st->records);
-	fprintf(out.f, "threads=%zu\n", st->n_vcpus);
+	/* Over all the processes: the program's and the children it forked. */
+	fprintf(out.f, "threads=%zu\nprocesses=%zu\n", st->n_vcpus, n_procs);
 	/* Outputs written when a signal was about to end the program
 	 * (plugins/qemu/stop_signal.h); stopped_by_signal: these are one. */
 	fprintf(out.f, "checkpoints=%" PRIu64 "\nstopped_by_signal=%" PRIu64 "\n", st->checkpoints,
@@ -173,7 +240,7 @@ static double pct(uint64_t a, uint64_t b)
 }
 
 static void summary(const struct record_opts *o, const char *prog, int status,
-                    const struct record_stats *st)
+                    const struct record_stats *st, size_t n_procs)
 {
 	if (st->stopped_by_signal)
 		fprintf(stderr,
@@ -185,10 +252,13 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 	if (o->model) {
 		fprintf(stderr,
 		        "armprof record: %" PRIu64 " operations fed, SAMPLE_POP %" PRIu64 ", %" PRIu64
-		        " sampled, %" PRIu64 " records (%.1f KiB) in %s (%s, %zu thread%s)\n",
+		        " sampled, %" PRIu64 " records (%.1f KiB) in %s (%s, %zu thread%s",
 		        st->ops, st->sample_pop, st->sample_feed, st->records, (double)st->spe_bytes / 1024.0,
 		        o->output, o->format == RECORD_OUT_RAW ? "raw SPE" : "perf.data", st->n_vcpus,
 		        st->n_vcpus == 1 ? "" : "s");
+		if (n_procs > 1)
+			fprintf(stderr, " in %zu processes: the program and the children it forked", n_procs);
+		fprintf(stderr, ")\n");
 		if (st->sample_feed)
 			fprintf(stderr, "armprof record: mean interval %.1f operations (programmed %" PRIu64 "%s)\n",
 			        (double)st->sample_pop / (double)st->sample_feed, o->interval,
@@ -298,6 +368,42 @@ int cmd_record(int argc, char **argv)
 		remove_tmp(&t);
 		return status ? status : EXIT_USAGE;
 	}
+	/* The program's process, then each child it forked that ended while
+	 * it ran (record_procs.h), with its SPE bytes. */
+	struct record_process procs[1 + RECORD_MAX_CHILDREN];
+	memset(procs, 0, sizeof(procs));
+	procs[0].st = st;
+	size_t n_procs = 1, more = 0;
+	int pids[RECORD_MAX_CHILDREN];
+	size_t n_children = record_child_pids(t.stats, pids, RECORD_MAX_CHILDREN, &more);
+	for (size_t k = 0; k < n_children; k++) {
+		char path[sizeof(t.stats) + 16];
+		snprintf(path, sizeof(path), "%s.%d", t.stats, pids[k]);
+		struct record_stats *cs = calloc(1, sizeof(*cs));
+		if (cs && record_read_stats(path, cs) == 0)
+			procs[n_procs++] = (struct record_process){ .pid = pids[k], .st = cs };
+		else
+			free(cs);
+	}
+	if (more)
+		fprintf(stderr, "armprof record: %zu more child processes left out (at most %d are kept)\n", more,
+		        RECORD_MAX_CHILDREN);
+	int failed = 0;
+	for (size_t k = 0; o.model && k < n_procs && !failed; k++) {
+		char path[sizeof(t.spe) + 16];
+		snprintf(path, sizeof(path), procs[k].pid ? "%s.%d" : "%s", t.spe, procs[k].pid);
+		failed = cli_read_all("record", path, &procs[k].spe, &procs[k].spe_len) != 0;
+	}
+	struct record_stats *total = malloc(sizeof(*total));
+	if (!total) {
+		fprintf(stderr, "armprof record: out of memory\n");
+		failed = 1;
+	} else {
+		*total = *st;
+		for (size_t k = 1; k < n_procs; k++)
+			record_stats_add(total, procs[k].st);
+	}
+
 	/* Where the program was loaded: from the plugin's view of its
 	 * mappings, else from where QEMU put its entry point (which for a
 	 * dynamically linked program is the dynamic loader's: the mappings
@@ -310,30 +416,36 @@ int cmd_record(int argc, char **argv)
 		bias = st->entry && entry ? st->entry - entry : 0;
 	struct record_library libs[RECORD_MAX_MAPS];
 	size_t n_libs = record_libraries(st, abs_prog, libs, RECORD_MAX_MAPS);
-	int failed = 0;
-	if (o.model) {
-		uint8_t *spe = NULL;
-		size_t spe_len = 0;
-		if (cli_read_all("record", t.spe, &spe, &spe_len) != 0) {
-			failed = 1;
-		} else if (o.format == RECORD_OUT_RAW) {
+	if (!failed && o.model) {
+		if (o.format == RECORD_OUT_RAW && n_procs == 1) {
 			if (rename(t.spe, o.output) != 0) {
 				fprintf(stderr, "armprof record: %s: %s\n", o.output, strerror(errno));
 				failed = 1;
 			}
+		} else if (o.format == RECORD_OUT_RAW) {
+			failed = write_raw(&o, procs, n_procs) != 0;
 		} else {
-			failed = write_perf(&o, prog, bias, st, libs, n_libs, spe, spe_len) != 0;
+			failed = write_perf(&o, prog, bias, procs, n_procs, total->n_vcpus) != 0;
 		}
-		free(spe);
 	}
-	if (!failed && o.counts && rename(t.counts, o.counts) != 0) {
-		fprintf(stderr, "armprof record: %s: %s\n", o.counts, strerror(errno));
-		failed = 1;
+	if (!failed && o.counts) {
+		if (n_procs == 1 && rename(t.counts, o.counts) != 0) {
+			fprintf(stderr, "armprof record: %s: %s\n", o.counts, strerror(errno));
+			failed = 1;
+		} else if (n_procs > 1 && merge_counts(&t, procs, n_procs, o.counts) != 0) {
+			failed = 1;
+		}
 	}
-	if (!failed && o.model && write_meta(&o, prog, bias, st, libs, n_libs, status) != 0)
+	if (!failed && o.model && write_meta(&o, prog, bias, total, libs, n_libs, n_procs, status) != 0)
 		failed = 1;
-	if (!o.quiet)
-		summary(&o, o.prog_argv[0], status, st);
+	if (!o.quiet && total)
+		summary(&o, o.prog_argv[0], status, total, n_procs);
+	for (size_t k = 0; k < n_procs; k++) {
+		free(procs[k].spe);
+		if (k)
+			free(procs[k].st);
+	}
+	free(total);
 	free(st);
 	remove_tmp(&t);
 	if (failed)
