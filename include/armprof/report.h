@@ -127,6 +127,20 @@ size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row
 /* The instruction at pc as text ("ldr x0, [x0]"), from the loaded binary,
  * with capstone; 0 or -AP_ERR_UNSUPPORTED (no binary, not in it). */
 int ap_report_disassemble(const struct ap_report *r, uint64_t pc, char *buf, size_t cap);
+
+/* The statistics of the samples at pc, or NULL when none is there. */
+const struct ap_report_stats *ap_report_pc_stats(const struct ap_report *r, uint64_t pc);
+/* Where the function called name is, in runtime addresses: [*start,
+ * *start + *size), in the binary or a loaded library (*binary: the
+ * library's file name, NULL for the binary). Several symbols may have the
+ * name (static functions of different files, a library's copy): the one
+ * with the most samples, the first of them in the binary and then the
+ * libraries in load order on a tie. Without a symbol of that exact name,
+ * the compiler's copies of the function count (name.constprop.0,
+ * name.isra.0, name.part.0, ...). *found: the symbol's name. Returns 0, or
+ * -AP_ERR_INVALID when no function symbol with a size has the name. */
+int ap_report_find_function(const struct ap_report *r, const char *name, uint64_t *start, uint64_t *size,
+                            const char **binary, const char **found);
 /* "file.c:42" for pc from DWARF line information; 0 or -AP_ERR_UNSUPPORTED. */
 int ap_report_source_line(const struct ap_report *r, uint64_t pc, char *buf, size_t cap);
 

@@ -199,6 +199,59 @@ static const struct report_binary *binary_of(const struct ap_report *r, uint64_t
 	return r->bin;
 }
 
+/* Samples in [start, start + size): the instructions are 4-byte aligned. */
+static uint64_t samples_in(const struct ap_report *r, uint64_t start, uint64_t size)
+{
+	uint64_t n = 0;
+	for (uint64_t pc = start & ~(uint64_t)3; pc < start + size; pc += 4) {
+		const struct ap_report_stats *s = ap_report_pc_stats(r, pc);
+		n += s ? s->samples : 0;
+	}
+	return n;
+}
+
+/* name itself, or (clones) a compiler's copy of it: name.constprop.0,
+ * name.isra.0, name.part.0, name.cold, ... */
+static int names_function(const char *sym, const char *name, int clones)
+{
+	size_t n = strlen(name);
+	if (strncmp(sym, name, n) != 0)
+		return 0;
+	return clones ? sym[n] == '.' : sym[n] == 0;
+}
+
+int ap_report_find_function(const struct ap_report *r, const char *name, uint64_t *start, uint64_t *size,
+                            const char **binary, const char **found)
+{
+	const struct report_symbol *best = NULL;
+	const struct report_binary *best_bin = NULL;
+	uint64_t best_samples = 0;
+	/* The exact name first; only without it the compiler's copies. */
+	for (int clones = 0; clones < 2 && !best; clones++) {
+	const struct report_binary *b = r->bin ? r->bin : r->libs;
+	for (; b; b = b == r->bin ? r->libs : b->next) {
+		for (size_t i = 0; i < b->n_syms; i++) {
+			const struct report_symbol *s = &b->syms[i];
+			if (!s->size || !names_function(s->name, name, clones))
+				continue;
+			uint64_t n = samples_in(r, s->start, s->size);
+			if (!best || n > best_samples) {
+				best = s;
+				best_bin = b;
+				best_samples = n;
+			}
+		}
+	}
+	}
+	if (!best)
+		return -AP_ERR_INVALID;
+	*start = best->start;
+	*size = best->size;
+	*binary = best_bin->file;
+	*found = best->name;
+	return 0;
+}
+
 const struct report_symbol *report_find_symbol(const struct ap_report *r, uint64_t pc, const char **binary)
 {
 	const struct report_binary *b = binary_of(r, pc);

@@ -98,6 +98,14 @@ int ap_report_add(struct ap_report *r, const struct ap_record *rec)
 	return 0;
 }
 
+const struct ap_report_stats *ap_report_pc_stats(const struct ap_report *r, uint64_t pc)
+{
+	size_t mask = r->cap - 1, i = slot_of(pc, mask);
+	while (r->used[i] && r->pcs[i] != pc)
+		i = (i + 1) & mask;
+	return r->used[i] ? &r->stats[i] : NULL;
+}
+
 uint64_t ap_report_key_count(const struct ap_report_stats *s, enum ap_report_key key)
 {
 	switch (key) {

@@ -82,6 +82,46 @@ PY
 grep -q '^Functions (.* by latency)$' sorted.txt || fail "text: ranked by latency"
 grep -q 'lat-share' sorted.txt || fail "text: latency share column"
 
+# --annotate: one function, every instruction in address order (7 in
+# chase), the samples where they fell (the load at +12: 8 of chase's 9,
+# 1214 of its 1228 cycles; the branch at +20: 1), nothing elsewhere; the
+# shares are of the function. A name nobody has: exit 2, no output file.
+if [ ${#binopt[@]} -gt 0 ]; then
+  size=$((0x$(aarch64-linux-gnu-nm -S "$bin" | awk '$4 == "chase" {print $2}')))
+  "$armprof" report "${binopt[@]}" --annotate chase --format json -o ann.json prof.raw
+  python3 - "$size" <<'PY'
+import json, sys
+a = json.load(open("ann.json"))
+ins = a["instructions"]
+assert a["function"] == "chase" and a["samples"] == 9 and a["lat_total_sum"] == 1228, a
+assert len(ins) == int(sys.argv[1]) // 4, (len(ins), sys.argv[1])
+assert [i["offset"] for i in ins] == list(range(0, 4 * len(ins), 4))
+hot = {i["offset"]: i for i in ins if i["samples"]}
+assert sorted(hot) == [12, 20], sorted(hot)
+assert hot[12]["samples"] == 8 and hot[12]["disasm"].startswith("ldr"), hot[12]
+assert abs(hot[12]["latency_share"] - 1214 / 1228) < 1e-6 and abs(hot[12]["share"] - 8 / 9) < 1e-6
+assert hot[20]["mispredicted"] == 1 and hot[20]["disasm"].startswith("b"), hot[20]
+print("annotate ok")
+PY
+  "$armprof" report "${binopt[@]}" --annotate chase prof.raw > ann.txt
+  grep -q '^# annotate chase: .* 9 samples (90.00% of all)' ann.txt || fail "annotate: text header: $(head -3 ann.txt)"
+  [ "$(grep -c ' +0x[0-9a-f]* ' ann.txt)" -eq $((size / 4)) ] || fail "annotate: not one text row per instruction"
+  grep -E '^ +8 +88\.89% .* \+0xc +ldr' ann.txt > /dev/null || fail "annotate: the load's row: $(grep ldr ann.txt)"
+  "$armprof" report "${binopt[@]}" --annotate chase --format csv prof.raw > ann.csv
+  head -1 ann.csv | grep -q '^pc,offset,samples,share,latency_share' || fail "annotate: csv header"
+  [ "$(($(wc -l < ann.csv) - 1))" -eq $((size / 4)) ] || fail "annotate: csv rows"
+  # GCC's copies of a function (stream's sum is sum.constprop.0) answer to its name.
+  "$armprof" report --binary "$(dirname "$bin")/stream" --annotate sum prof.raw > clone.txt
+  grep -q '^# annotate sum\.constprop\.0: ' clone.txt || fail "annotate: no clone of sum: $(head -2 clone.txt)"
+  set +e
+  "$armprof" report "${binopt[@]}" --annotate no_such_function -o none.txt prof.raw 2> err.txt
+  rc=$?
+  set -e
+  [ $rc -eq 2 ] || fail "annotate: unknown function exit $rc"
+  grep -q "no function 'no_such_function' in .*pointer_chase" err.txt || fail "annotate: message: $(cat err.txt)"
+  [ ! -e none.txt ] || fail "annotate: output written for an unknown function"
+fi
+
 # Bad input: usage errors exit 2, a stream with decode errors exits 1.
 set +e
 "$armprof" report --format xml prof.raw 2>err.txt; [ $? -eq 2 ] || fail "bad format exit"

@@ -180,6 +180,40 @@ TEST(symbols_from_elf)
 	ap_report_free(r);
 }
 
+/* A function found by name (ap_report_find_function: the binary's, at its
+ * runtime address) and the statistics of one of its PCs (ap_report_pc_stats),
+ * which --annotate lists instruction by instruction. */
+TEST(function_by_name_and_pc_stats)
+{
+	Dl_info info;
+	CHECK(dladdr((void *)marker_function, &info) != 0);
+	uint64_t elf_addr = (uint64_t)(uintptr_t)marker_function - (uint64_t)(uintptr_t)info.dli_fbase;
+	struct ap_report *r;
+	char msg[256];
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, msg, sizeof(msg)), 0);
+	struct ap_record a = load_rec(elf_addr + 0x10000 + 4, AP_EV_L1D_ACCESS, 9, 0);
+	ap_report_add(r, &a);
+	ap_report_add(r, &a);
+	ap_report_finish(r);
+	uint64_t start = 0, size = 0;
+	const char *binary = "x", *found = NULL;
+	CHECK_EQ_U64(ap_report_find_function(r, "marker_function", &start, &size, &binary, &found), 0);
+	CHECK_EQ_U64(start, elf_addr + 0x10000);
+	CHECK(size > 4); /* the sampled PC, start + 4, is in it */
+	CHECK(binary == NULL);
+	CHECK(found && !strcmp(found, "marker_function"));
+	const struct ap_report_stats *s = ap_report_pc_stats(r, start + 4);
+	CHECK(s != NULL);
+	CHECK_EQ_U64(s ? s->samples : 0, 2);
+	CHECK_EQ_U64(s ? s->lat_total_sum : 0, 18);
+	CHECK(ap_report_pc_stats(r, start) == NULL);
+	CHECK_EQ_U64(ap_report_find_function(r, "no_such_function", &start, &size, &binary, &found),
+	             (uint64_t)-AP_ERR_INVALID);
+	CHECK_EQ_U64(ap_report_find_function(r, "marker", &start, &size, &binary, &found), (uint64_t)-AP_ERR_INVALID);
+	ap_report_free(r);
+}
+
 /* Libraries beside the binary (a dynamic program's loader and shared
  * libraries, ap_report_load_library): their PCs are named from their own
  * symbols, and their rows say which file (here this test's executable
@@ -313,5 +347,5 @@ TEST(rates_are_fractions_of_odd_records)
 	ap_report_free(r);
 }
 
-TEST_MAIN(CASE(rates_and_sources), CASE(ranked_by_each_key), CASE(rates_are_fractions_of_odd_records), CASE(percentiles_within_a_sixteenth), CASE(many_pcs_grow_the_table),
+TEST_MAIN(CASE(rates_and_sources), CASE(function_by_name_and_pc_stats), CASE(ranked_by_each_key), CASE(rates_are_fractions_of_odd_records), CASE(percentiles_within_a_sixteenth), CASE(many_pcs_grow_the_table),
           CASE(symbols_from_elf), CASE(symbols_from_libraries))

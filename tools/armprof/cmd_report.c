@@ -12,6 +12,7 @@
 #include "cli_io.h"
 #include "commands.h"
 #include "perf_input.h"
+#include "report_annotate.h"
 #include "report_format.h"
 
 const char cmd_report_summary[] = "hot functions and instructions of an SPE capture (text, json, csv)";
@@ -29,6 +30,9 @@ static void usage(FILE *out)
 	        "  --sort KEY           rank rows by samples (default: where the operations are),\n"
 	        "                       latency (summed total latency: where the cycles go),\n"
 	        "                       l1d-miss, llc-miss, tlb-walk or mispredict (event counts)\n"
+	        "  --annotate FUNCTION  instead of the tables: FUNCTION instruction by instruction,\n"
+	        "                       in address order, with its source lines (where in it the\n"
+	        "                       samples, the latency and the misses are)\n"
 	        "  --no-disasm          no instruction text (capstone)\n"
 	        "  --no-lines           no source lines (DWARF)\n"
 	        "  --cpu N, --tid N     perf.data: only the AUX buffers of this cpu / thread\n"
@@ -225,7 +229,7 @@ static int parse_num(const char *s, uint64_t *out)
 int cmd_report(int argc, char **argv)
 {
 	enum report_format fmt = REPORT_TEXT;
-	const char *input = NULL, *output = NULL;
+	const char *input = NULL, *output = NULL, *annotate = NULL;
 	char binary[4096] = "";
 	uint64_t bias = 0, top = 0;
 	int have_bias = 0, have_top = 0, disasm = 1, lines = 1;
@@ -267,6 +271,9 @@ int cmd_report(int argc, char **argv)
 				                "llc-miss, tlb-walk or mispredict\n", v);
 				return EXIT_USAGE;
 			}
+			i++;
+		} else if (!strcmp(a, "--annotate") && v) {
+			annotate = v;
 			i++;
 		} else if (!strcmp(a, "--no-disasm")) {
 			disasm = 0;
@@ -360,9 +367,16 @@ int cmd_report(int argc, char **argv)
 		ap_report_free(run.rep);
 		return EXIT_USAGE;
 	}
-	report_write(out.f, fmt, run.rep, &view);
+	char err[4600];
+	int ok = 1;
+	if (annotate)
+		ok = report_write_annotation(out.f, fmt, run.rep, &view, annotate, err, sizeof(err)) == 0;
+	else
+		report_write(out.f, fmt, run.rep, &view);
 	ap_report_free(run.rep);
-	if (cli_output_close(&out, "report", 1) != 0)
+	if (!ok)
+		fprintf(stderr, "armprof report: --annotate: %s\n", err);
+	if (cli_output_close(&out, "report", ok) != 0 || !ok)
 		return EXIT_USAGE;
 	if (run.decode_errors) {
 		fprintf(stderr, "armprof report: %s: %" PRIu64 " records held decode errors (see armprof decode)\n",

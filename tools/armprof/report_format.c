@@ -87,7 +87,7 @@ static void sources_text(const struct ap_report_stats *s, char *buf, size_t cap)
 	}
 }
 
-static void json_string(FILE *out, const char *s)
+void report_json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; *s; s++) {
@@ -108,10 +108,10 @@ static void json_binary(FILE *out, const struct ap_report_row *row)
 	if (!row->binary)
 		return;
 	fprintf(out, ",\"binary\":");
-	json_string(out, row->binary);
+	report_json_string(out, row->binary);
 }
 
-static void csv_field(FILE *out, const char *s)
+void report_csv_field(FILE *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\n")) {
 		fputs(s, out);
@@ -130,13 +130,13 @@ static const unsigned ds_values[] = { 0x0, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe };
 
 /* share: of the samples; lat-share: of the summed total latency of all
  * samples, where the cycles go (report.h, enum ap_report_key). */
-static void text_header(FILE *out, const char *what)
+void report_text_header(FILE *out, const char *what)
 {
 	fprintf(out, "%9s %7s %9s %8s %6s %6s %6s %8s %8s %8s %7s  %-24s %s\n", "samples", "share", "lat-share",
 	        "lat-mean", "p50", "p90", "p99", "l1d-miss", "llc-miss", "tlb-walk", "mispred", "data-sources", what);
 }
 
-static void text_row(FILE *out, const struct ap_report_row *row, const struct ap_report_stats *t)
+void report_text_row(FILE *out, const struct ap_report_row *row, const struct ap_report_stats *t)
 {
 	struct ap_report_rates q;
 	char src[96];
@@ -169,9 +169,9 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	        t->samples, t->loads, t->stores, t->atomics, t->branches, t->others, q.lat_mean);
 	size_t n = v->top_functions && v->top_functions < nf ? v->top_functions : nf;
 	fprintf(out, "Functions (%zu of %zu, by %s)\n", n, nf, report_sort_name(v->sort));
-	text_header(out, "function");
+	report_text_header(out, "function");
 	for (size_t i = 0; i < n; i++) {
-		text_row(out, &rows[i], t);
+		report_text_row(out, &rows[i], t);
 		fprintf(out, "%s", row_name(&rows[i]));
 		if (rows[i].binary)
 			fprintf(out, " (%s)", rows[i].binary);
@@ -180,10 +180,10 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	size_t ni = ap_report_instructions(r, &rows);
 	n = v->top_instructions && v->top_instructions < ni ? v->top_instructions : ni;
 	fprintf(out, "\nInstructions (%zu of %zu, by %s)\n", n, ni, report_sort_name(v->sort));
-	text_header(out, "pc function+offset [instruction] [line]");
+	report_text_header(out, "pc function+offset [instruction] [line]");
 	for (size_t i = 0; i < n; i++) {
 		char dis[96], line[160];
-		text_row(out, &rows[i], t);
+		report_text_row(out, &rows[i], t);
 		fprintf(out, "0x%" PRIx64 " %s+0x%" PRIx64, rows[i].addr, row_name(&rows[i]), rows[i].offset);
 		if (rows[i].binary)
 			fprintf(out, " (%s)", rows[i].binary);
@@ -195,7 +195,7 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	}
 }
 
-static void json_stats(FILE *out, const struct ap_report_stats *s, const struct ap_report_stats *t)
+void report_json_stats(FILE *out, const struct ap_report_stats *s, const struct ap_report_stats *t)
 {
 	struct ap_report_rates q;
 	ap_report_rates(s, &q);
@@ -233,27 +233,27 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	const struct ap_report_stats *t = ap_report_totals(r);
 	const struct ap_report_row *rows;
 	fprintf(out, "{\"input\":");
-	json_string(out, v->input);
+	report_json_string(out, v->input);
 	fprintf(out, ",\"format\":");
-	json_string(out, v->input_kind);
+	report_json_string(out, v->input_kind);
 	fprintf(out, ",\"binary\":");
 	if (v->binary)
-		json_string(out, v->binary);
+		report_json_string(out, v->binary);
 	else
 		fputs("null", out);
 	fprintf(out, ",\"load_bias\":%" PRIu64 ",\"records\":%" PRIu64 ",\"decode_errors\":%" PRIu64
 	        ",\"sort\":\"%s\",\"ended_by_signal\":%d,\"totals\":{",
 	        v->load_bias, ap_report_records(r), v->decode_errors, report_sort_name(v->sort), v->ended_by_signal);
-	json_stats(out, t, t);
+	report_json_stats(out, t, t);
 	fprintf(out, "},\n\"functions\":[");
 	size_t nf = ap_report_functions(r, &rows);
 	size_t n = v->top_functions && v->top_functions < nf ? v->top_functions : nf;
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "%s\n{\"function\":", i ? "," : "");
-		json_string(out, row_name(&rows[i]));
+		report_json_string(out, row_name(&rows[i]));
 		json_binary(out, &rows[i]);
 		fprintf(out, ",\"addr\":\"0x%" PRIx64 "\",", rows[i].addr);
-		json_stats(out, &rows[i].stats, t);
+		report_json_stats(out, &rows[i].stats, t);
 		fputc('}', out);
 	}
 	fprintf(out, "],\n\"instructions\":[");
@@ -262,20 +262,20 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	for (size_t i = 0; i < n; i++) {
 		char buf[160];
 		fprintf(out, "%s\n{\"pc\":\"0x%" PRIx64 "\",\"function\":", i ? "," : "", rows[i].addr);
-		json_string(out, row_name(&rows[i]));
+		report_json_string(out, row_name(&rows[i]));
 		json_binary(out, &rows[i]);
 		fprintf(out, ",\"offset\":%" PRIu64 ",", rows[i].offset);
 		if (v->disasm && ap_report_disassemble(r, rows[i].addr, buf, sizeof(buf)) == 0) {
 			fprintf(out, "\"disasm\":");
-			json_string(out, buf);
+			report_json_string(out, buf);
 			fputc(',', out);
 		}
 		if (v->lines && ap_report_source_line(r, rows[i].addr, buf, sizeof(buf)) == 0) {
 			fprintf(out, "\"line\":");
-			json_string(out, buf);
+			report_json_string(out, buf);
 			fputc(',', out);
 		}
-		json_stats(out, &rows[i].stats, t);
+		report_json_stats(out, &rows[i].stats, t);
 		fputc('}', out);
 	}
 	fprintf(out, "]}\n");
@@ -293,7 +293,7 @@ static void csv_rows(FILE *out, const struct ap_report *r, const struct report_v
 		struct ap_report_rates q;
 		ap_report_rates(s, &q);
 		fprintf(out, "%s,", fn ? "function" : "instruction");
-		csv_field(out, row_name(&rows[i]));
+		report_csv_field(out, row_name(&rows[i]));
 		fprintf(out, ",0x%" PRIx64 ",%" PRIu64 ",%.6f,%.6f,%.3f,%.1f,%.1f,%.1f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
 		        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 		        rows[i].addr, s->samples, share(s->samples, t->samples), share(s->lat_total_sum, t->lat_total_sum),
@@ -306,9 +306,9 @@ static void csv_rows(FILE *out, const struct ap_report *r, const struct report_v
 		if (!fn && v->disasm)
 			ap_report_disassemble(r, rows[i].addr, dis, sizeof(dis));
 		fputc(',', out);
-		csv_field(out, dis);
+		report_csv_field(out, dis);
 		fputc(',', out);
-		csv_field(out, rows[i].binary ? rows[i].binary : "");
+		report_csv_field(out, rows[i].binary ? rows[i].binary : "");
 		fputc('\n', out);
 	}
 }

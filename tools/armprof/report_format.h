@@ -31,4 +31,12 @@ const char *report_sort_name(enum ap_report_key key);
 void report_write(FILE *out, enum report_format fmt, const struct ap_report *r,
                   const struct report_view *v);
 
+/* Pieces of the tables, shared with report_annotate.c. share and lat-share
+ * are of t's samples and latency. */
+void report_text_header(FILE *out, const char *what);
+void report_text_row(FILE *out, const struct ap_report_row *row, const struct ap_report_stats *t);
+void report_json_string(FILE *out, const char *s);
+void report_json_stats(FILE *out, const struct ap_report_stats *s, const struct ap_report_stats *t);
+void report_csv_field(FILE *out, const char *s);
+
 #endif
