@@ -19,7 +19,9 @@
  * Options come from a key=value file (plugin_options.c). Outputs, written
  * at exit: the SPE bytes (raw), exact per-PC operation counts, a summary. */
 #define _GNU_SOURCE 1 /* syscall(SYS_gettid) */
+#include <dlfcn.h>
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -67,6 +69,7 @@ static pthread_cond_t hold_cond = PTHREAD_COND_INITIALIZER;
 static pthread_mutex_t output_lock = PTHREAD_MUTEX_INITIALIZER;
 static int stopped_by_signal; /* the outputs being written are a checkpoint for this signal */
 static uint64_t checkpoints;  /* written so far (a program may survive one: a blocked signal) */
+static int last_checkpoint_signal;
 static atomic_int signals_armed;
 
 static void fail(const char *msg)
@@ -1126,9 +1129,43 @@ static void checkpoint(int sig)
 		}
 		stopped_by_signal = sig;
 		checkpoints++;
+		last_checkpoint_signal = sig;
 		write_outputs();
 		stopped_by_signal = 0;
 	}
+	pthread_mutex_unlock(&output_lock);
+}
+
+/* QEMU is about to end the program for a signal that kills it:
+ * armprof-qemu-preload.so (fatal_preload.c) calls this from QEMU's last
+ * kill(). Only for the signals that dump core (QEMU 7.2's
+ * core_dump_signal(): the faults, SIGABRT, SIGQUIT) has QEMU stopped every
+ * other vCPU first (stop_all_tasks); the others went through a checkpoint
+ * (stop_signal.h) with the vCPUs held, and so did SIGABRT and SIGQUIT when
+ * the program raised them: that checkpoint stands. Otherwise the outputs
+ * are written as at exit (each thread's TB under way counted whole) and
+ * say which signal it was. */
+static void on_fatal_signal(int sig)
+{
+	int dumps_core = sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP ||
+	                 sig == SIGABRT || sig == SIGQUIT;
+	if (setup_failed || !dumps_core)
+		return;
+	pthread_mutex_lock(&output_lock);
+	if (checkpoints && last_checkpoint_signal == sig) {
+		pthread_mutex_unlock(&output_lock);
+		return;
+	}
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
+		struct vcpu_state *v = vcpus[i];
+		if (!v)
+			continue;
+		finish_thread(v);
+		if (v->sink)
+			spe_sink_finish(v->sink);
+	}
+	stopped_by_signal = sig;
+	write_outputs();
 	pthread_mutex_unlock(&output_lock);
 }
 
@@ -1200,6 +1237,11 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	}
 	first_pid = getpid();
 	pthread_atfork(NULL, NULL, after_fork_in_child);
+	/* armprof record preloads this into QEMU; run by hand, it is not there. */
+	void (*register_fatal)(void (*)(int));
+	*(void **)&register_fatal = dlsym(RTLD_DEFAULT, "armprof_qemu_on_fatal_signal");
+	if (register_fatal)
+		register_fatal(on_fatal_signal);
 	stop_signal_note_inherited();
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
 	qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);

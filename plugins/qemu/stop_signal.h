@@ -20,9 +20,10 @@
  * Whether the program left a signal at its default action is followed
  * through its rt_sigaction calls (stop_signal_guest_sigaction).
  *
- * Not covered: faults (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP), which
- * QEMU raises inside its own handling of guest code, and SIGKILL. The
- * checkpoint is abandoned (the signal passes on, nothing is written) when
+ * Faults (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP), which QEMU raises
+ * inside its own handling of guest code, are not seen here: QEMU's last
+ * kill() is, by armprof-qemu-preload.so (fatal_preload.c). SIGKILL is
+ * seen by nobody. The checkpoint is abandoned (the signal passes on, nothing is written) when
  * a vCPU cannot be held within STOP_SIGNAL_HOLD_SECONDS, e.g. a thread
  * waiting in QEMU for exclusive execution.
  *

@@ -7,10 +7,12 @@
 # `timeout`), and a closed pipe; each time the exit status passes through,
 # the profile covers the run up to the signal, with every operation counted
 # once (ops = SAMPLE_POP = the exact counts), and report says where it ends.
+# Faults (SIGSEGV with four threads, SIGTRAP) too, through
+# armprof-qemu-preload.so, which the program never sees in its environment.
 # The checkpoint holds exactly the records up to the signal (the first
 # ones of a run the signal does not end). A program that handles or
-# blocks the signal runs on as without the plugin. A fault
-# (SIGSEGV) still loses the profile, with a message that says why.
+# blocks the signal runs on as without the plugin. Without the preload a
+# fault still loses the profile, with a message that says why.
 set -euo pipefail
 source "$(dirname "$0")/record_common.sh"
 command -v aarch64-linux-gnu-gcc > /dev/null || { echo "SKIP: needs aarch64-linux-gnu-gcc"; exit 77; }
@@ -156,10 +158,40 @@ set -o pipefail
 [ "$rc" -eq 141 ] || fail "pipe: exit status $rc: $(cat pipe.err)"
 meta_is pipe.data.meta stopped_by_signal 13
 
-# A fault: QEMU gives the plugin no chance; nothing written, and why.
-run_status "$armprof" record -o fault.data -- ./ebs fault > /dev/null 2> fault.err
-[ $rc -eq 139 ] || fail "fault: exit status $rc"
-[ ! -e fault.data ] || fail "fault: an output file was written"
-grep -q "no profile written.*a fault or SIGKILL" fault.err || fail "fault: $(cat fault.err)"
+# Faults: QEMU stops the other threads and kills itself with the signal,
+# running no exit handler; armprof-qemu-preload.so (LD_PRELOAD in QEMU,
+# plugins/qemu/fatal_preload.c) has the plugin write its outputs first.
+# A null store (SIGSEGV) with three other threads spinning, and a BRK
+# (SIGTRAP).
+for how in "fault 4:139:11:4" "trap:133:5:1"; do
+  mode=${how%%:*} rest=${how#*:}
+  want_rc=${rest%%:*} rest=${rest#*:}
+  sig=${rest%%:*} threads=${rest#*:}
+  # shellcheck disable=SC2086 # $mode is the mode and its argument
+  run_status "$armprof" record -o f.data --counts f.counts -- ./ebs $mode > /dev/null 2> f.err
+  [ $rc -eq "$want_rc" ] || fail "$mode: exit status $rc, expected $want_rc: $(cat f.err)"
+  grep -q "was ended by signal $sig .*the profile covers it up to the signal" f.err || fail "$mode: $(cat f.err)"
+  meta_is f.data.meta stopped_by_signal "$sig"
+  meta_is f.data.meta threads "$threads"
+  every_op_counted f.data.meta f.counts "$mode"
+  "$armprof" report --format json -o top.json f.data
+  python3 -c 'import json,sys; f={r["function"] for r in json.load(open("top.json"))["functions"][:3]}; sys.exit("work" not in f)' ||
+    fail "$mode: work is not among the top functions"
+done
+
+# The preload is QEMU's: the program's environment has LD_PRELOAD as armprof
+# found it, unset or the user's.
+"$armprof" record -q -o env.data -- ./ebs env > env.out
+grep -qx "LD_PRELOAD=(unset)" env.out || fail "the program sees LD_PRELOAD: $(cat env.out)"
+LD_PRELOAD=/nonexistent/user-lib.so "$armprof" record -q -o env.data -- ./ebs env > env.out 2> /dev/null
+grep -qx "LD_PRELOAD=/nonexistent/user-lib.so" env.out || fail "the user's LD_PRELOAD is lost: $(cat env.out)"
+
+# Without the preload (a plugin given from elsewhere, or QEMU run by hand)
+# a fault still loses the profile, and the message says why.
+mkdir -p alone && cp "$build/armprof-qemu.so" alone/
+run_status "$armprof" record --plugin alone/armprof-qemu.so -o fault.data -- ./ebs fault > /dev/null 2> fault.err
+[ $rc -eq 139 ] || fail "fault without the preload: exit status $rc"
+[ ! -e fault.data ] || fail "fault without the preload: an output file was written"
+grep -q "no profile written.*a fault or SIGKILL" fault.err || fail "fault without the preload: $(cat fault.err)"
 ls -a | grep -q "^\.armprof-record" && fail "a temporary directory was left behind"
 echo "record_ended_by_signal: ok"

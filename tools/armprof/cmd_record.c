@@ -74,6 +74,16 @@ static void remove_tmp(const struct record_tmp *t)
 	rmdir(t->dir);
 }
 
+/* armprof-qemu-preload.so in the plugin's directory: 1 and its path in
+ * out, or 0 when it is not there (a plugin given from elsewhere). */
+static int preload_beside(const char *plugin, char *out, size_t cap)
+{
+	const char *slash = strrchr(plugin, '/');
+	int dir = slash ? (int)(slash - plugin) : 1;
+	int n = snprintf(out, cap, "%.*s/armprof-qemu-preload.so", dir, slash ? plugin : ".");
+	return n > 0 && (size_t)n < cap && access(out, R_OK) == 0;
+}
+
 /* ELF e_entry of the program, to turn QEMU's entry address into a bias. */
 static uint64_t elf_entry(const char *path)
 {
@@ -324,7 +334,7 @@ int cmd_record(int argc, char **argv)
 	int nargs = 0;
 	while (o.prog_argv[nargs])
 		nargs++;
-	char **qargv = calloc((size_t)nargs + 7, sizeof(*qargv));
+	char **qargv = calloc((size_t)nargs + 9, sizeof(*qargv));
 	char plugarg[2 * PATH_MAX + 32];
 	snprintf(plugarg, sizeof(plugarg), "%s,cfg=%s", plugin, t.cfg);
 	const char *qemu = o.qemu ? o.qemu : getenv("ARMPROF_QEMU");
@@ -338,12 +348,28 @@ int cmd_record(int argc, char **argv)
 		qargv[q++] = (char *)"-L";
 		qargv[q++] = sysroot;
 	}
+	/* armprof-qemu-preload.so beside the plugin: a program a fault kills
+	 * keeps its profile (plugins/qemu/fatal_preload.c). It is QEMU's alone:
+	 * the program's environment gets LD_PRELOAD as armprof found it. */
+	char preload[PATH_MAX + 32], guest_preload[PATH_MAX + 32];
+	int have_preload = preload_beside(plugin, preload, sizeof(preload));
+	if (have_preload) {
+		const char *user = getenv("LD_PRELOAD");
+		if (user) {
+			snprintf(guest_preload, sizeof(guest_preload), "LD_PRELOAD=%s", user);
+			qargv[q++] = (char *)"-E";
+			qargv[q++] = guest_preload;
+		} else {
+			qargv[q++] = (char *)"-U";
+			qargv[q++] = (char *)"LD_PRELOAD";
+		}
+	}
 	qargv[q++] = (char *)"-plugin";
 	qargv[q++] = plugarg;
 	qargv[q++] = prog;
 	for (int i = 1; i < nargs; i++)
 		qargv[q++] = o.prog_argv[i];
-	int status = record_run_child(qargv, err, sizeof(err));
+	int status = record_run_child(qargv, have_preload ? preload : NULL, err, sizeof(err));
 	free(qargv);
 	if (status < 0) {
 		fprintf(stderr, "armprof record: %s\n", err);
@@ -354,16 +380,17 @@ int cmd_record(int argc, char **argv)
 	struct record_stats *st = calloc(1, sizeof(*st));
 	if (!st || record_read_stats(t.stats, st) != 0) {
 		/* QEMU runs the plugin's exit handler on exit() and exit_group,
-		 * not when a signal kills the program; the plugin writes a
-		 * checkpoint first for the signals QEMU lets it see
-		 * (stop_signal.h), not for a fault (SIGSEGV, SIGBUS, SIGILL,
-		 * SIGFPE) or SIGKILL: then nothing was recorded, and the
-		 * program's status still passes through. */
+		 * not when a signal kills the program; the plugin writes its
+		 * outputs first for the signals QEMU lets it see (stop_signal.h)
+		 * and, with armprof-qemu-preload.so beside it, for the faults
+		 * (fatal_preload.c), not for SIGKILL: then nothing was recorded,
+		 * and the program's status still passes through. */
 		fprintf(stderr,
 		        "armprof record: no profile written: the plugin wrote no results (qemu-aarch64 exited with "
 		        "status %d%s; see its message above)\n",
 		        status,
-		        status > 128 ? ", killed by a signal the plugin cannot see first: a fault or SIGKILL" : "");
+		        status > 128 ? ", killed by a signal the plugin cannot see first: SIGKILL, or a fault "
+		                       "without armprof-qemu-preload.so beside the plugin" : "");
 		free(st);
 		remove_tmp(&t);
 		return status ? status : EXIT_USAGE;

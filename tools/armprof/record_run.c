@@ -156,7 +156,7 @@ static void forward_signal(int sig)
 		kill(running_child, sig);
 }
 
-int record_run_child(char **argv, char *err, size_t errlen)
+int record_run_child(char **argv, const char *preload, char *err, size_t errlen)
 {
 	int pipefd[2];
 	if (pipe(pipefd) != 0) {
@@ -177,6 +177,8 @@ int record_run_child(char **argv, char *err, size_t errlen)
 		/* The pipe tells the parent whether exec worked (close-on-exec). */
 		close(pipefd[0]);
 		fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
+		if (preload)
+			setenv("LD_PRELOAD", preload, 1);
 		execvp(argv[0], argv);
 		int e = errno;
 		if (write(pipefd[1], &e, sizeof(e)) < 0)

@@ -74,7 +74,8 @@ int record_choose_sysroot(const char *prog, const char *given, char *out, size_t
 int record_find_plugin(const char *given, char *out, size_t cap, char *err, size_t errlen);
 /* Run argv (argv[0] found on PATH); returns the exit status as a shell
  * reports it (128 + signal), or -1 if it could not be started. */
-int record_run_child(char **argv, char *err, size_t errlen);
+/* preload: a library for LD_PRELOAD in the child alone (NULL: none). */
+int record_run_child(char **argv, const char *preload, char *err, size_t errlen);
 int record_read_stats(const char *path, struct record_stats *st);
 
 #endif

@@ -9,7 +9,10 @@
  *   blocked    block SIGTERM, print "ready", work for a while, print
  *              "waiting", sigwait() for SIGTERM, print "waited" and exit 5
  *   pipe       print lines until stdout is a closed pipe (SIGPIPE)
- *   fault      work, then store through a null pointer (SIGSEGV) */
+ *   fault [N]  start N - 1 spinning threads (default 1: none), work, then
+ *              store through a null pointer (SIGSEGV)
+ *   trap       work, then __builtin_trap() (BRK: SIGTRAP)
+ *   env        print LD_PRELOAD as the program sees it ("(unset)" if it is not) */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -99,10 +102,23 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!strcmp(mode, "fault")) {
+		int n = argc > 2 ? atoi(argv[2]) : 1;
+		pthread_t t[16];
+		for (int i = 1; i < n && i < 16; i++)
+			pthread_create(&t[i], NULL, spin_loop, NULL);
 		work(2000000);
 		*(volatile int *)(sink & 0) = 1;
 		return 0;
 	}
-	fprintf(stderr, "usage: ended_by_signal raise SIG|abort|spin [N]|handled|blocked|pipe|fault\n");
+	if (!strcmp(mode, "trap")) {
+		work(2000000);
+		__builtin_trap();
+	}
+	if (!strcmp(mode, "env")) {
+		const char *p = getenv("LD_PRELOAD");
+		printf("LD_PRELOAD=%s\n", p ? p : "(unset)");
+		return 0;
+	}
+	fprintf(stderr, "usage: ended_by_signal raise SIG|abort|spin [N]|handled|blocked|pipe|fault [N]|trap|env\n");
 	return 2;
 }
