@@ -123,6 +123,12 @@ const struct ap_report_stats *ap_report_totals(const struct ap_report *r);
 uint64_t ap_report_records(const struct ap_report *r);
 size_t ap_report_instructions(const struct ap_report *r, const struct ap_report_row **rows);
 size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row **rows);
+/* One row per thread, by the records' CONTEXTIDR_EL1 (which holds the
+ * thread id under Linux with CONFIG_PID_IN_CONTEXTIDR, and under armprof
+ * record): addr is that value, AP_REPORT_NO_CONTEXT for the records
+ * without a Context packet; name NULL. Ranked like the other tables. */
+#define AP_REPORT_NO_CONTEXT UINT64_MAX
+size_t ap_report_threads(const struct ap_report *r, const struct ap_report_row **rows);
 
 /* The instruction at pc as text ("ldr x0, [x0]"), from the loaded binary,
  * with capstone; 0 or -AP_ERR_UNSUPPORTED (no binary, not in it). */

@@ -34,6 +34,7 @@ void ap_report_free(struct ap_report *r)
 	free(r->stats);
 	free(r->insn_rows);
 	free(r->fn_rows);
+	free(r->thread_rows);
 	report_binary_free(r->bin);
 	report_libraries_free(r->libs);
 	free(r);
@@ -77,10 +78,38 @@ static int grow(struct ap_report *r)
 	return 0;
 }
 
+static int add_to_thread(struct ap_report *r, const struct ap_record *rec)
+{
+	uint64_t ctx = rec->has & AP_HAS_CTX_EL1 ? rec->ctx_el1 : AP_REPORT_NO_CONTEXT;
+	size_t i = r->last_thread;
+	if (i >= r->n_thread_rows || r->thread_rows[i].addr != ctx) {
+		for (i = 0; i < r->n_thread_rows && r->thread_rows[i].addr != ctx; i++)
+			;
+		if (i == r->n_thread_rows) {
+			if (r->n_thread_rows == r->cap_thread_rows) {
+				size_t cap = r->cap_thread_rows ? 2 * r->cap_thread_rows : 8;
+				struct ap_report_row *t = realloc(r->thread_rows, cap * sizeof(*t));
+				if (!t)
+					return -AP_ERR_NOMEM;
+				r->thread_rows = t;
+				r->cap_thread_rows = cap;
+			}
+			memset(&r->thread_rows[i], 0, sizeof(r->thread_rows[i]));
+			r->thread_rows[i].addr = ctx;
+			r->n_thread_rows++;
+		}
+		r->last_thread = i;
+	}
+	report_stats_add(&r->thread_rows[i].stats, rec);
+	return 0;
+}
+
 int ap_report_add(struct ap_report *r, const struct ap_record *rec)
 {
 	r->records++;
 	report_stats_add(&r->totals, rec);
+	if (add_to_thread(r, rec) < 0)
+		return -AP_ERR_NOMEM;
 	if (!(rec->has & AP_HAS_PC))
 		return 0;
 	if ((r->n + 1) * 2 > r->cap && grow(r) < 0)
@@ -210,6 +239,9 @@ void ap_report_sort(struct ap_report *r, enum ap_report_key key)
 	sort_key = key;
 	qsort(r->insn_rows, r->n_insn_rows, sizeof(*r->insn_rows), cmp_rows);
 	qsort(r->fn_rows, r->n_fn_rows, sizeof(*r->fn_rows), cmp_rows);
+	if (r->n_thread_rows)
+		qsort(r->thread_rows, r->n_thread_rows, sizeof(*r->thread_rows), cmp_rows);
+	r->last_thread = 0;
 }
 
 const struct ap_report_stats *ap_report_totals(const struct ap_report *r)
@@ -232,4 +264,10 @@ size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row
 {
 	*rows = r->fn_rows;
 	return r->finished ? r->n_fn_rows : 0;
+}
+
+size_t ap_report_threads(const struct ap_report *r, const struct ap_report_row **rows)
+{
+	*rows = r->thread_rows;
+	return r->finished ? r->n_thread_rows : 0;
 }

@@ -25,6 +25,10 @@ struct ap_report {
 
 	struct ap_report_row *insn_rows, *fn_rows;
 	size_t n_insn_rows, n_fn_rows;
+	/* Per thread (CONTEXTIDR_EL1), added as records come: a thread's
+	 * records mostly come together, so the last one found is tried first. */
+	struct ap_report_row *thread_rows;
+	size_t n_thread_rows, cap_thread_rows, last_thread;
 	int finished;
 };
 

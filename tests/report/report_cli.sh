@@ -122,6 +122,33 @@ PY
   [ ! -e none.txt ] || fail "annotate: output written for an unknown function"
 fi
 
+# Threads: records by their Context packet (CONTEXTIDR_EL1, the thread id
+# under Linux and armprof record). The stream above has none: one row, no
+# tid, no text table. With contexts: a row per thread, ranked, with its
+# share; the text table appears with two threads or more.
+"$armprof" report --format json -o noctx.json prof.raw
+python3 -c 'import json; t=json.load(open("noctx.json"))["threads"]; assert len(t) == 1 and t[0]["tid"] is None and t[0]["samples"] == 10, t'
+! grep -q '^Threads' report.txt || fail "a threads table for a stream without contexts"
+{
+  for i in 1 2 3; do echo "pc 0x1000 el=0; op ld; ev retired; lat total 4; ctx el1 101; end"; done
+  echo "pc 0x1000 el=0; op ld; ev retired; lat total 40; ctx el1 202; end"
+  echo "pc 0x1004 el=0; op other; ev retired; lat total 3; end"
+} > ctx.spe
+"$armprof" encode -o ctx.raw ctx.spe
+"$armprof" report --format json -o ctx.json ctx.raw
+python3 - <<'PY'
+import json
+t = json.load(open("ctx.json"))["threads"]
+assert [(x["tid"], x["samples"]) for x in t] == [(101, 3), (202, 1), (None, 1)], t
+assert abs(t[0]["share"] - 0.6) < 1e-9 and abs(t[1]["latency_share"] - 40 / 55) < 1e-6, t
+print("threads ok")
+PY
+"$armprof" report ctx.raw > ctx.txt
+grep -q '^Threads (3 of 3, by samples)$' ctx.txt || fail "threads: no text table"
+grep -E '^ +3 +60\.00% .* 101$' ctx.txt > /dev/null || fail "threads: row of 101: $(grep -A4 '^Threads' ctx.txt)"
+"$armprof" report --format csv ctx.raw > ctx.csv
+grep -q '^thread,202,' ctx.csv && grep -q '^thread,,' ctx.csv || fail "threads: csv rows"
+
 # Bad input: usage errors exit 2, a stream with decode errors exits 1.
 set +e
 "$armprof" report --format xml prof.raw 2>err.txt; [ $? -eq 2 ] || fail "bad format exit"

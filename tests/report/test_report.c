@@ -214,6 +214,40 @@ TEST(function_by_name_and_pc_stats)
 	ap_report_free(r);
 }
 
+/* Rows per thread by CONTEXTIDR_EL1 (ap_report_threads), records without
+ * a Context packet in a row of their own, ranked like the others; a
+ * thread's records need not come together. */
+TEST(threads_by_context)
+{
+	struct ap_report *r;
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	uint64_t ctx[] = { 7, 7, 9, 7, 0, 9, 7 }; /* 0: no Context packet */
+	for (size_t i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
+		struct ap_record a = load_rec(0x1000 + 4 * i, AP_EV_L1D_ACCESS, (uint16_t)(10 * (i + 1)), 0);
+		if (ctx[i]) {
+			a.has |= AP_HAS_CTX_EL1;
+			a.ctx_el1 = (uint32_t)ctx[i];
+		}
+		CHECK_EQ_U64(ap_report_add(r, &a), 0);
+	}
+	CHECK_EQ_U64(ap_report_finish(r), 0);
+	const struct ap_report_row *rows;
+	CHECK_EQ_U64(ap_report_threads(r, &rows), 3);
+	CHECK_EQ_U64(rows[0].addr, 7);
+	CHECK_EQ_U64(rows[0].stats.samples, 4);
+	CHECK_EQ_U64(rows[0].stats.lat_total_sum, 10 + 20 + 40 + 70);
+	CHECK_EQ_U64(rows[1].addr, 9);
+	CHECK_EQ_U64(rows[1].stats.samples, 2);
+	CHECK_EQ_U64(rows[2].addr, AP_REPORT_NO_CONTEXT);
+	CHECK_EQ_U64(rows[2].stats.samples, 1);
+	ap_report_sort(r, AP_REPORT_BY_LATENCY); /* 9: 30 + 60 = 90; no context: 50 */
+	CHECK_EQ_U64(ap_report_threads(r, &rows), 3);
+	CHECK_EQ_U64(rows[0].addr, 7);
+	CHECK_EQ_U64(rows[1].addr, 9);
+	CHECK_EQ_U64(rows[2].addr, AP_REPORT_NO_CONTEXT);
+	ap_report_free(r);
+}
+
 /* Libraries beside the binary (a dynamic program's loader and shared
  * libraries, ap_report_load_library): their PCs are named from their own
  * symbols, and their rows say which file (here this test's executable
@@ -347,5 +381,5 @@ TEST(rates_are_fractions_of_odd_records)
 	ap_report_free(r);
 }
 
-TEST_MAIN(CASE(rates_and_sources), CASE(function_by_name_and_pc_stats), CASE(ranked_by_each_key), CASE(rates_are_fractions_of_odd_records), CASE(percentiles_within_a_sixteenth), CASE(many_pcs_grow_the_table),
+TEST_MAIN(CASE(rates_and_sources), CASE(function_by_name_and_pc_stats), CASE(threads_by_context), CASE(ranked_by_each_key), CASE(rates_are_fractions_of_odd_records), CASE(percentiles_within_a_sixteenth), CASE(many_pcs_grow_the_table),
           CASE(symbols_from_elf), CASE(symbols_from_libraries))

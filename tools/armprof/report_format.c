@@ -177,6 +177,20 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 			fprintf(out, " (%s)", rows[i].binary);
 		fputc('\n', out);
 	}
+	/* Threads, when there is more than one (CONTEXTIDR_EL1: the thread id). */
+	size_t nt = ap_report_threads(r, &rows);
+	if (nt > 1) {
+		n = v->top_functions && v->top_functions < nt ? v->top_functions : nt;
+		fprintf(out, "\nThreads (%zu of %zu, by %s)\n", n, nt, report_sort_name(v->sort));
+		report_text_header(out, "thread (CONTEXTIDR_EL1)");
+		for (size_t i = 0; i < n; i++) {
+			report_text_row(out, &rows[i], t);
+			if (rows[i].addr == AP_REPORT_NO_CONTEXT)
+				fprintf(out, "[no context]\n");
+			else
+				fprintf(out, "%" PRIu64 "\n", rows[i].addr);
+		}
+	}
 	size_t ni = ap_report_instructions(r, &rows);
 	n = v->top_instructions && v->top_instructions < ni ? v->top_instructions : ni;
 	fprintf(out, "\nInstructions (%zu of %zu, by %s)\n", n, ni, report_sort_name(v->sort));
@@ -256,6 +270,17 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 		report_json_stats(out, &rows[i].stats, t);
 		fputc('}', out);
 	}
+	fprintf(out, "],\n\"threads\":[");
+	size_t nt = ap_report_threads(r, &rows);
+	n = v->top_functions && v->top_functions < nt ? v->top_functions : nt;
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].addr == AP_REPORT_NO_CONTEXT)
+			fprintf(out, "%s\n{\"tid\":null,", i ? "," : "");
+		else
+			fprintf(out, "%s\n{\"tid\":%" PRIu64 ",", i ? "," : "", rows[i].addr);
+		report_json_stats(out, &rows[i].stats, t);
+		fputc('}', out);
+	}
 	fprintf(out, "],\n\"instructions\":[");
 	size_t ni = ap_report_instructions(r, &rows);
 	n = v->top_instructions && v->top_instructions < ni ? v->top_instructions : ni;
@@ -281,19 +306,28 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	fprintf(out, "]}\n");
 }
 
-static void csv_rows(FILE *out, const struct ap_report *r, const struct report_view *v, int fn)
+enum csv_kind { CSV_FUNCTION, CSV_INSTRUCTION, CSV_THREAD };
+
+static void csv_rows(FILE *out, const struct ap_report *r, const struct report_view *v, enum csv_kind kind)
 {
+	static const char *const kinds[] = { "function", "instruction", "thread" };
 	const struct ap_report_stats *t = ap_report_totals(r);
 	const struct ap_report_row *rows;
-	size_t nr = fn ? ap_report_functions(r, &rows) : ap_report_instructions(r, &rows);
-	size_t top = fn ? v->top_functions : v->top_instructions;
+	size_t nr = kind == CSV_FUNCTION      ? ap_report_functions(r, &rows)
+	            : kind == CSV_INSTRUCTION ? ap_report_instructions(r, &rows)
+	                                      : ap_report_threads(r, &rows);
+	size_t top = kind == CSV_INSTRUCTION ? v->top_instructions : v->top_functions;
 	size_t n = top && top < nr ? top : nr;
+	int fn = kind != CSV_INSTRUCTION; /* no disassembly */
 	for (size_t i = 0; i < n; i++) {
 		const struct ap_report_stats *s = &rows[i].stats;
 		struct ap_report_rates q;
 		ap_report_rates(s, &q);
-		fprintf(out, "%s,", fn ? "function" : "instruction");
-		report_csv_field(out, row_name(&rows[i]));
+		fprintf(out, "%s,", kinds[kind]);
+		char tid[24] = "";
+		if (kind == CSV_THREAD && rows[i].addr != AP_REPORT_NO_CONTEXT)
+			snprintf(tid, sizeof(tid), "%" PRIu64, rows[i].addr);
+		report_csv_field(out, kind == CSV_THREAD ? tid : row_name(&rows[i]));
 		fprintf(out, ",0x%" PRIx64 ",%" PRIu64 ",%.6f,%.6f,%.3f,%.1f,%.1f,%.1f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
 		        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 		        rows[i].addr, s->samples, share(s->samples, t->samples), share(s->lat_total_sum, t->lat_total_sum),
@@ -332,7 +366,8 @@ void report_write(FILE *out, enum report_format fmt, const struct ap_report *r, 
 			fprintf(out, ",ds_%s", lower);
 		}
 		fprintf(out, ",disasm,binary\n");
-		csv_rows(out, r, v, 1);
-		csv_rows(out, r, v, 0);
+		csv_rows(out, r, v, CSV_FUNCTION);
+		csv_rows(out, r, v, CSV_INSTRUCTION);
+		csv_rows(out, r, v, CSV_THREAD);
 	}
 }
