@@ -1,0 +1,236 @@
+/* What the plugin writes (plugin_outputs.h). */
+#include "plugin_outputs.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guest_maps.h"
+#include "qemu_plugin_api.h"
+#include "spe_sink.h"
+
+struct pc_count {
+	uint64_t pc, count;
+	const struct insn_info *in;
+};
+
+static int cmp_pc(const void *a, const void *b)
+{
+	const struct pc_count *x = a, *y = b;
+	return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static int write_atomically(const char *path, int (*emit)(FILE *f, const void *ctx), const void *ctx)
+{
+	char tmp[1100];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		return -1;
+	int r = emit(f, ctx);
+	if (fclose(f) != 0 || r < 0 || rename(tmp, path) != 0) {
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int emit_counts_locked(FILE *f, const struct plugin_run_view *run);
+
+/* Under tb_lock: a thread still translating cannot change the TB list. */
+static int emit_counts(FILE *f, const void *ctx)
+{
+	const struct plugin_run_view *run = ctx;
+	pthread_mutex_lock(run->tb_lock);
+	int r = emit_counts_locked(f, run);
+	pthread_mutex_unlock(run->tb_lock);
+	return r;
+}
+
+static int emit_counts_locked(FILE *f, const struct plugin_run_view *run)
+{
+	size_t n = 0;
+	for (struct tb_info *t = *run->all_tbs; t; t = t->next)
+		n += t->n;
+	struct pc_count *pcs = malloc((n ? n : 1) * sizeof(*pcs));
+	if (!pcs)
+		return -1;
+	/* Executions per TB id, summed over the vCPUs. */
+	uint64_t *execs = calloc(*run->n_tbs_translated ? *run->n_tbs_translated : 1, sizeof(*execs));
+	if (!execs) {
+		free(pcs);
+		return -1;
+	}
+	/* Every vCPU's replay has drained (on_exit_cb): its counts are final. */
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
+		const struct vcpu_state *v = run->vcpus[i];
+		uint32_t cap = v ? v->rs.execs_cap : 0;
+		for (uint64_t id = 0; id < cap && id < *run->n_tbs_translated; id++)
+			execs[id] += v->rs.execs[id];
+		/* A checkpoint leaves each thread's TB under way open: counted
+		 * at its start, but not yet among the operations fed. */
+		if (v && v->active && v->rs.cur && v->rs.cur->id < cap)
+			execs[v->rs.cur->id]--;
+	}
+	size_t k = 0;
+	for (struct tb_info *t = *run->all_tbs; t; t = t->next) {
+		uint64_t e = execs[t->id];
+		for (uint32_t i = 0; i < t->n; i++)
+			pcs[k++] = (struct pc_count){ t->insn[i].pc, e, &t->insn[i] };
+	}
+	free(execs);
+	qsort(pcs, k, sizeof(*pcs), cmp_pc);
+	fprintf(f, "# armprof exact operation counts: pc count kind\n");
+	for (size_t i = 0; i < k;) {
+		size_t j = i;
+		uint64_t sum = 0;
+		while (j < k && pcs[j].pc == pcs[i].pc)
+			sum += pcs[j++].count;
+		if (sum)
+			fprintf(f, "0x%" PRIx64 " %" PRIu64 " %s\n", pcs[i].pc, sum, a64_kind_name(&pcs[i].in->cls));
+		i = j;
+	}
+	free(pcs);
+	return ferror(f) ? -1 : 0;
+}
+
+static int emit_spe(FILE *f, const void *ctx)
+{
+	const struct plugin_run_view *run = ctx;
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
+		if (!run->vcpus[i] || !run->vcpus[i]->sink)
+			continue;
+		size_t len, more;
+		const uint8_t *b = spe_sink_bytes(run->vcpus[i]->sink, &len);
+		const uint8_t *m = spe_sink_buffered(run->vcpus[i]->sink, &more);
+		if ((len && fwrite(b, 1, len, f) != len) || (more && fwrite(m, 1, more, f) != more))
+			return -1;
+	}
+	return 0;
+}
+
+static int emit_stats(FILE *f, const void *ctx)
+{
+	const struct plugin_run_view *run = ctx;
+	uint64_t off = 0;
+	struct ap_spe_counts tot = { 0 };
+	uint64_t ops = 0, drains = 0, lost = 0, mismatch = 0, detailed = 0, replay_ns = 0, run_ops = 0;
+	int model_threads = 0; /* some vCPU replayed on a model thread (one may fail to start) */
+	struct ap_uarch_stats us = { 0 };
+	fprintf(f, "# armprof plugin run summary\n");
+	fprintf(f, "model=%d\ntiming=%d\ninterval=%" PRIu64 "\ntbs_translated=%" PRIu64 "\n", run->opts->model,
+	        run->opts->timing, run->opts->interval, *run->n_tbs_translated);
+	/* Where QEMU put the program's entry point: with the ELF e_entry it
+	 * gives the load bias report needs to symbolize a PIE. */
+	fprintf(f, "entry=0x%" PRIx64 "\n", run->entry_code);
+	/* The program's files and where they are: its own load address (the
+	 * entry above is the dynamic loader's for a dynamic program) and the
+	 * shared libraries' symbols. */
+	guest_maps_write(f);
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
+		struct vcpu_state *v = run->vcpus[i];
+		if (!v)
+			continue;
+		ops += v->rs.ops;
+		size_t len = 0;
+		struct ap_spe_counts c = { 0 };
+		uint64_t d = 0, l = 0;
+		if (v->sink) {
+			size_t more = 0;
+			spe_sink_bytes(v->sink, &len);
+			spe_sink_buffered(v->sink, &more);
+			len += more;
+			spe_sink_counts(v->sink, &c, &d, &l);
+		}
+		/* One line per vCPU: where its bytes are in the SPE output. */
+		fprintf(f,
+		        "vcpu=%u tid=%" PRId64 " ops=%" PRIu64 " offset=%" PRIu64 " bytes=%zu sample_pop=%" PRIu64
+		        " records=%" PRIu64 "\n",
+		        i, v->tid, v->rs.ops, off, len, c.sample_pop, c.records_written);
+		off += len;
+		tot.sample_pop += c.sample_pop;
+		tot.sample_feed += c.sample_feed;
+		tot.sample_filtrate += c.sample_filtrate;
+		tot.sample_collision += c.sample_collision;
+		tot.records_written += c.records_written;
+		tot.records_discarded += c.records_discarded;
+		tot.bytes_written += c.bytes_written;
+		tot.mgmt_events += c.mgmt_events;
+		drains += d;
+		lost += l;
+		mismatch += v->spe_batch_mismatch;
+		detailed += v->rs.detailed_ops;
+		replay_ns += v->ring.replay_cpu_ns;
+		run_ops += v->rs.run_ops;
+		model_threads |= v->ring.threaded;
+		if (v->core) {
+			const struct ap_uarch_stats *s = ap_uarch_core_stats(v->core);
+			us.loads += s->loads, us.stores += s->stores, us.l1d_misses += s->l1d_misses;
+			us.l2_misses += s->l2_misses, us.llc_misses += s->llc_misses;
+			us.peer_hits += s->peer_hits, us.tlb_walks += s->tlb_walks;
+			us.branches += s->branches, us.mispredicts += s->mispredicts;
+		}
+	}
+	fprintf(f, "ops=%" PRIu64 "\nsample_pop=%" PRIu64 "\nsample_feed=%" PRIu64 "\nsample_filtrate=%" PRIu64
+	        "\nsample_collision=%" PRIu64 "\nrecords=%" PRIu64 "\nrecords_discarded=%" PRIu64
+	        "\nspe_bytes=%" PRIu64 "\nmgmt_events=%" PRIu64 "\nbuffer_drains=%" PRIu64 "\nlost_bytes=%" PRIu64 "\n",
+	        ops, tot.sample_pop, tot.sample_feed, tot.sample_filtrate, tot.sample_collision,
+	        tot.records_written, tot.records_discarded, off, tot.mgmt_events, drains, lost);
+	fprintf(f, "spe_batch_mismatch=%" PRIu64 "\n", mismatch);
+	/* A checkpoint: the program is about to meet this signal (it was at
+	 * its default action), and the outputs cover it up to then. */
+	if (run->stopped_by_signal)
+		fprintf(f, "stopped_by_signal=%d\n", run->stopped_by_signal);
+	fprintf(f, "checkpoints=%" PRIu64 "\n", run->checkpoints);
+	fprintf(f, "timing_window=%" PRIu64 "\ndetailed_ops=%" PRIu64 "\n", run->detail_window, detailed);
+	/* Where the time went: the replay of the event logs through the
+	 * models, on model threads (pipeline=1) or the program's own. */
+	fprintf(f, "pipeline=%d\nreplay_cpu_ns=%" PRIu64 "\nloop_run_ops=%" PRIu64 "\n", model_threads, replay_ns,
+	        run_ops);
+	fprintf(f, "loads=%" PRIu64 "\nstores=%" PRIu64 "\nl1d_misses=%" PRIu64 "\nl2_misses=%" PRIu64
+	        "\nllc_misses=%" PRIu64 "\npeer_hits=%" PRIu64 "\ntlb_walks=%" PRIu64 "\nbranches=%" PRIu64
+	        "\nmispredicts=%" PRIu64 "\n",
+	        us.loads, us.stores, us.l1d_misses, us.l2_misses, us.llc_misses, us.peer_hits, us.tlb_walks,
+	        us.branches, us.mispredicts);
+	return ferror(f) ? -1 : 0;
+}
+
+/* The outputs, each written whole or not at all; the summary last, so
+ * that its presence says the others are complete. */
+void plugin_write_outputs(const struct plugin_run_view *run)
+{
+	uint64_t mismatch = 0;
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++)
+		mismatch += run->vcpus[i] ? run->vcpus[i]->spe_batch_mismatch : 0;
+	if (mismatch) {
+		char msg[160];
+		snprintf(msg, sizeof(msg),
+		         "armprof plugin: %" PRIu64 " operations selected inside a batch (described as Other)\n",
+		         mismatch);
+		qemu_plugin_outs(msg);
+	}
+	/* A forked child's outputs: the same names with ".PID" added. */
+	char counts[1100], out[1100], stats[1100], suffix[24] = "";
+	if (run->child)
+		snprintf(suffix, sizeof(suffix), ".%d", (int)getpid());
+	snprintf(counts, sizeof(counts), "%s%s", run->opts->counts, suffix);
+	snprintf(out, sizeof(out), "%s%s", run->opts->out, suffix);
+	snprintf(stats, sizeof(stats), "%s%s", run->opts->stats, suffix);
+	const char *bad = NULL;
+	if (run->opts->counts[0] && write_atomically(counts, emit_counts, run) < 0)
+		bad = counts;
+	if (run->opts->out[0] && run->opts->model && write_atomically(out, emit_spe, run) < 0)
+		bad = out;
+	if (run->opts->stats[0] && write_atomically(stats, emit_stats, run) < 0)
+		bad = stats;
+	/* A child that outlived the recording finds armprof's directory
+	 * gone: nobody is left to tell. */
+	if (bad && (!run->child || errno != ENOENT)) {
+		char msg[1200];
+		snprintf(msg, sizeof(msg), "armprof plugin: %s: cannot write\n", bad);
+		qemu_plugin_outs(msg);
+	}
+}
+
