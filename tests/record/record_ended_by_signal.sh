@@ -61,22 +61,27 @@ for how in "raise 15:143:15" "abort:134:6"; do
   grep -q "^# the program was ended by signal $sig " r.txt || fail "$mode: report does not say so"
 done
 
-# ^C: SIGINT to the process group, while four threads spin. Job control
-# gives each background job a process group of its own, and leaves SIGINT
-# at its default action (a script's background jobs otherwise ignore it).
+# ^C: SIGINT to the process group, while four threads spin, with model
+# threads and with the models on the program's threads. Job control gives
+# each background job a process group of its own, and leaves SIGINT at its
+# default action (a script's background jobs otherwise ignore it).
 set -m
-"$armprof" record -o int.data --counts int.counts -- ./ebs spin 4 > int.out 2> int.err &
-pid=$!
-wait_for int.out ready
-sleep 0.5
-kill -INT -- -"$pid"
-run_status wait "$pid"
-[ $rc -eq 130 ] || fail "^C: exit status $rc: $(cat int.err)"
-meta_is int.data.meta stopped_by_signal 2
-meta_is int.data.meta threads 4
-every_op_counted int.data.meta int.counts "^C"
-top_function int.data spin_loop
-"$armprof" decode --stats int.data > /dev/null || fail "^C: the profile does not decode"
+for extra in "" --no-pipeline; do
+  rm -f int.out
+  # shellcheck disable=SC2086 # $extra is empty or one option
+  "$armprof" record $extra -o int.data --counts int.counts -- ./ebs spin 4 > int.out 2> int.err &
+  pid=$!
+  wait_for int.out ready
+  sleep 0.5
+  kill -INT -- -"$pid"
+  run_status wait "$pid"
+  [ $rc -eq 130 ] || fail "^C $extra: exit status $rc: $(cat int.err)"
+  meta_is int.data.meta stopped_by_signal 2
+  meta_is int.data.meta threads 4
+  every_op_counted int.data.meta int.counts "^C $extra"
+  top_function int.data spin_loop
+  "$armprof" decode --stats int.data > /dev/null || fail "^C $extra: the profile does not decode"
+done
 
 # SIGTERM to armprof (what `timeout` does): passed on to QEMU.
 "$armprof" record -o term.data -- ./ebs spin > term.out 2> term.err &
