@@ -149,6 +149,45 @@ grep -E '^ +3 +60\.00% .* 101$' ctx.txt > /dev/null || fail "threads: row of 101
 "$armprof" report --format csv ctx.raw > ctx.csv
 grep -q '^thread,202,' ctx.csv && grep -q '^thread,,' ctx.csv || fail "threads: csv rows"
 
+# --diff OLD NEW: functions matched by name; each one's share of the
+# samples and of the latency in each run, and the change. Here the samples
+# move from chase (9 of 10 -> 2 of 10) to main (1 -> 8): -0.7 and +0.7 of
+# the samples, -0.543 and +0.543 of the latency (1228 of 1231 cycles -> 20
+# of 44). A function in one run only shows the other's share as 0.
+{
+  for i in 1 2; do echo "pc $ld el=0; op ld; ev retired l1d-access tlb-access; lat total 10; va 0x10000; ds 0; end"; done
+  for i in 1 2 3 4 5 6 7 8; do echo "pc $main el=0; op other; ev retired; lat total 3; end"; done
+} > after.spe
+"$armprof" encode -o after.raw after.spe
+"$armprof" report "${binopt[@]}" --diff prof.raw --format json -o diff.json after.raw
+python3 - "${#binopt[@]}" <<'PY'
+import json, sys
+d = json.load(open("diff.json"))
+assert d["old"]["records"] == 10 and d["new"]["records"] == 10, d
+f = d["functions"]
+if sys.argv[1] != "0":
+    assert [x["function"] for x in f] == ["chase", "main"], [x["function"] for x in f]
+    assert abs(f[0]["share_change"] + 0.7) < 1e-6 and abs(f[1]["share_change"] - 0.7) < 1e-6, f
+    assert abs(f[0]["latency_share_change"] - (20 / 44 - 1228 / 1231)) < 1e-5, f[0]["latency_share_change"]
+    assert f[0]["old"]["samples"] == 9 and f[0]["new"]["samples"] == 2 and f[1]["new"]["samples"] == 8
+else:  # no symbols: one [unknown] function, the same share in both
+    assert len(f) == 1 and f[0]["share_change"] == 0, f
+print("diff ok")
+PY
+"$armprof" report "${binopt[@]}" --diff prof.raw after.raw > diff.txt
+grep -q '^# armprof report --diff: prof.raw (raw SPE, 10 records) -> after.raw (raw SPE, 10 records)$' diff.txt ||
+  fail "diff: text header: $(head -1 diff.txt)"
+if [ ${#binopt[@]} -gt 0 ]; then
+  grep -E '^ +90\.00% +20\.00% +-70\.00 .* chase$' diff.txt > /dev/null || fail "diff: chase row: $(grep chase diff.txt)"
+fi
+"$armprof" report "${binopt[@]}" --diff prof.raw --format csv after.raw > diff.csv
+head -1 diff.csv | grep -q '^function,binary,old_share,new_share,share_change,' || fail "diff: csv header"
+set +e
+"$armprof" report --diff no-such-file after.raw 2> err.txt; [ $? -eq 2 ] || fail "diff: missing old file exit"
+"$armprof" report --diff prof.raw --annotate chase after.raw 2> err.txt; [ $? -eq 2 ] || fail "diff with annotate exit"
+grep -q -- "--diff and --annotate: one at a time" err.txt || fail "diff with annotate message"
+set -e
+
 # Bad input: usage errors exit 2, a stream with decode errors exits 1.
 set +e
 "$armprof" report --format xml prof.raw 2>err.txt; [ $? -eq 2 ] || fail "bad format exit"

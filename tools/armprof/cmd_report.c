@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "perf_input.h"
 #include "report_annotate.h"
+#include "report_diff.h"
 #include "report_format.h"
 
 const char cmd_report_summary[] = "hot functions and instructions of an SPE capture (text, json, csv)";
@@ -30,6 +31,9 @@ static void usage(FILE *out)
 	        "  --sort KEY           rank rows by samples (default: where the operations are),\n"
 	        "                       latency (summed total latency: where the cycles go),\n"
 	        "                       l1d-miss, llc-miss, tlb-walk or mispredict (event counts)\n"
+	        "  --diff OLD           compare OLD (the run before) with FILE: each function's share\n"
+	        "                       of the samples (of the --sort key's events) and latency before\n"
+	        "                       and after, ranked by how much its share moved\n"
 	        "  --annotate FUNCTION  instead of the tables: FUNCTION instruction by instruction,\n"
 	        "                       in address order, with its source lines (where in it the\n"
 	        "                       samples, the latency and the misses are)\n"
@@ -226,10 +230,86 @@ static int parse_num(const char *s, uint64_t *out)
 	return errno || *end ? -1 : 0;
 }
 
+/* What one input needs besides its path: the options that say how to
+ * read it. */
+struct load_opts {
+	const char *binary; /* --binary, or "" */
+	uint64_t bias;
+	int have_bias;
+	int32_t cpu, tid;
+};
+
+/* Read input into a finished report (run->rep, made here) and its view:
+ * FILE.meta, the binary and libraries, the records. Returns 0 or an exit
+ * status (the message printed); on error run->rep is freed. binary holds
+ * the binary's path for the view (cap bytes, lives as long as the view). */
+static int load_report(const char *input, const struct load_opts *lo, struct report_run *run,
+                       struct report_view *view, char *binary, size_t cap)
+{
+	uint64_t bias = lo->bias;
+	int have_bias = lo->have_bias;
+	snprintf(binary, cap, "%s", lo->binary);
+	struct meta_libraries *libs = calloc(1, sizeof(*libs));
+	if (!libs) {
+		fprintf(stderr, "armprof report: out of memory\n");
+		return EXIT_USAGE;
+	}
+	int ended_by_signal = 0;
+	if (strcmp(input, "-") != 0)
+		read_meta(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal);
+	memset(run, 0, sizeof(*run));
+	if (ap_report_new(&run->rep) < 0) {
+		fprintf(stderr, "armprof report: out of memory\n");
+		free(libs);
+		return EXIT_USAGE;
+	}
+	view->input = input;
+	view->input_kind = "raw SPE";
+	view->ended_by_signal = ended_by_signal;
+	if (binary[0] && load_binary(run, view, binary, bias) != 0) {
+		ap_report_free(run->rep);
+		free(libs);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; binary[0] && i < libs->n; i++)
+		load_library(run, libs->lib[i].path, libs->lib[i].bias);
+	free(libs);
+
+	struct ap_decoder_config dc;
+	ap_decoder_config_init(&dc);
+	dc.on_record = on_record;
+	dc.ctx = run;
+	struct ap_decoder dec;
+	ap_decoder_init(&dec, &dc);
+	int is_perf = strcmp(input, "-") != 0 && perf_input_sniff(input);
+	int rc;
+	if (is_perf) {
+		view->input_kind = "perf.data";
+		rc = feed_perf(input, lo->cpu, lo->tid, &dec, run, view, binary, cap);
+	} else {
+		rc = feed_raw(input, &dec);
+	}
+	if (!rc && run->nomem) {
+		fprintf(stderr, "armprof report: out of memory\n");
+		rc = EXIT_USAGE;
+	}
+	if (!rc && ap_report_finish(run->rep) < 0) {
+		fprintf(stderr, "armprof report: out of memory\n");
+		rc = EXIT_USAGE;
+	}
+	if (rc) {
+		ap_report_free(run->rep);
+		run->rep = NULL;
+		return rc;
+	}
+	view->decode_errors = run->decode_errors;
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	enum report_format fmt = REPORT_TEXT;
-	const char *input = NULL, *output = NULL, *annotate = NULL;
+	const char *input = NULL, *output = NULL, *annotate = NULL, *diff_old = NULL;
 	char binary[4096] = "";
 	uint64_t bias = 0, top = 0;
 	int have_bias = 0, have_top = 0, disasm = 1, lines = 1;
@@ -272,6 +352,9 @@ int cmd_report(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			i++;
+		} else if (!strcmp(a, "--diff") && v) {
+			diff_old = v;
+			i++;
 		} else if (!strcmp(a, "--annotate") && v) {
 			annotate = v;
 			i++;
@@ -299,69 +382,29 @@ int cmd_report(int argc, char **argv)
 			input = a;
 		}
 	}
-	if (!input) {
+	if (!input || (diff_old && !strcmp(input, "-"))) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	struct meta_libraries *libs = calloc(1, sizeof(*libs));
-	if (!libs) {
-		fprintf(stderr, "armprof report: out of memory\n");
+	if (diff_old && annotate) {
+		fprintf(stderr, "armprof report: --diff and --annotate: one at a time\n");
 		return EXIT_USAGE;
 	}
-	int ended_by_signal = 0;
-	if (strcmp(input, "-") != 0)
-		read_meta(input, binary, sizeof(binary), &bias, &have_bias, libs, &ended_by_signal);
-
-	struct report_run run = { 0 };
-	if (ap_report_new(&run.rep) < 0) {
-		fprintf(stderr, "armprof report: out of memory\n");
-		free(libs);
-		return EXIT_USAGE;
-	}
-	struct report_view view = { .input = input,
-		                    .input_kind = "raw SPE",
-		                    .disasm = disasm,
-		                    .lines = lines,
-		                    .ended_by_signal = ended_by_signal };
-	view.top_functions = view.top_instructions = have_top ? (size_t)top : (fmt == REPORT_TEXT ? 20 : 0);
-	if (binary[0] && load_binary(&run, &view, binary, bias) != 0) {
-		ap_report_free(run.rep);
-		free(libs);
-		return EXIT_USAGE;
-	}
-	for (size_t i = 0; binary[0] && i < libs->n; i++)
-		load_library(&run, libs->lib[i].path, libs->lib[i].bias);
-	free(libs);
-
-	struct ap_decoder_config dc;
-	ap_decoder_config_init(&dc);
-	dc.on_record = on_record;
-	dc.ctx = &run;
-	struct ap_decoder dec;
-	ap_decoder_init(&dec, &dc);
-	int is_perf = strcmp(input, "-") != 0 && perf_input_sniff(input);
-	int rc;
-	if (is_perf) {
-		view.input_kind = "perf.data";
-		rc = feed_perf(input, cpu, tid, &dec, &run, &view, binary, sizeof(binary));
-	} else {
-		rc = feed_raw(input, &dec);
-	}
-	if (!rc && run.nomem) {
-		fprintf(stderr, "armprof report: out of memory\n");
-		rc = EXIT_USAGE;
-	}
-	if (!rc && ap_report_finish(run.rep) < 0) {
-		fprintf(stderr, "armprof report: out of memory\n");
-		rc = EXIT_USAGE;
-	}
-	if (rc) {
+	struct load_opts lo = { binary, bias, have_bias, cpu, tid };
+	struct report_run run, old_run = { 0 };
+	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
+	static char binary_used[4096], old_binary_used[4096];
+	int rc = load_report(input, &lo, &run, &view, binary_used, sizeof(binary_used));
+	if (rc)
+		return rc;
+	if (diff_old && (rc = load_report(diff_old, &lo, &old_run, &old_view, old_binary_used,
+	                                  sizeof(old_binary_used))) != 0) {
 		ap_report_free(run.rep);
 		return rc;
 	}
+	view.top_functions = view.top_instructions = have_top ? (size_t)top : (fmt == REPORT_TEXT ? 20 : 0);
 	ap_report_sort(run.rep, sort);
 	view.sort = sort;
-	view.decode_errors = run.decode_errors;
 	struct cli_output out;
 	if (cli_output_open(&out, "report", output) != 0) {
 		ap_report_free(run.rep);
@@ -371,16 +414,22 @@ int cmd_report(int argc, char **argv)
 	int ok = 1;
 	if (annotate)
 		ok = report_write_annotation(out.f, fmt, run.rep, &view, annotate, err, sizeof(err)) == 0;
-	else
+	else if (diff_old) {
+		ok = report_write_diff(out.f, fmt, old_run.rep, &old_view, run.rep, &view, sort) == 0;
+		snprintf(err, sizeof(err), "out of memory");
+	} else {
 		report_write(out.f, fmt, run.rep, &view);
+	}
+	uint64_t decode_errors = run.decode_errors + old_run.decode_errors;
 	ap_report_free(run.rep);
+	ap_report_free(old_run.rep);
 	if (!ok)
-		fprintf(stderr, "armprof report: --annotate: %s\n", err);
+		fprintf(stderr, "armprof report: %s%s\n", annotate ? "--annotate: " : "", err);
 	if (cli_output_close(&out, "report", ok) != 0 || !ok)
 		return EXIT_USAGE;
-	if (run.decode_errors) {
-		fprintf(stderr, "armprof report: %s: %" PRIu64 " records held decode errors (see armprof decode)\n",
-		        input, run.decode_errors);
+	if (decode_errors) {
+		fprintf(stderr, "armprof report: %s%s%s: %" PRIu64 " records held decode errors (see armprof decode)\n",
+		        diff_old ? diff_old : "", diff_old ? ", " : "", input, decode_errors);
 		return EXIT_DATA_ERROR;
 	}
 	return EXIT_OK;
