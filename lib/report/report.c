@@ -35,6 +35,7 @@ void ap_report_free(struct ap_report *r)
 	free(r->insn_rows);
 	free(r->fn_rows);
 	free(r->thread_rows);
+	free(r->thread_index);
 	report_binary_free(r->bin);
 	report_libraries_free(r->libs);
 	free(r);
@@ -78,14 +79,41 @@ static int grow(struct ap_report *r)
 	return 0;
 }
 
+/* The index slot of context ctx: its row + 1, or the empty slot where it goes. */
+static size_t thread_slot(const struct ap_report *r, uint64_t ctx)
+{
+	size_t mask = r->thread_index_cap - 1, i = slot_of(ctx << 2, mask);
+	while (r->thread_index[i] && r->thread_rows[r->thread_index[i] - 1].addr != ctx)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Rebuild the index at twice the size (the rows may have been sorted). */
+static int grow_thread_index(struct ap_report *r)
+{
+	size_t cap = r->thread_index_cap ? 2 * r->thread_index_cap : 16;
+	uint32_t *index = calloc(cap, sizeof(*index));
+	if (!index)
+		return -AP_ERR_NOMEM;
+	free(r->thread_index);
+	r->thread_index = index;
+	r->thread_index_cap = cap;
+	for (size_t k = 0; k < r->n_thread_rows; k++)
+		r->thread_index[thread_slot(r, r->thread_rows[k].addr)] = (uint32_t)(k + 1);
+	return 0;
+}
+
 static int add_to_thread(struct ap_report *r, const struct ap_record *rec)
 {
 	uint64_t ctx = rec->has & AP_HAS_CTX_EL1 ? rec->ctx_el1 : AP_REPORT_NO_CONTEXT;
 	size_t i = r->last_thread;
 	if (i >= r->n_thread_rows || r->thread_rows[i].addr != ctx) {
-		for (i = 0; i < r->n_thread_rows && r->thread_rows[i].addr != ctx; i++)
-			;
-		if (i == r->n_thread_rows) {
+		if ((r->n_thread_rows + 1) * 2 > r->thread_index_cap && grow_thread_index(r) < 0)
+			return -AP_ERR_NOMEM;
+		size_t slot = thread_slot(r, ctx);
+		if (r->thread_index[slot]) {
+			i = r->thread_index[slot] - 1;
+		} else {
 			if (r->n_thread_rows == r->cap_thread_rows) {
 				size_t cap = r->cap_thread_rows ? 2 * r->cap_thread_rows : 8;
 				struct ap_report_row *t = realloc(r->thread_rows, cap * sizeof(*t));
@@ -94,9 +122,10 @@ static int add_to_thread(struct ap_report *r, const struct ap_record *rec)
 				r->thread_rows = t;
 				r->cap_thread_rows = cap;
 			}
+			i = r->n_thread_rows++;
 			memset(&r->thread_rows[i], 0, sizeof(r->thread_rows[i]));
 			r->thread_rows[i].addr = ctx;
-			r->n_thread_rows++;
+			r->thread_index[slot] = (uint32_t)(i + 1);
 		}
 		r->last_thread = i;
 	}
@@ -239,8 +268,13 @@ void ap_report_sort(struct ap_report *r, enum ap_report_key key)
 	sort_key = key;
 	qsort(r->insn_rows, r->n_insn_rows, sizeof(*r->insn_rows), cmp_rows);
 	qsort(r->fn_rows, r->n_fn_rows, sizeof(*r->fn_rows), cmp_rows);
-	if (r->n_thread_rows)
+	if (r->n_thread_rows) {
 		qsort(r->thread_rows, r->n_thread_rows, sizeof(*r->thread_rows), cmp_rows);
+		/* The rows moved: the index is rebuilt, in place. */
+		memset(r->thread_index, 0, r->thread_index_cap * sizeof(*r->thread_index));
+		for (size_t k = 0; k < r->n_thread_rows; k++)
+			r->thread_index[thread_slot(r, r->thread_rows[k].addr)] = (uint32_t)(k + 1);
+	}
 	r->last_thread = 0;
 }
 

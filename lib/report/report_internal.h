@@ -26,9 +26,13 @@ struct ap_report {
 	struct ap_report_row *insn_rows, *fn_rows;
 	size_t n_insn_rows, n_fn_rows;
 	/* Per thread (CONTEXTIDR_EL1), added as records come: a thread's
-	 * records mostly come together, so the last one found is tried first. */
+	 * records mostly come together, so the last one found is tried first;
+	 * else an open-addressing index, context -> row + 1 (0: empty), at
+	 * most half full, so that any number of threads costs O(1) each. */
 	struct ap_report_row *thread_rows;
 	size_t n_thread_rows, cap_thread_rows, last_thread;
+	uint32_t *thread_index;
+	size_t thread_index_cap;
 	int finished;
 };
 
