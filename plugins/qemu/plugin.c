@@ -803,11 +803,12 @@ static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t
 	if (!v)
 		return;
 	if (num == AARCH64_NR_RT_SIGACTION && v->sigaction_act && ret == 0) {
-		/* The new action's sa_handler, the first word of the program's
-		 * struct sigaction (it was just read by the call, so it is there). */
+		/* The new action's sa_handler and sa_flags, the first two words
+		 * of the program's struct sigaction (Linux arm64: handler, flags,
+		 * restorer, mask; it was just read by the call, so it is there). */
 		const uint64_t *act = guest_maps_host(v->sigaction_act);
 		if (act)
-			stop_signal_guest_sigaction((int)v->sigaction_sig, *act);
+			stop_signal_guest_sigaction((int)v->sigaction_sig, act[0], act[1]);
 	}
 	atomic_store(&v->in_syscall, 0);
 	/* After the store: a checkpoint that saw the thread in its call

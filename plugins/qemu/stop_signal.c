@@ -168,12 +168,19 @@ void stop_signal_note_inherited(void)
 	}
 }
 
-void stop_signal_guest_sigaction(int sig, uint64_t handler)
+#define GUEST_SA_RESETHAND 0x80000000u /* Linux arm64 (asm-generic) */
+
+void stop_signal_guest_sigaction(int sig, uint64_t handler, uint64_t flags)
 {
 	int k = slot_of(sig);
 	if (k < 0 || !checkpoint_fn)
 		return;
-	atomic_store(&guest_default[k], handler == 0 /* SIG_DFL */);
+	/* A one-shot handler (SA_RESETHAND) goes back to the default action
+	 * when it runs, inside QEMU, with no call to see: taken as default
+	 * at once, so the signal that would kill finds a checkpoint (the
+	 * first one then writes one the program outlives, which is harmless). */
+	atomic_store(&guest_default[k], handler == 0 /* SIG_DFL */ ||
+	                                    (handler != 1 /* SIG_IGN */ && (flags & GUEST_SA_RESETHAND)));
 	/* QEMU just set the host action again: its handler for a default or
 	 * a handled signal (wrapped again), SIG_IGN for an ignored one. */
 	wrap(k);

@@ -56,8 +56,9 @@ void stop_signal_arm(stop_signal_checkpoint_fn checkpoint, stop_signal_release_f
  * handlers (at plugin install), which then hides that. */
 void stop_signal_note_inherited(void);
 /* The program's rt_sigaction(sig, act) succeeded with act != NULL:
- * handler is act->sa_handler (0: SIG_DFL). */
-void stop_signal_guest_sigaction(int sig, uint64_t handler);
+ * handler and flags are act->sa_handler (0: SIG_DFL, 1: SIG_IGN) and
+ * act->sa_flags. */
+void stop_signal_guest_sigaction(int sig, uint64_t handler, uint64_t flags);
 /* In the child of a fork (a process of the program's, profiled on its
  * own): start its own thread for checkpoints. */
 void stop_signal_after_fork(void);

@@ -124,6 +124,22 @@ meta_is h.data.meta stopped_by_signal 0
 every_op_counted h.data.meta h.counts handled
 set +m
 
+# A one-shot handler (SA_RESETHAND): the first SIGTERM runs it (the program
+# goes on), the second kills, and finds a checkpoint: the default action
+# comes back inside QEMU, unseen, so both are taken as at the default.
+"$armprof" record -o once.data -- ./ebs oneshot > once.out 2> once.err &
+pid=$!
+wait_for once.out ready
+kill -TERM "$pid"
+wait_for once.out "handled once"
+sleep 0.3
+kill -TERM "$pid"
+run_status wait "$pid"
+[ $rc -eq 143 ] || fail "one-shot: exit status $rc: $(cat once.err)"
+meta_is once.data.meta stopped_by_signal 15
+meta_is once.data.meta checkpoints 2
+top_function once.data spin_loop
+
 # A blocked signal (sigwait): QEMU blocks it on the host as the program
 # does, so the kernel holds it and no handler runs: no checkpoint, and the
 # program takes it from sigwait() as without the plugin. When it comes

@@ -6,6 +6,8 @@
  *   spin [N]   print "ready", then spin in N threads (default 1) until killed
  *   handled    print "ready", spin until SIGINT's handler runs, print
  *              "caught" and exit 0
+ *   oneshot    a one-shot SIGTERM handler (SA_RESETHAND): print "ready", spin
+ *              until it ran, print "handled once", spin until killed
  *   blocked    block SIGTERM, print "ready", work for a while, print
  *              "waiting", sigwait() for SIGTERM, print "waited" and exit 5
  *   pipe       print lines until stdout is a closed pipe (SIGPIPE)
@@ -80,6 +82,20 @@ int main(int argc, char **argv)
 		puts("caught");
 		return 0;
 	}
+	if (!strcmp(mode, "oneshot")) {
+		struct sigaction sa = { 0 };
+		sa.sa_handler = on_int;
+		sa.sa_flags = SA_RESETHAND;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGTERM, &sa, NULL);
+		ready();
+		spin_loop(NULL);
+		puts("handled once");
+		fflush(stdout);
+		caught = 0;
+		spin_loop(NULL);
+		return 0;
+	}
 	if (!strcmp(mode, "blocked")) {
 		sigset_t term;
 		sigemptyset(&term);
@@ -119,6 +135,6 @@ int main(int argc, char **argv)
 		printf("LD_PRELOAD=%s\n", p ? p : "(unset)");
 		return 0;
 	}
-	fprintf(stderr, "usage: ended_by_signal raise SIG|abort|spin [N]|handled|blocked|pipe|fault [N]|trap|env\n");
+	fprintf(stderr, "usage: ended_by_signal raise SIG|abort|spin [N]|handled|oneshot|blocked|pipe|fault [N]|trap|env\n");
 	return 2;
 }
