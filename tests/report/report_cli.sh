@@ -57,6 +57,9 @@ PY
 "$armprof" report "${binopt[@]}" prof.raw > report.txt
 grep -q '^# armprof report: prof.raw (raw SPE), 10 records' report.txt || fail "text header"
 grep -q 'Functions' report.txt && grep -q 'Instructions' report.txt || fail "text tables"
+if [ ${#binopt[@]} -gt 0 ]; then
+  grep -q '^# more: armprof report --annotate chase prof.raw ' report.txt || fail "text: the hint line: $(tail -1 report.txt)"
+fi
 "$armprof" report "${binopt[@]}" --format csv prof.raw > report.csv
 head -1 report.csv | grep -q '^kind,name,addr,samples,share,latency_share,lat_mean' || fail "csv header"
 [ "$(grep -c '^function,' report.csv)" -ge 1 ] || fail "csv function rows"

@@ -207,6 +207,12 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 			fprintf(out, "  %s", line);
 		fputc('\n', out);
 	}
+	/* Where to go from here: the two other views, with the top function. */
+	const struct ap_report_row *fns;
+	if (ap_report_functions(r, &fns) && fns[0].name)
+		fprintf(out, "\n# more: armprof report --annotate %s %s (one function, instruction by instruction);"
+		             " --diff OLD %s (against an earlier run)\n",
+		        fns[0].name, v->input, v->input);
 }
 
 void report_json_stats(FILE *out, const struct ap_report_stats *s, const struct ap_report_stats *t)
