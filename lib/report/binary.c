@@ -21,8 +21,12 @@ struct report_binary {
 	Elf *elf;
 	Dwarf *dw;         /* NULL without DWARF */
 	uint64_t bias;
-	struct report_symbol *syms;
+	struct report_symbol *syms; /* one per address: the name rows get */
 	size_t n_syms;
+	/* Every function symbol, aliases too, for a lookup by name
+	 * (ap_report_find_function: printf as well as _IO_printf). */
+	struct report_symbol *all_syms;
+	size_t n_all_syms;
 	csh cs;
 	int cs_ok;
 };
@@ -40,6 +44,7 @@ void report_binary_free(struct report_binary *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	free(b->syms);
+	free(b->all_syms);
 	free(b->path);
 	free(b);
 }
@@ -53,14 +58,34 @@ void report_libraries_free(struct report_binary *libs)
 	}
 }
 
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
 static int cmp_sym(const void *a, const void *b)
 {
 	const struct report_symbol *x = a, *y = b;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	/* Same address: the sized one first, then by name for stable output. */
+	/* Same address (aliases): the one rows are named after comes first,
+	 * chosen as perf does: a sized one, not weak, global, with fewer
+	 * leading underscores, shorter; then by name for stable output. */
 	if ((x->size != 0) != (y->size != 0))
 		return x->size ? -1 : 1;
+	if ((x->bind == STB_WEAK) != (y->bind == STB_WEAK))
+		return x->bind == STB_WEAK ? 1 : -1;
+	if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL))
+		return x->bind == STB_GLOBAL ? -1 : 1;
+	size_t ux = leading_underscores(x->name), uy = leading_underscores(y->name);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	size_t lx = strlen(x->name), ly = strlen(y->name);
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
@@ -87,7 +112,8 @@ static int read_symbols(struct report_binary *b, Elf64_Word type)
 			const char *name = elf_strptr(b->elf, sh.sh_link, s.st_name);
 			if (!name || !*name)
 				continue;
-			v[b->n_syms++] = (struct report_symbol){ s.st_value + b->bias, s.st_size, name };
+			v[b->n_syms++] = (struct report_symbol){ s.st_value + b->bias, s.st_size, name,
+				                                 (unsigned char)GELF_ST_BIND(s.st_info) };
 		}
 		return 1;
 	}
@@ -132,6 +158,14 @@ static int open_binary(struct report_binary **out, const char *path, uint64_t lo
 		return got < 0 ? got : -AP_ERR_FORMAT;
 	}
 	qsort(b->syms, b->n_syms, sizeof(*b->syms), cmp_sym);
+	b->all_syms = malloc(b->n_syms * sizeof(*b->all_syms));
+	if (!b->all_syms) {
+		snprintf(err_msg, err_len, "%s: out of memory", path);
+		report_binary_free(b);
+		return -AP_ERR_NOMEM;
+	}
+	memcpy(b->all_syms, b->syms, b->n_syms * sizeof(*b->all_syms));
+	b->n_all_syms = b->n_syms;
 	/* Keep one symbol per address (aliases), and give size-0 symbols the
 	 * room up to the next one. */
 	size_t k = 0;
@@ -230,8 +264,8 @@ int ap_report_find_function(const struct ap_report *r, const char *name, uint64_
 	for (int clones = 0; clones < 2 && !best; clones++) {
 	const struct report_binary *b = r->bin ? r->bin : r->libs;
 	for (; b; b = b == r->bin ? r->libs : b->next) {
-		for (size_t i = 0; i < b->n_syms; i++) {
-			const struct report_symbol *s = &b->syms[i];
+		for (size_t i = 0; i < b->n_all_syms; i++) {
+			const struct report_symbol *s = &b->all_syms[i];
 			if (!s->size || !names_function(s->name, name, clones))
 				continue;
 			uint64_t n = samples_in(r, s->start, s->size);

@@ -9,6 +9,7 @@ struct report_binary; /* binary.c */
 struct report_symbol {
 	uint64_t start, size; /* runtime addresses (bias applied) */
 	const char *name;
+	unsigned char bind;   /* STB_LOCAL, STB_GLOBAL or STB_WEAK */
 };
 
 struct ap_report {

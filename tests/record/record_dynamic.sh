@@ -44,6 +44,17 @@ grep -q "(libc.so.6)$" dyn.txt || fail "text report: no libc row"
 head -1 dyn.csv | grep -q ",disasm,binary$" || fail "CSV: no binary column last: $(head -1 dyn.csv)"
 grep -q "^function,.*,libc.so.6$" dyn.csv || fail "CSV: no function row of libc.so.6"
 
+# --annotate finds a library's function too (printf: in libc's dynamic
+# symbols), at the address the library was loaded at.
+"$armprof" report --annotate printf --format json -o printf.json dyn.data
+python3 - printf.json <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+assert a["function"] == "printf" and a.get("binary") == "libc.so.6", a
+assert len(a["instructions"]) == a["size"] // 4 > 0, (len(a["instructions"]), a["size"])
+assert int(a["start"], 16) > 0x1000000, a["start"]  # where QEMU put libc, not the ELF address
+PY
+
 # perf.data: a mapping of libc beside the program's (perf report's DSOs).
 if command -v perf > /dev/null; then
   perf report -i dyn.data --stdio --sort dso 2> /dev/null | grep -q "libc.so.6" ||

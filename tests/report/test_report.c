@@ -149,6 +149,11 @@ __attribute__((noinline)) static int marker_function(int x)
 	return x * 3 + 1;
 }
 
+/* An alias (a weak global, as libc's puts is of _IO_puts): rows keep the
+ * name perf would choose, a lookup by either name finds the function. */
+int marker_function_alias(int x);
+__attribute__((weak, alias("marker_function"))) int marker_function_alias(int x);
+
 /* Symbols of this test's own executable: the PC of marker_function (as an
  * ELF address) is attributed to it. */
 TEST(symbols_from_elf)
@@ -208,6 +213,10 @@ TEST(function_by_name_and_pc_stats)
 	CHECK_EQ_U64(s ? s->samples : 0, 2);
 	CHECK_EQ_U64(s ? s->lat_total_sum : 0, 18);
 	CHECK(ap_report_pc_stats(r, start) == NULL);
+	uint64_t alias_start = 0;
+	CHECK_EQ_U64(ap_report_find_function(r, "marker_function_alias", &alias_start, &size, &binary, &found), 0);
+	CHECK_EQ_U64(alias_start, start);
+	CHECK(found && !strcmp(found, "marker_function_alias"));
 	CHECK_EQ_U64(ap_report_find_function(r, "no_such_function", &start, &size, &binary, &found),
 	             (uint64_t)-AP_ERR_INVALID);
 	CHECK_EQ_U64(ap_report_find_function(r, "marker", &start, &size, &binary, &found), (uint64_t)-AP_ERR_INVALID);
