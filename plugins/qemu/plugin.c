@@ -453,10 +453,27 @@ static inline void on_access(const struct replay_env *env, struct replay_state *
 /* The end of a thread's execution (it exited, or the program did): replay
  * what its log still holds, account its last TB and give the SPE model its
  * pending operations. */
-static void finish_thread(struct vcpu_state *v)
+/* Replay what the thread's log holds (its model thread, if any, done
+ * with it): afterwards the caller may read and change the replay state. */
+static void replay_logged(struct vcpu_state *v)
 {
 	event_ring_drain(&v->ring);
 	v->log = event_ring_current(&v->ring);
+}
+
+/* Give the SPE model the operations that passed without it so far (none
+ * of them selected, as finish_tb ensures), so that SAMPLE_POP counts them. */
+static void spe_catch_up(struct vcpu_state *v)
+{
+	if (!v->sink)
+		return;
+	spe_flush(v, v->rs.ops, v->rs.ops - v->rs.spe_given);
+	v->rs.spe_given = v->rs.ops;
+}
+
+static void finish_thread(struct vcpu_state *v)
+{
+	replay_logged(v);
 	struct replay_state *r = &v->rs;
 	struct replay_env env = replay_env_of(v);
 	if (r->cur) {
@@ -464,10 +481,7 @@ static void finish_thread(struct vcpu_state *v)
 		r->cur = NULL;
 	}
 	r->last_what = 0; /* a new thread on this vCPU starts no run */
-	if (v->sink) {
-		spe_flush(v, r->ops, r->ops - r->spe_given);
-		r->spe_given = r->ops;
-	}
+	spe_catch_up(v);
 }
 
 /* A loop of one TB, replayed a run at a time. Event e repeats the last
@@ -834,11 +848,11 @@ static void write_outputs(void)
 	plugin_write_outputs(&run);
 }
 
-static void on_exit_cb(qemu_plugin_id_t id, void *p)
+/* The run is over (sig: the signal that ends it, 0 at exit), with no
+ * vCPU running: finish every thread and write the outputs. Under
+ * output_lock. */
+static void finish_and_write(int sig)
 {
-	if (setup_failed)
-		return;
-	pthread_mutex_lock(&output_lock);
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
 		struct vcpu_state *v = vcpus[i];
 		if (!v)
@@ -847,7 +861,16 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 		if (v->sink)
 			spe_sink_finish(v->sink);
 	}
+	stopped_by_signal = sig;
 	write_outputs();
+}
+
+static void on_exit_cb(qemu_plugin_id_t id, void *p)
+{
+	if (setup_failed)
+		return;
+	pthread_mutex_lock(&output_lock);
+	finish_and_write(0);
 	pthread_mutex_unlock(&output_lock);
 }
 
@@ -914,12 +937,8 @@ static void checkpoint(int sig)
 			struct vcpu_state *v = vcpus[i];
 			if (!v || !v->active)
 				continue;
-			event_ring_drain(&v->ring);
-			v->log = event_ring_current(&v->ring);
-			if (v->sink) {
-				spe_flush(v, v->rs.ops, v->rs.ops - v->rs.spe_given);
-				v->rs.spe_given = v->rs.ops;
-			}
+			replay_logged(v);
+			spe_catch_up(v);
 		}
 		stopped_by_signal = sig;
 		checkpoints++;
@@ -950,16 +969,7 @@ static void on_fatal_signal(int sig)
 		pthread_mutex_unlock(&output_lock);
 		return;
 	}
-	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
-		struct vcpu_state *v = vcpus[i];
-		if (!v)
-			continue;
-		finish_thread(v);
-		if (v->sink)
-			spe_sink_finish(v->sink);
-	}
-	stopped_by_signal = sig;
-	write_outputs();
+	finish_and_write(sig);
 	pthread_mutex_unlock(&output_lock);
 }
 

@@ -187,7 +187,7 @@ static int merge_counts(const struct record_tmp *t, const struct record_process 
 	int rc = -1;
 	if (paths && names) {
 		for (size_t k = 0; k < n_procs; k++) {
-			snprintf(names + k * each, each, procs[k].pid ? "%s.%d" : "%s", t->counts, procs[k].pid);
+			record_process_path(names + k * each, each, t->counts, procs[k].pid);
 			paths[k] = names + k * each;
 		}
 		rc = record_merge_counts(paths, n_procs, out, err, sizeof(err));
@@ -201,7 +201,7 @@ static int merge_counts(const struct record_tmp *t, const struct record_process 
 	return rc;
 }
 
-/* Raw SPE output of several processes: their bytes one after the other. */
+/* Raw SPE output: the processes' bytes one after the other. */
 static int write_raw(const struct record_opts *o, const struct record_process *procs, size_t n_procs)
 {
 	struct cli_output out;
@@ -405,7 +405,7 @@ int cmd_record(int argc, char **argv)
 	size_t n_children = record_child_pids(t.stats, pids, RECORD_MAX_CHILDREN, &more);
 	for (size_t k = 0; k < n_children; k++) {
 		char path[sizeof(t.stats) + 16];
-		snprintf(path, sizeof(path), "%s.%d", t.stats, pids[k]);
+		record_process_path(path, sizeof(path), t.stats, pids[k]);
 		struct record_stats *cs = calloc(1, sizeof(*cs));
 		if (cs && record_read_stats(path, cs) == 0)
 			procs[n_procs++] = (struct record_process){ .pid = pids[k], .st = cs };
@@ -418,7 +418,7 @@ int cmd_record(int argc, char **argv)
 	int failed = 0;
 	for (size_t k = 0; o.model && k < n_procs && !failed; k++) {
 		char path[sizeof(t.spe) + 16];
-		snprintf(path, sizeof(path), procs[k].pid ? "%s.%d" : "%s", t.spe, procs[k].pid);
+		record_process_path(path, sizeof(path), t.spe, procs[k].pid);
 		failed = cli_read_all("record", path, &procs[k].spe, &procs[k].spe_len) != 0;
 	}
 	struct record_stats *total = malloc(sizeof(*total));
@@ -444,12 +444,7 @@ int cmd_record(int argc, char **argv)
 	struct record_library libs[RECORD_MAX_MAPS];
 	size_t n_libs = record_libraries(st, abs_prog, libs, RECORD_MAX_MAPS);
 	if (!failed && o.model) {
-		if (o.format == RECORD_OUT_RAW && n_procs == 1) {
-			if (rename(t.spe, o.output) != 0) {
-				fprintf(stderr, "armprof record: %s: %s\n", o.output, strerror(errno));
-				failed = 1;
-			}
-		} else if (o.format == RECORD_OUT_RAW) {
+		if (o.format == RECORD_OUT_RAW) {
 			failed = write_raw(&o, procs, n_procs) != 0;
 		} else {
 			failed = write_perf(&o, prog, bias, procs, n_procs, total->n_vcpus) != 0;

@@ -16,6 +16,14 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void record_process_path(char *out, size_t cap, const char *base, int pid)
+{
+	if (pid)
+		snprintf(out, cap, "%s.%d", base, pid);
+	else
+		snprintf(out, cap, "%s", base);
+}
+
 size_t record_child_pids(const char *stats_path, int *pids, size_t max, size_t *more)
 {
 	char dir[4096];

@@ -22,6 +22,11 @@ struct record_process {
 	size_t spe_len;
 };
 
+/* The name of one of process pid's outputs, given the program's (base):
+ * base itself for the program (pid 0), base.PID for a child
+ * (plugins/qemu/plugin_outputs.c names them so). */
+void record_process_path(char *out, size_t cap, const char *base, int pid);
+
 /* The pids of the children whose stats file (stats_path.PID) is there:
  * the ones that ended while armprof waited (a child writes its outputs at
  * its exit, its stats last). Sorted, at most max; *more: how many more

@@ -51,14 +51,10 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	        " samples (%.2f%% of all), %.2f%% of the latency\n",
 	        a->name, a->binary ? " (" : "", a->binary ? a->binary : "", a->binary ? ")" : "", a->start,
 	        a->start + a->size, a->n, a->total.samples,
-	        all->samples ? 100.0 * (double)a->total.samples / (double)all->samples : 0.0,
-	        all->lat_total_sum ? 100.0 * (double)a->total.lat_total_sum / (double)all->lat_total_sum : 0.0);
+	        100.0 * report_share(a->total.samples, all->samples),
+	        100.0 * report_share(a->total.lat_total_sum, all->lat_total_sum));
 	fprintf(out, "# share and lat-share: of the function's samples and latency\n\n");
 	report_text_header(out, "pc offset  instruction");
-	/* The width of the statistics columns, for rows without samples and
-	 * for the source lines. */
-	const int stats_width = 9 + 1 + 7 + 1 + 9 + 1 + 8 + 1 + 6 + 1 + 6 + 1 + 6 + 1 + 8 + 1 + 8 + 1 + 8 + 1 + 7 + 2 +
-	                        24 + 1;
 	char last_line[160] = "";
 	for (size_t i = 0; i < a->n; i++) {
 		const struct ap_report_row *row = &a->rows[i];
@@ -66,7 +62,7 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 		if (row->stats.samples)
 			report_text_row(out, row, &a->total);
 		else
-			fprintf(out, "%*s", stats_width, "");
+			report_text_blank(out);
 		fprintf(out, "0x%" PRIx64 " +0x%-4" PRIx64, row->addr, row->offset);
 		if (v->disasm)
 			ap_report_disassemble(r, row->addr, dis, sizeof(dis));
@@ -129,8 +125,8 @@ static void write_csv(FILE *out, const struct ap_report *r, const struct report_
 		const struct ap_report_stats *s = &row->stats;
 		struct ap_report_rates q;
 		ap_report_rates(s, &q);
-		double sh = a->total.samples ? (double)s->samples / (double)a->total.samples : 0.0;
-		double lsh = a->total.lat_total_sum ? (double)s->lat_total_sum / (double)a->total.lat_total_sum : 0.0;
+		double sh = report_share(s->samples, a->total.samples);
+		double lsh = report_share(s->lat_total_sum, a->total.lat_total_sum);
 		fprintf(out, "0x%" PRIx64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.3f,%.1f,%.1f,%.1f,%.6f,%.6f,%.6f,%.6f,",
 		        row->addr, row->offset, s->samples, sh, lsh, q.lat_mean, q.lat_p50, q.lat_p90, q.lat_p99, q.l1d_miss,
 		        q.llc_miss, q.tlb_walk, q.mispredict);

@@ -28,11 +28,6 @@ static int same_function(const struct ap_report_row *a, const struct ap_report_r
 	return !strcmp(name_of(a), name_of(b)) && !strcmp(x, y);
 }
 
-static double frac(uint64_t n, uint64_t total)
-{
-	return total ? (double)n / (double)total : 0.0;
-}
-
 /* |after - before| in billionths: shares that differ by rounding alone
  * (0.8 - 0.1 against 0.9 - 0.2) rank as equal, then by name. */
 static long long change_of(double before, double after)
@@ -82,10 +77,10 @@ static struct diff_row *build(const struct ap_report *old_r, const struct ap_rep
 		struct diff_row *d = &rows[i];
 		const struct ap_report_stats *so = d->old_row ? &d->old_row->stats : &no_samples;
 		const struct ap_report_stats *sn = d->new_row ? &d->new_row->stats : &no_samples;
-		d->old_share = frac(ap_report_key_count(so, key), ko);
-		d->new_share = frac(ap_report_key_count(sn, key), kn);
-		d->old_lat_share = frac(so->lat_total_sum, to->lat_total_sum);
-		d->new_lat_share = frac(sn->lat_total_sum, tn->lat_total_sum);
+		d->old_share = report_share(ap_report_key_count(so, key), ko);
+		d->new_share = report_share(ap_report_key_count(sn, key), kn);
+		d->old_lat_share = report_share(so->lat_total_sum, to->lat_total_sum);
+		d->new_lat_share = report_share(sn->lat_total_sum, tn->lat_total_sum);
 	}
 	qsort(rows, n, sizeof(*rows), by_change);
 	*n_out = n;

@@ -51,7 +51,7 @@ static const char *row_name(const struct ap_report_row *row)
 	return row->name ? row->name : "[unknown]";
 }
 
-static double share(uint64_t n, uint64_t total)
+double report_share(uint64_t n, uint64_t total)
 {
 	return total ? (double)n / (double)total : 0.0;
 }
@@ -81,7 +81,7 @@ static void sources_text(const struct ap_report_stats *s, char *buf, size_t cap)
 			n = other;
 		}
 		len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s %.0f%%", k ? " " : "", n,
-		                        100.0 * share(s->data_source[best], s->n_data_source));
+		                        100.0 * report_share(s->data_source[best], s->n_data_source));
 		if (len >= cap)
 			break;
 	}
@@ -130,10 +130,17 @@ static const unsigned ds_values[] = { 0x0, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe };
 
 /* share: of the samples; lat-share: of the summed total latency of all
  * samples, where the cycles go (report.h, enum ap_report_key). */
+#define TEXT_COLUMNS "%9s %7s %9s %8s %6s %6s %6s %8s %8s %8s %7s  %-24s "
+
 void report_text_header(FILE *out, const char *what)
 {
-	fprintf(out, "%9s %7s %9s %8s %6s %6s %6s %8s %8s %8s %7s  %-24s %s\n", "samples", "share", "lat-share",
-	        "lat-mean", "p50", "p90", "p99", "l1d-miss", "llc-miss", "tlb-walk", "mispred", "data-sources", what);
+	fprintf(out, TEXT_COLUMNS "%s\n", "samples", "share", "lat-share", "lat-mean", "p50", "p90", "p99",
+	        "l1d-miss", "llc-miss", "tlb-walk", "mispred", "data-sources", what);
+}
+
+void report_text_blank(FILE *out)
+{
+	fprintf(out, TEXT_COLUMNS, "", "", "", "", "", "", "", "", "", "", "", "");
 }
 
 void report_text_row(FILE *out, const struct ap_report_row *row, const struct ap_report_stats *t)
@@ -143,8 +150,8 @@ void report_text_row(FILE *out, const struct ap_report_row *row, const struct ap
 	ap_report_rates(&row->stats, &q);
 	sources_text(&row->stats, src, sizeof(src));
 	fprintf(out, "%9" PRIu64 " %6.2f%% %8.2f%% %8.1f %6.0f %6.0f %6.0f %7.1f%% %7.1f%% %7.2f%% %6.1f%%  %-24s ",
-	        row->stats.samples, 100.0 * share(row->stats.samples, t->samples),
-	        100.0 * share(row->stats.lat_total_sum, t->lat_total_sum), q.lat_mean, q.lat_p50, q.lat_p90,
+	        row->stats.samples, 100.0 * report_share(row->stats.samples, t->samples),
+	        100.0 * report_share(row->stats.lat_total_sum, t->lat_total_sum), q.lat_mean, q.lat_p50, q.lat_p90,
 	        q.lat_p99, 100.0 * q.l1d_miss, 100.0 * q.llc_miss, 100.0 * q.tlb_walk, 100.0 * q.mispredict, src);
 }
 
@@ -220,7 +227,7 @@ void report_json_stats(FILE *out, const struct ap_report_stats *s, const struct 
 	struct ap_report_rates q;
 	ap_report_rates(s, &q);
 	fprintf(out, "\"lat_total_sum\":%" PRIu64 ",\"latency_share\":%.6f,", s->lat_total_sum,
-	        share(s->lat_total_sum, t->lat_total_sum));
+	        report_share(s->lat_total_sum, t->lat_total_sum));
 	fprintf(out,
 	        "\"samples\":%" PRIu64 ",\"share\":%.6f,\"loads\":%" PRIu64 ",\"stores\":%" PRIu64
 	        ",\"atomics\":%" PRIu64 ",\"branches\":%" PRIu64 ",\"other\":%" PRIu64
@@ -230,7 +237,7 @@ void report_json_stats(FILE *out, const struct ap_report_stats *s, const struct 
 	        ",\"l1d_access\":%" PRIu64 ",\"l1d_refill\":%" PRIu64 ",\"llc_access\":%" PRIu64
 	        ",\"llc_miss\":%" PRIu64 ",\"tlb_access\":%" PRIu64 ",\"tlb_walk\":%" PRIu64
 	        ",\"mispredicted\":%" PRIu64 ",\"not_taken\":%" PRIu64 ",\"data_source\":{",
-	        s->samples, share(s->samples, t->samples), s->loads, s->stores, s->atomics, s->branches, s->others,
+	        s->samples, report_share(s->samples, t->samples), s->loads, s->stores, s->atomics, s->branches, s->others,
 	        q.lat_mean, q.lat_p50, q.lat_p90, q.lat_p99, s->n_lat_issue ? (double)s->lat_issue_sum / (double)s->n_lat_issue : 0.0,
 	        s->n_lat_xlat ? (double)s->lat_xlat_sum / (double)s->n_lat_xlat : 0.0, q.l1d_miss, q.llc_miss,
 	        q.tlb_walk, q.mispredict, s->l1d_access, s->l1d_refill, s->llc_access, s->llc_miss, s->tlb_access,
@@ -336,7 +343,7 @@ static void csv_rows(FILE *out, const struct ap_report *r, const struct report_v
 		report_csv_field(out, kind == CSV_THREAD ? tid : row_name(&rows[i]));
 		fprintf(out, ",0x%" PRIx64 ",%" PRIu64 ",%.6f,%.6f,%.3f,%.1f,%.1f,%.1f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
 		        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-		        rows[i].addr, s->samples, share(s->samples, t->samples), share(s->lat_total_sum, t->lat_total_sum),
+		        rows[i].addr, s->samples, report_share(s->samples, t->samples), report_share(s->lat_total_sum, t->lat_total_sum),
 		        q.lat_mean, q.lat_p50, q.lat_p90,
 		        q.lat_p99, q.l1d_miss, q.llc_miss, q.tlb_walk, q.mispredict, s->loads, s->stores, s->atomics,
 		        s->branches, s->others);

@@ -35,6 +35,10 @@ void report_write(FILE *out, enum report_format fmt, const struct ap_report *r,
  * are of t's samples and latency. */
 void report_text_header(FILE *out, const char *what);
 void report_text_row(FILE *out, const struct ap_report_row *row, const struct ap_report_stats *t);
+/* n / total, 0 for an empty total. */
+double report_share(uint64_t n, uint64_t total);
+/* The statistics columns of a row, blank (a row without samples). */
+void report_text_blank(FILE *out);
 void report_json_string(FILE *out, const char *s);
 void report_json_stats(FILE *out, const struct ap_report_stats *s, const struct ap_report_stats *t);
 void report_csv_field(FILE *out, const char *s);
