@@ -125,9 +125,9 @@ PY
   [ ! -e none.txt ] || fail "annotate: output written for an unknown function"
 fi
 
-# Threads: records by their Context packet (CONTEXTIDR_EL1, the thread id
-# under Linux and armprof record). The stream above has none: one row, no
-# tid, no text table. With contexts: a row per thread, ranked, with its
+# Threads: records by their Context packet (CONTEXTIDR_EL1, INDEX 0b00:
+# SPE-5.3.3-3), the thread id under Linux and armprof record. The stream
+# above has none: one row, no tid, no text table. With contexts: a row per thread, ranked, with its
 # share; the text table appears with two threads or more.
 "$armprof" report --format json -o noctx.json prof.raw
 python3 -c 'import json; t=json.load(open("noctx.json"))["threads"]; assert len(t) == 1 and t[0]["tid"] is None and t[0]["samples"] == 10, t'
