@@ -1,6 +1,8 @@
 /* The per-vCPU ring of event batches (event_ring.h). */
 #include "event_ring.h"
 
+#include "replay_hub.h"
+
 #include <signal.h>
 #include <stdlib.h>
 #include <time.h>
@@ -18,7 +20,7 @@ static uint64_t thread_cpu_ns(void)
 static void replay_timed(struct event_ring *r, const struct event_batch *b, uint32_t n)
 {
 	uint64_t t0 = thread_cpu_ns();
-	r->replay(r->ctx, b->ev, n);
+	r->replay(r->ctx, b->ev, n, UINT64_MAX);
 	r->replay_cpu_ns += thread_cpu_ns() - t0;
 }
 
@@ -55,6 +57,8 @@ int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int
 	r->replay_cpu_ns = 0;
 	r->stop = 0;
 	r->threaded = 0;
+	r->hub = NULL;
+	r->pos = 0;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->filled, NULL);
 	pthread_cond_init(&r->emptied, NULL);
@@ -74,9 +78,23 @@ int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int
 	return 0;
 }
 
+int event_ring_join_hub(struct event_ring *r, struct replay_hub *hub, unsigned slot, const _Atomic int *idle)
+{
+	if (r->threaded || replay_hub_attach(hub, slot, r, r->ctx, idle) < 0)
+		return -1;
+	r->hub = hub;
+	return 0;
+}
+
 struct event_batch *event_ring_publish(struct event_ring *r)
 {
 	struct event_batch *b = event_ring_current(r);
+	if (r->hub) {
+		replay_hub_publish(r->hub, r);
+		b = event_ring_current(r);
+		b->n = 0;
+		return b;
+	}
 	if (!r->threaded) {
 		/* No model thread: replay now, and refill the same batch. */
 		uint32_t n = b->n;
@@ -97,6 +115,10 @@ struct event_batch *event_ring_publish(struct event_ring *r)
 
 void event_ring_drain(struct event_ring *r)
 {
+	if (r->hub) {
+		replay_hub_drain(r->hub, r);
+		return;
+	}
 	if (event_ring_current(r)->n)
 		event_ring_publish(r);
 	if (!r->threaded)
@@ -113,6 +135,8 @@ void event_ring_after_fork(struct event_ring *r)
 	pthread_cond_init(&r->filled, NULL);
 	pthread_cond_init(&r->emptied, NULL);
 	r->threaded = 0;
+	r->hub = NULL;
+	r->pos = 0;
 	r->replayed = r->published;
 	event_ring_current(r)->n = 0;
 }

@@ -16,6 +16,7 @@
 #define ARMPROF_PLUGIN_EVENT_RING_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* One logged callback (plugin_state.h says what each kind holds). */
@@ -33,9 +34,13 @@ struct event_batch {
 	struct plugin_event ev[EVENT_RING_BATCH];
 };
 
-/* Replays a batch; runs on the model thread, or on the guest thread
- * without one. */
-typedef void (*event_replay_fn)(void *ctx, const struct plugin_event *ev, uint32_t n);
+/* Replays events ev[0 .. n) of a batch, stopping before the first event
+ * that finds the vCPU's model clock at or past stop (replay_hub.h; a ring
+ * of its own passes UINT64_MAX); returns how many it replayed. Runs on
+ * the model thread, or on the guest thread without one. */
+typedef uint32_t (*event_replay_fn)(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop);
+
+struct replay_hub;
 
 struct event_ring {
 	struct event_batch *batch; /* EVENT_RING_BATCHES of them */
@@ -47,6 +52,11 @@ struct event_ring {
 	pthread_cond_t filled, emptied;
 	uint64_t published, replayed; /* batch sequence numbers, under lock */
 	int stop;
+	/* Interleaved replay (replay_hub.h): the hub's thread replays this
+	 * ring, under the hub's lock instead of this one; pos: events of the
+	 * batch `replayed` that it has replayed. */
+	struct replay_hub *hub;
+	uint32_t pos;
 	/* CPU time spent replaying, on the model thread or the guest thread
 	 * (summed per batch; read after a drain). */
 	uint64_t replay_cpu_ns;
@@ -55,6 +65,10 @@ struct event_ring {
 /* threaded: start a model thread (falls back to replaying on the guest
  * thread when one cannot be started). Returns 0 or -1 (out of memory). */
 int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int threaded);
+/* Replay on hub's thread instead (replay_hub_attach; a ring made with
+ * threaded = 0). Returns 0, or -1 when the hub cannot run (the ring
+ * stays as it was). */
+int event_ring_join_hub(struct event_ring *r, struct replay_hub *hub, unsigned slot, const _Atomic int *idle);
 /* The batch the guest thread appends to. */
 static inline struct event_batch *event_ring_current(struct event_ring *r)
 {

@@ -37,6 +37,7 @@
 #include "plugin_outputs.h"
 #include "plugin_state.h"
 #include "qemu_plugin_api.h"
+#include "replay_hub.h"
 #include "spe_sink.h"
 #include "stop_signal.h"
 
@@ -53,6 +54,10 @@ static pid_t first_pid;
 static struct ap_uarch_config uarch_cfg;
 static struct ap_uarch_system *uarch_sys;
 static struct vcpu_state *vcpus[PLUGIN_MAX_VCPUS];
+/* Interleaved replay (replay_hub.h): with opts.interleave and a model
+ * thread to spare, every vCPU's log is replayed on this hub's thread. */
+static struct replay_hub hub;
+static int use_hub;
 static pthread_mutex_t tb_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tb_info *all_tbs;
 static uint64_t n_tbs_translated;
@@ -85,7 +90,7 @@ static void fail(const char *msg)
 }
 
 static void spe_flush(struct vcpu_state *v, uint64_t ops, uint64_t pending);
-static void replay_batch(void *ctx, const struct plugin_event *ev, uint32_t n);
+static uint32_t replay_batch(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop);
 
 /* First callback of a thread: kept out of line (its error buffer would
  * otherwise enlarge the frame of every callback). */
@@ -117,8 +122,12 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 		v = aligned_alloc(64, (sizeof(*v) + 63) & ~(size_t)63);
 		if (v)
 			memset(v, 0, sizeof(*v));
-		if (!v || event_ring_init(&v->ring, replay_batch, v, opts.pipeline) < 0)
+		if (!v || event_ring_init(&v->ring, replay_batch, v, opts.pipeline && !use_hub) < 0)
 			fail("out of memory");
+		/* Should the hub's thread not start, this vCPU replays on its
+		 * own thread (without interleaving). */
+		if (use_hub)
+			event_ring_join_hub(&v->ring, &hub, index, &v->in_syscall);
 		v->log = event_ring_current(&v->ring);
 		vcpus[index] = v;
 	}
@@ -518,7 +527,7 @@ static void finish_thread(struct vcpu_state *v)
  * runs. */
 __attribute__((always_inline)) static inline const struct plugin_event *
 replay_run(const struct replay_env *env, struct replay_state *r, const struct plugin_event *e,
-           const struct plugin_event *end)
+           const struct plugin_event *end, uint64_t stop)
 {
 	uintptr_t raw = e->what;
 	const struct insn_info *in = NULL;
@@ -548,6 +557,11 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 	}
 	if (room < max)
 		max = room;
+	/* Interleaved replay: the run ends about where the clock meets stop
+	 * (the last execution may pass it, as a single event may). */
+	uint64_t clock = r->ops + r->stall_total, to_stop = stop > clock ? (stop - clock) / n + 1 : 1;
+	if (to_stop < max)
+		max = to_stop;
 	if (max < 2) /* one event: the usual path costs no more */
 		return e;
 	uint64_t k = 1;
@@ -598,16 +612,30 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 	return e + k;
 }
 
+/* When event e's instruction comes on the model clock of add_dependency_stall
+ * (one cycle per operation plus the stalls): a TB start first finishes the
+ * TB under way. */
+static inline uint64_t event_clock(const struct replay_state *r, const struct plugin_event *e)
+{
+	uintptr_t what = e->what & ~(uintptr_t)3;
+	uint64_t at = r->ops + r->stall_total;
+	if ((e->what & 3) == EV_ACCESS)
+		return at + ((const struct insn_info *)what)->index;
+	at += r->cur ? r->cur->n : 0;
+	if ((e->what & 3) == EV_START_ACCESS)
+		at += ((const struct insn_info *)what)->index;
+	return at;
+}
+
 /* Replay events [e, end) of the vCPU's log through the models. The replay
  * state is copied into a local for the batch: with its address never
  * leaving this function, the compiler keeps it in registers, where through
  * v it would reload and store it around every store the models make (any
  * of which might alias it). Always inlined, so that replay_batch can
  * compile it again with the options known. */
-__attribute__((always_inline)) static inline void replay_events(struct vcpu_state *v,
-                                                                const struct replay_env *env,
-                                                                const struct plugin_event *e,
-                                                                const struct plugin_event *end)
+__attribute__((always_inline)) static inline const struct plugin_event *
+replay_events(struct vcpu_state *v, const struct replay_env *env, const struct plugin_event *e,
+              const struct plugin_event *end, uint64_t stop)
 {
 	struct replay_state r = v->rs;
 	/* Without timing windows every TB is replayed in detail (vcpu_get
@@ -616,8 +644,16 @@ __attribute__((always_inline)) static inline void replay_events(struct vcpu_stat
 	if (!env->window)
 		r.detail = 1;
 	for (; e < end; e++) {
+		/* Interleaved with other vCPUs (replay_hub.h; stop is
+		 * UINT64_MAX otherwise): stop at the first event whose
+		 * instruction comes at or after stop on the model clock. */
+		if (stop != UINT64_MAX) {
+			r.clock = event_clock(&r, e);
+			if (r.clock >= stop)
+				break;
+		}
 		if (e->what == r.last_what && env->loop_runs && env->timing) {
-			const struct plugin_event *next = replay_run(env, &r, e, end);
+			const struct plugin_event *next = replay_run(env, &r, e, end, stop);
 			if (next != e) {
 				e = next - 1;
 				continue;
@@ -638,6 +674,7 @@ __attribute__((always_inline)) static inline void replay_events(struct vcpu_stat
 		}
 	}
 	v->rs = r;
+	return e;
 }
 
 /* Replay a batch of the vCPU's event log through the models (event_ring.h).
@@ -646,21 +683,33 @@ __attribute__((always_inline)) static inline void replay_events(struct vcpu_stat
  * (noinline). The usual recording (full timing, the SPE model, no timing
  * window, no per-PC counts) gets a copy of the loop in which those options
  * are constants, without their tests on every event. */
-__attribute__((flatten, noinline)) static void replay_batch(void *ctx, const struct plugin_event *ev,
-                                                          uint32_t n)
+__attribute__((flatten, noinline)) static uint32_t replay_batch(void *ctx, const struct plugin_event *ev,
+                                                              uint32_t n, uint64_t stop)
 {
 	struct vcpu_state *v = ctx;
 	struct replay_env env = replay_env_of(v);
-	if (env.timing && env.sink && !env.window && !env.count_execs && env.loop_runs) {
+	const struct plugin_event *end;
+	if (env.timing && env.sink && !env.window && !env.count_execs && env.loop_runs && stop == UINT64_MAX) {
+		stop = UINT64_MAX;
 		env.timing = 1;
 		env.sink = 1;
 		env.window = 0;
 		env.count_execs = 0;
 		env.loop_runs = 1;
-		replay_events(v, &env, ev, ev + n);
+		end = replay_events(v, &env, ev, ev + n, stop);
 	} else {
-		replay_events(v, &env, ev, ev + n);
+		end = replay_events(v, &env, ev, ev + n, stop);
 	}
+	return (uint32_t)(end - ev);
+}
+
+/* The model clock the hub orders vCPUs by: one cycle per operation plus
+ * the dependency stalls (as add_dependency_stall counts time). */
+static uint64_t replay_clock(void *ctx)
+{
+	const struct vcpu_state *v = ctx;
+	uint64_t done = v->rs.ops + v->rs.stall_total;
+	return v->rs.clock > done ? v->rs.clock : done;
 }
 
 /* ---- callbacks ------------------------------------------------------------ */
@@ -807,7 +856,14 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		return;
 	v->sigaction_act = num == AARCH64_NR_RT_SIGACTION ? a2 : 0;
 	v->sigaction_sig = a1;
+	/* Interleaved replay: what the thread logged so far goes to the hub
+	 * now, and the hub need not wait for more until the call returns
+	 * (it may block: a futex, a read). */
+	if (v->ring.hub && v->log->n)
+		v->log = event_ring_publish(&v->ring);
 	atomic_store(&v->in_syscall, 1);
+	if (v->ring.hub)
+		replay_hub_poke(&hub);
 }
 
 static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, int64_t ret)
@@ -844,6 +900,7 @@ static void write_outputs(void)
 		                       .detail_window = detail_window,
 		                       .stopped_by_signal = stopped_by_signal,
 		                       .checkpoints = checkpoints,
+		                       .hub = use_hub ? &hub : NULL,
 		                       .child = getpid() != first_pid };
 	plugin_write_outputs(&run);
 }
@@ -1004,6 +1061,8 @@ static void after_fork_in_child(void)
 		 * model thread of the parent's. */
 		vcpus[i] = NULL;
 	}
+	if (use_hub)
+		replay_hub_after_fork(&hub);
 	stop_signal_after_fork();
 }
 
@@ -1035,6 +1094,9 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	count_execs = opts.counts[0] != 0;
 	if (opts.pipeline < 0)
 		opts.pipeline = sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	use_hub = opts.pipeline && opts.interleave;
+	if (use_hub)
+		replay_hub_init(&hub, replay_clock, opts.interleave, &stop_requested);
 	if (opts.timing && ap_uarch_system_new(&uarch_sys, &uarch_cfg) < 0) {
 		qemu_plugin_outs("armprof plugin: inconsistent timing-model configuration\n");
 		return -1;

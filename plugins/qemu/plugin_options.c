@@ -37,6 +37,7 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 	o->timing = 1;
 	o->pipeline = -1; /* a model thread when the host has a CPU to spare */
 	o->loop_runs = 1;
+	o->interleave = 16;
 	o->interval = 1024;
 	o->ts = 1;
 	o->ctx = 1;
@@ -72,7 +73,7 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 		} nums[] = { { "interval", &o->interval }, { "pmsfcr", &o->pmsfcr },
 			     { "pmsevfr", &o->pmsevfr },   { "pmslatfr", &o->pmslatfr },
 			     { "buffer", &o->buffer_bytes }, { "seed", &o->seed },
-			     { "timing_window", &o->timing_window } };
+			     { "timing_window", &o->timing_window }, { "interleave", &o->interleave } };
 		struct {
 			const char *name;
 			int *dst;

@@ -164,7 +164,7 @@ static int emit_stats(FILE *f, const void *ctx)
 		detailed += v->rs.detailed_ops;
 		replay_ns += v->ring.replay_cpu_ns;
 		run_ops += v->rs.run_ops;
-		model_threads |= v->ring.threaded;
+		model_threads |= v->ring.threaded || v->ring.hub;
 		if (v->core) {
 			const struct ap_uarch_stats *s = ap_uarch_core_stats(v->core);
 			us.loads += s->loads, us.stores += s->stores, us.l1d_misses += s->l1d_misses;
@@ -187,8 +187,16 @@ static int emit_stats(FILE *f, const void *ctx)
 	fprintf(f, "timing_window=%" PRIu64 "\ndetailed_ops=%" PRIu64 "\n", run->detail_window, detailed);
 	/* Where the time went: the replay of the event logs through the
 	 * models, on model threads (pipeline=1) or the program's own. */
+	if (run->hub)
+		replay_ns += run->hub->cpu_ns;
 	fprintf(f, "pipeline=%d\nreplay_cpu_ns=%" PRIu64 "\nloop_run_ops=%" PRIu64 "\n", model_threads, replay_ns,
 	        run_ops);
+	/* Interleaved replay (replay_hub.h): the quantum, how often the hub
+	 * went from one thread's log to another's, and how often it went on
+	 * without a thread that logged nothing in time. */
+	fprintf(f, "interleave=%" PRIu64 "\ninterleave_switches=%" PRIu64 "\ninterleave_timeouts=%" PRIu64 "\n",
+	        run->hub ? run->hub->quantum : 0, run->hub ? run->hub->switches : 0,
+	        run->hub ? run->hub->timeouts : 0);
 	fprintf(f, "loads=%" PRIu64 "\nstores=%" PRIu64 "\nl1d_misses=%" PRIu64 "\nl2_misses=%" PRIu64
 	        "\nllc_misses=%" PRIu64 "\npeer_hits=%" PRIu64 "\ntlb_walks=%" PRIu64 "\nbranches=%" PRIu64
 	        "\nmispredicts=%" PRIu64 "\n",

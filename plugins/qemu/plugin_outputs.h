@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "plugin_state.h"
+#include "replay_hub.h"
 
 /* The run as plugin.c holds it, for the writers. The caller holds it
  * still: every vCPU's replay drained, the TB list under tb_lock. */
@@ -24,6 +25,7 @@ struct plugin_run_view {
 	uint64_t entry_code, detail_window;
 	int stopped_by_signal; /* a checkpoint or a fault's outputs: this signal */
 	uint64_t checkpoints;
+	const struct replay_hub *hub; /* interleaved replay, or NULL */
 	int child;             /* a forked child: its pid is added to the names */
 };
 

@@ -76,6 +76,9 @@ struct replay_state {
 	 * register of the last load and when its data arrives, on a virtual
 	 * clock of one dispatched operation per cycle plus the stalls so far. */
 	uint64_t dep_ready, stall_total;
+	/* The same clock at the vCPU's next event, as far as the replay has
+	 * seen (replay_clock; replay_hub.h orders the vCPUs by it). */
+	uint64_t clock;
 	uint8_t dep_reg;
 	/* The current TB is replayed in detail: its accesses and closing
 	 * branch go through the timing model and its accesses are kept for
@@ -143,6 +146,12 @@ struct plugin_options {
 	int timing;            /* 1: run the timing model on every access/branch */
 	int pipeline;          /* 1: replay on a model thread per vCPU (event_ring.h); -1: if >1 host CPU */
 	int loop_runs;         /* 1: replay runs of a one-TB loop at once where exact (replay_run) */
+	/* Cycles of model clock a vCPU's replay may run ahead of the others'
+	 * (replay_hub.h): the threads' replays interleave in model order on
+	 * one model thread. 0: a model thread per vCPU, each replaying its
+	 * log a batch at a time (threads meet in shared state only where
+	 * their batches overlap in host time). Needs pipeline. */
+	uint64_t interleave;
 	/* 0: every access and branch goes through the full timing model. N:
 	 * only those of the TBs within N operations before each selected one
 	 * (the SPE model says exactly where that is); the other accesses only

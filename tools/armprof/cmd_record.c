@@ -299,6 +299,17 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 		        (double)st->replay_cpu_ns / 1e9,
 		        st->pipeline ? "on model threads, beside the program's" : "on the program's threads",
 		        pct(st->loop_run_ops, st->ops));
+	if ((o->model || o->timing) && st->n_vcpus > 1) {
+		if (st->interleave)
+			fprintf(stderr,
+			        "armprof record: the threads were replayed in model-clock order, each at most %" PRIu64
+			        " cycles ahead of the others (%" PRIu64 " hand-overs, %" PRIu64 " waits for a thread timed out)\n",
+			        st->interleave, st->interleave_switches, st->interleave_timeouts);
+		else
+			fprintf(stderr, "armprof record: each thread was replayed on a model thread of its own (%s): threads meet "
+			        "in the caches only where their replays overlap in host time\n",
+			        st->pipeline ? "--interleave 0" : "--no-pipeline");
+	}
 }
 
 int cmd_record(int argc, char **argv)

@@ -43,6 +43,11 @@ void record_usage(FILE *out)
 	        "      --no-pipeline      run the models on the program's own threads (default: each\n"
 	        "                         thread's models run on a host thread of their own when the\n"
 	        "                         host has more than one CPU; the results are the same)\n"
+	        "      --interleave N     replay the threads' events in model-clock order on one model\n"
+	        "                         thread, each at most N cycles ahead of the others, so that\n"
+	        "                         threads meet in the caches as on hardware (false sharing);\n"
+	        "                         default 16; 0: a model thread per program thread, which\n"
+	        "                         meet only where their batches overlap in host time\n"
 	        "      --no-loop-runs     replay every iteration of a one-block loop through the models\n"
 	        "                         (default: runs of iterations that change nothing but counts\n"
 	        "                         are taken at once; the results are the same)\n"
@@ -209,6 +214,7 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 	o->ts = o->ctx = 1;
 	o->buffer_bytes = 16u << 20;
 	o->model = o->timing = 1;
+	o->interleave = RECORD_DEFAULT_INTERLEAVE;
 	int i;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -283,6 +289,11 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 			if (parse_u64(v, &n) || n > 0xFFFFFFFFull)
 				return bad("--timing-window '%s': expected a number of operations (0: all)%s", v, "");
 			o->timing_window = n;
+		} else if ((v = value_of(argc, argv, &i, "--interleave", NULL))) {
+			if (parse_u64(v, &n) || n > 0xFFFFFFFFull)
+				return bad("--interleave '%s': expected a number of cycles (0: a model thread per "
+				           "program thread)%s", v, "");
+			o->interleave = n;
 		} else if (!strcmp(a, "--no-pipeline")) {
 			o->no_pipeline = 1;
 		} else if (!strcmp(a, "--no-loop-runs")) {
@@ -336,6 +347,8 @@ int record_write_plugin_cfg(const struct record_opts *o, const char *path, const
 		fprintf(f, "loop_runs=0\n");
 	if (o->timing_window)
 		fprintf(f, "timing_window=%llu\n", (unsigned long long)o->timing_window);
+	if (o->interleave != RECORD_DEFAULT_INTERLEAVE) /* the plugin's default otherwise */
+		fprintf(f, "interleave=%llu\n", (unsigned long long)o->interleave);
 	for (int i = 0; i < o->n_sets; i++)
 		fprintf(f, "set=%s\n", o->sets[i]);
 	for (int i = 0; i < o->n_uarch; i++)

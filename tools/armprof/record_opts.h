@@ -9,6 +9,11 @@
 
 enum record_out_format { RECORD_OUT_PERF = 0, RECORD_OUT_RAW = 1 };
 
+/* --interleave's default: a model choice, not the architecture's
+ * (docs/record-and-report.md "Threads"); the plugin's own default
+ * (plugins/qemu/plugin_options.c) is the same. */
+#define RECORD_DEFAULT_INTERLEAVE 16
+
 struct record_opts {
 	const char *output;      /* -o */
 	int format;              /* enum record_out_format */
@@ -23,6 +28,7 @@ struct record_opts {
 	int no_pipeline;         /* --no-pipeline: models on the guest threads */
 	int no_loop_runs;        /* --no-loop-runs: every loop iteration through the models */
 	uint64_t timing_window;  /* --timing-window N: 0 = every operation */
+	uint64_t interleave;     /* --interleave N: cycles of model clock; 0 = a model thread per thread */
 	int quiet;
 	const char *counts;      /* --counts FILE */
 	const char *qemu;        /* --qemu PATH */

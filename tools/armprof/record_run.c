@@ -289,6 +289,9 @@ int record_read_stats(const char *path, struct record_stats *st)
 			{ "replay_cpu_ns", &st->replay_cpu_ns },
 			{ "pipeline", &st->pipeline },
 			{ "loop_run_ops", &st->loop_run_ops },
+			{ "interleave", &st->interleave },
+			{ "interleave_switches", &st->interleave_switches },
+			{ "interleave_timeouts", &st->interleave_timeouts },
 			{ "stopped_by_signal", &st->stopped_by_signal },
 			{ "checkpoints", &st->checkpoints },
 		};

@@ -34,6 +34,10 @@ struct record_stats {
 	 * models; pipeline: on model threads (1) or the program's own (0). */
 	uint64_t replay_cpu_ns, pipeline;
 	uint64_t loop_run_ops; /* operations replayed in loop runs (plugin.c replay_run) */
+	/* Interleaved replay (plugins/qemu/replay_hub.h): the quantum in
+	 * cycles (0: off), hand-overs between threads' logs, and waits for a
+	 * thread's log that timed out. */
+	uint64_t interleave, interleave_switches, interleave_timeouts;
 	/* The outputs are the checkpoint the plugin wrote when this signal
 	 * was about to end the program (plugins/qemu/stop_signal.h); 0: at exit. */
 	uint64_t stopped_by_signal;

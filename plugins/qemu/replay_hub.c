@@ -1,0 +1,263 @@
+/* Interleaved replay of every vCPU's event log on one model thread
+ * (replay_hub.h). */
+#include "replay_hub.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+		return 0;
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static int has_events(const struct event_ring *r)
+{
+	return r->replayed != r->published;
+}
+
+static uint64_t clock_of(const struct replay_hub *h, const struct hub_member *m)
+{
+	return h->clock(m->ctx) + m->offset;
+}
+
+/* A member with nothing logged that the replay need not wait for: it says
+ * it logs nothing for now (a system call), or a drain or a hold is under
+ * way (nobody else's log should hold it up). */
+static int may_park(const struct replay_hub *h, const struct hub_member *m)
+{
+	return h->flushing || (h->flush_flag && atomic_load_explicit(h->flush_flag, memory_order_relaxed)) ||
+	       atomic_load_explicit(m->idle, memory_order_relaxed);
+}
+
+/* A parked member rejoins the order at the replay's clock (it was in a
+ * system call, or late, while the others went on): never behind it. */
+static void unpark(struct replay_hub *h, struct hub_member *m)
+{
+	uint64_t c = clock_of(h, m);
+	if (c < h->now)
+		m->offset += h->now - c;
+	m->parked = 0;
+}
+
+/* What the hub may do next, found under its lock: the members with events
+ * to replay (ready) and the one furthest behind among those running with
+ * nothing logged yet (await). Between two looks under the lock the hub
+ * hands over among the ready ones alone: their events stay theirs (only
+ * the hub counts them replayed), and a member that logs meanwhile is seen
+ * at the next look, which comes before the replay passes its clock. */
+struct hub_plan {
+	struct hub_member *ready[HUB_MAX_MEMBERS];
+	unsigned n_ready;
+	struct hub_member *await;
+	uint64_t await_clock; /* UINT64_MAX without one */
+};
+
+static void plan(struct replay_hub *h, struct hub_plan *p)
+{
+	p->n_ready = 0;
+	p->await = NULL;
+	p->await_clock = UINT64_MAX;
+	for (unsigned i = 0; i < h->n_slots; i++) {
+		struct hub_member *m = &h->member[i];
+		if (!m->ring)
+			continue;
+		if (has_events(m->ring)) {
+			if (m->parked)
+				unpark(h, m);
+			p->ready[p->n_ready++] = m;
+			continue;
+		}
+		if (m->parked || may_park(h, m)) {
+			m->parked = 1;
+			continue;
+		}
+		uint64_t clk = clock_of(h, m);
+		if (clk < p->await_clock) {
+			p->await_clock = clk;
+			p->await = m;
+		}
+	}
+}
+
+/* The ready member furthest behind, if it is not behind the awaited one,
+ * and the clock at which it hands over: a quantum past the next one. */
+static struct hub_member *next_to_run(const struct replay_hub *h, const struct hub_plan *p, uint64_t *limit)
+{
+	struct hub_member *first_m = NULL;
+	uint64_t first = UINT64_MAX, second = p->await_clock;
+	for (unsigned i = 0; i < p->n_ready; i++) {
+		uint64_t clk = clock_of(h, p->ready[i]);
+		if (clk < first) {
+			if (first < second)
+				second = first;
+			first = clk;
+			first_m = p->ready[i];
+		} else if (clk < second) {
+			second = clk;
+		}
+	}
+	if (!first_m || first > p->await_clock)
+		return NULL;
+	*limit = second == UINT64_MAX ? UINT64_MAX : second + h->quantum;
+	return first_m;
+}
+
+/* Replay member m's current batch from its position until its clock
+ * reaches limit or the batch ends. Called without the lock: the batch is
+ * the hub's until it is counted replayed, and only this thread changes
+ * the member's replay state. Returns 1 when the batch is done. */
+static int replay_some(struct replay_hub *h, struct hub_member *m, uint64_t limit)
+{
+	struct event_ring *r = m->ring;
+	struct event_batch *b = &r->batch[r->replayed % EVENT_RING_BATCHES];
+	uint64_t stop = limit == UINT64_MAX ? UINT64_MAX : limit - m->offset;
+	r->pos += r->replay(m->ctx, b->ev + r->pos, b->n - r->pos, stop);
+	uint64_t clk = clock_of(h, m);
+	if (clk > h->now)
+		h->now = clk;
+	return r->pos >= b->n;
+}
+
+/* Wait for the awaited member's log (or any change); QEMU may be holding
+ * that thread inside itself for another one's sake, so after HUB_WAIT_MS
+ * without a word from it the replay goes on without it. */
+static void wait_for_work(struct replay_hub *h, struct hub_member *await)
+{
+	struct timespec deadline;
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_nsec += (await ? HUB_WAIT_MS : 1000) * 1000000L;
+	deadline.tv_sec += deadline.tv_nsec / 1000000000L;
+	deadline.tv_nsec %= 1000000000L;
+	uint64_t published = await ? await->ring->published : 0;
+	int rc = pthread_cond_timedwait(&h->work, &h->lock, &deadline);
+	if (rc == ETIMEDOUT && await && await->ring && await->ring->published == published &&
+	    !has_events(await->ring)) {
+		await->parked = 1;
+		h->timeouts++;
+	}
+}
+
+static void *hub_thread(void *arg)
+{
+	struct replay_hub *h = arg;
+	static struct hub_plan p; /* one hub per process */
+	uint64_t busy_since = thread_cpu_ns();
+	struct hub_member *last = NULL;
+	pthread_mutex_lock(&h->lock);
+	for (;;) {
+		plan(h, &p);
+		uint64_t limit;
+		struct hub_member *run = next_to_run(h, &p, &limit);
+		if (!run) {
+			h->cpu_ns += thread_cpu_ns() - busy_since;
+			wait_for_work(h, p.await);
+			busy_since = thread_cpu_ns();
+			continue;
+		}
+		pthread_mutex_unlock(&h->lock);
+		int batch_done;
+		do {
+			if (run != last)
+				h->switches++;
+			last = run;
+			batch_done = replay_some(h, run, limit);
+		} while (!batch_done && (run = next_to_run(h, &p, &limit)) != NULL);
+		pthread_mutex_lock(&h->lock);
+		if (batch_done) {
+			last->ring->pos = 0;
+			last->ring->replayed++;
+			pthread_cond_broadcast(&h->done);
+		}
+	}
+	return NULL;
+}
+
+void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum, const _Atomic int *flush_flag)
+{
+	memset(h, 0, sizeof(*h));
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->work, NULL);
+	pthread_cond_init(&h->done, NULL);
+	h->clock = clock;
+	h->quantum = quantum ? quantum : 1;
+	h->flush_flag = flush_flag;
+}
+
+static int start_locked(struct replay_hub *h)
+{
+	if (h->started)
+		return 0;
+	/* Blocks every signal, as a ring's model thread does (event_ring.c):
+	 * the program's signals must reach its own threads. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&h->thread, NULL, hub_thread, h);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0)
+		return -1;
+	pthread_detach(h->thread); /* it runs until the process ends */
+	h->started = 1;
+	return 0;
+}
+
+int replay_hub_attach(struct replay_hub *h, unsigned slot, struct event_ring *r, void *ctx,
+                      const _Atomic int *idle)
+{
+	if (slot >= HUB_MAX_MEMBERS)
+		return -1;
+	pthread_mutex_lock(&h->lock);
+	int rc = start_locked(h);
+	if (!rc) {
+		struct hub_member *m = &h->member[slot];
+		*m = (struct hub_member){ .ring = r, .ctx = ctx, .idle = idle, .parked = 1 };
+		if (slot >= h->n_slots)
+			h->n_slots = slot + 1;
+	}
+	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
+void replay_hub_publish(struct replay_hub *h, struct event_ring *r)
+{
+	pthread_mutex_lock(&h->lock);
+	r->published++;
+	pthread_cond_signal(&h->work);
+	while (r->published - r->replayed >= EVENT_RING_BATCHES)
+		pthread_cond_wait(&h->done, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+}
+
+void replay_hub_drain(struct replay_hub *h, struct event_ring *r)
+{
+	pthread_mutex_lock(&h->lock);
+	h->flushing++;
+	if (event_ring_current(r)->n) {
+		while (r->published - r->replayed >= EVENT_RING_BATCHES)
+			pthread_cond_wait(&h->done, &h->lock);
+		r->published++;
+	}
+	pthread_cond_signal(&h->work);
+	while (r->replayed != r->published)
+		pthread_cond_wait(&h->done, &h->lock);
+	h->flushing--;
+	pthread_mutex_unlock(&h->lock);
+	event_ring_current(r)->n = 0;
+}
+
+void replay_hub_poke(struct replay_hub *h)
+{
+	pthread_mutex_lock(&h->lock);
+	pthread_cond_signal(&h->work);
+	pthread_mutex_unlock(&h->lock);
+}
+
+void replay_hub_after_fork(struct replay_hub *h)
+{
+	replay_hub_init(h, h->clock, h->quantum, h->flush_flag);
+}

@@ -1,0 +1,90 @@
+/* Interleaved replay: one model thread replays the event logs of every
+ * vCPU, always advancing the one whose model clock is furthest behind, by
+ * at most a quantum of cycles past the next one's.
+ *
+ * Why: the threads of a program meet in the model's shared state (the LLC
+ * and the coherence directory: false sharing is a load finding that another
+ * core wrote its line since). With a model thread per vCPU (event_ring.h)
+ * each replays a batch of thousands of events at a time, whenever the host
+ * schedules it, so two threads' accesses meet only where their batches
+ * happen to overlap in host time: false sharing showed on 0-1% of the
+ * accesses where hardware shows it on most. Here the order comes from the
+ * model: as if the cores ran side by side at the speed the model gives
+ * them (clock = operations + dependency stalls), each within `quantum`
+ * cycles of the others.
+ *
+ * Host time still decides two things, both rare and both documented in
+ * docs/record-and-report.md: a thread in a system call (or being drained:
+ * it exited, or a checkpoint or the end of the run) logs nothing until it
+ * returns, so the others go on without it ("parked"), and it rejoins at the
+ * clock of the replay so far; and a running thread whose log has nothing
+ * yet is waited for at most HUB_WAIT_MS, then parked as well (QEMU can hold
+ * a thread inside itself, waiting for another, in ways a plugin cannot
+ * see).
+ *
+ * Private to plugins/qemu. */
+#ifndef ARMPROF_PLUGIN_REPLAY_HUB_H
+#define ARMPROF_PLUGIN_REPLAY_HUB_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "event_ring.h"
+
+#define HUB_MAX_MEMBERS 256
+#define HUB_WAIT_MS 20
+
+/* The model clock of a vCPU's replay so far (its own units: the hub adds
+ * an offset when a parked vCPU rejoins). */
+typedef uint64_t (*hub_clock_fn)(void *ctx);
+
+struct hub_member {
+	struct event_ring *ring; /* NULL: the slot is free */
+	void *ctx;
+	const _Atomic int *idle; /* the thread logs nothing until this clears (a system call) */
+	uint64_t offset;         /* added to the vCPU's own clock */
+	uint8_t parked;          /* left out of the order until its log has events again */
+};
+
+struct replay_hub {
+	pthread_mutex_t lock;
+	pthread_cond_t work; /* the hub waits here: a batch was published, a drain asked */
+	pthread_cond_t done; /* producers and drains wait here: a batch was replayed */
+	int started;
+	pthread_t thread;
+	hub_clock_fn clock;
+	uint64_t quantum;
+	/* Drains under way: every vCPU with nothing logged is parked, so that
+	 * the drained one's events are replayed without waiting for others. */
+	int flushing;
+	const _Atomic int *flush_flag; /* the same while it is set (a checkpoint's hold) */
+	struct hub_member member[HUB_MAX_MEMBERS];
+	unsigned n_slots;  /* members are in member[0 .. n_slots) */
+	uint64_t now;      /* the largest clock replayed so far */
+	/* Statistics, read after a drain: CPU time of the hub thread while it
+	 * was replaying, hand-overs from one vCPU to another, parks for a
+	 * thread that logged nothing in time. */
+	uint64_t cpu_ns, switches, timeouts;
+};
+
+/* quantum: cycles a vCPU may run ahead of the next one (>= 1). flush_flag:
+ * while it is set, treat every vCPU with nothing logged as parked (NULL:
+ * none). The thread starts with the first member. */
+void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum, const _Atomic int *flush_flag);
+/* Add r (its events replayed with ctx's replay function) as member slot,
+ * parked until it logs. Returns 0, or -1 when the thread cannot start
+ * (the caller replays r another way). */
+int replay_hub_attach(struct replay_hub *h, unsigned slot, struct event_ring *r, void *ctx,
+                      const _Atomic int *idle);
+/* event_ring_publish and event_ring_drain of a member's ring. */
+void replay_hub_publish(struct replay_hub *h, struct event_ring *r);
+void replay_hub_drain(struct replay_hub *h, struct event_ring *r);
+/* Wake the hub after a member's idle flag was set (it may be waiting for
+ * that thread's log). */
+void replay_hub_poke(struct replay_hub *h);
+/* In the child of a fork(): no hub thread, no members (the parent's
+ * vCPU states are gone); a new thread starts with the next member. */
+void replay_hub_after_fork(struct replay_hub *h);
+
+#endif
