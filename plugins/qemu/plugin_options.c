@@ -37,7 +37,7 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 	o->timing = 1;
 	o->pipeline = -1; /* a model thread when the host has a CPU to spare */
 	o->loop_runs = 1;
-	o->interleave = 16;
+	o->interleave = 8; /* = armprof record's RECORD_DEFAULT_INTERLEAVE */
 	o->interval = 1024;
 	o->ts = 1;
 	o->ctx = 1;

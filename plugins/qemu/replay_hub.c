@@ -84,9 +84,25 @@ static void plan(struct replay_hub *h, struct hub_plan *p)
 	}
 }
 
+/* This hand-over's quantum: from about half to one and a half times
+ * h->quantum, drawn anew each time. A fixed one locks onto the period of
+ * threads running the same loop in step: each hand-over then falls on the
+ * same instruction, and only that one ever meets the other thread's
+ * writes (the store, say, and never the load). Real cores drift. */
+static uint64_t draw_quantum(struct replay_hub *h)
+{
+	uint64_t x = h->rng;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	h->rng = x;
+	uint64_t lo = (h->quantum + 1) / 2, span = h->quantum_max - lo + 1;
+	return lo + x % span;
+}
+
 /* The ready member furthest behind, if it is not behind the awaited one,
  * and the clock at which it hands over: a quantum past the next one. */
-static struct hub_member *next_to_run(const struct replay_hub *h, const struct hub_plan *p, uint64_t *limit)
+static struct hub_member *next_to_run(struct replay_hub *h, const struct hub_plan *p, uint64_t *limit)
 {
 	struct hub_member *first_m = NULL;
 	uint64_t first = UINT64_MAX, second = p->await_clock;
@@ -103,7 +119,7 @@ static struct hub_member *next_to_run(const struct replay_hub *h, const struct h
 	}
 	if (!first_m || first > p->await_clock)
 		return NULL;
-	*limit = second == UINT64_MAX ? UINT64_MAX : second + h->quantum;
+	*limit = second == UINT64_MAX ? UINT64_MAX : second + draw_quantum(h);
 	return first_m;
 }
 
@@ -155,6 +171,8 @@ static void *hub_thread(void *arg)
 		struct hub_member *run = next_to_run(h, &p, &limit);
 		if (!run) {
 			h->cpu_ns += thread_cpu_ns() - busy_since;
+			if (h->stop)
+				break;
 			wait_for_work(h, p.await);
 			busy_since = thread_cpu_ns();
 			continue;
@@ -174,10 +192,12 @@ static void *hub_thread(void *arg)
 			pthread_cond_broadcast(&h->done);
 		}
 	}
+	pthread_mutex_unlock(&h->lock);
 	return NULL;
 }
 
-void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum, const _Atomic int *flush_flag)
+void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum, uint64_t seed,
+                     const _Atomic int *flush_flag)
 {
 	memset(h, 0, sizeof(*h));
 	pthread_mutex_init(&h->lock, NULL);
@@ -185,6 +205,11 @@ void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum,
 	pthread_cond_init(&h->done, NULL);
 	h->clock = clock;
 	h->quantum = quantum ? quantum : 1;
+	h->quantum_max = h->quantum + h->quantum / 2;
+	h->seed = seed;
+	h->rng = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull; /* never 0 */
+	if (!h->rng)
+		h->rng = 1;
 	h->flush_flag = flush_flag;
 }
 
@@ -201,7 +226,6 @@ static int start_locked(struct replay_hub *h)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0)
 		return -1;
-	pthread_detach(h->thread); /* it runs until the process ends */
 	h->started = 1;
 	return 0;
 }
@@ -257,7 +281,19 @@ void replay_hub_poke(struct replay_hub *h)
 	pthread_mutex_unlock(&h->lock);
 }
 
+void replay_hub_fini(struct replay_hub *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->stop = 1;
+	pthread_cond_signal(&h->work);
+	int started = h->started;
+	pthread_mutex_unlock(&h->lock);
+	if (started)
+		pthread_join(h->thread, NULL);
+	h->started = 0;
+}
+
 void replay_hub_after_fork(struct replay_hub *h)
 {
-	replay_hub_init(h, h->clock, h->quantum, h->flush_flag);
+	replay_hub_init(h, h->clock, h->quantum, h->seed, h->flush_flag);
 }

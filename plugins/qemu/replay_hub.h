@@ -10,8 +10,8 @@
  * happen to overlap in host time: false sharing showed on 0-1% of the
  * accesses where hardware shows it on most. Here the order comes from the
  * model: as if the cores ran side by side at the speed the model gives
- * them (clock = operations + dependency stalls), each within `quantum`
- * cycles of the others.
+ * them (clock = operations + dependency stalls), each within about
+ * `quantum` cycles of the others.
  *
  * Host time still decides two things, both rare and both documented in
  * docs/record-and-report.md: a thread in a system call (or being drained:
@@ -51,10 +51,13 @@ struct replay_hub {
 	pthread_mutex_t lock;
 	pthread_cond_t work; /* the hub waits here: a batch was published, a drain asked */
 	pthread_cond_t done; /* producers and drains wait here: a batch was replayed */
-	int started;
+	int started, stop;
 	pthread_t thread;
 	hub_clock_fn clock;
-	uint64_t quantum;
+	/* Each hand-over lets a vCPU run to a clock (quantum + 1) / 2 to
+	 * quantum_max (= 1.5 quantum) past the next one's, drawn from rng
+	 * (replay_hub.c draw_quantum). */
+	uint64_t quantum, quantum_max, seed, rng;
 	/* Drains under way: every vCPU with nothing logged is parked, so that
 	 * the drained one's events are replayed without waiting for others. */
 	int flushing;
@@ -68,10 +71,12 @@ struct replay_hub {
 	uint64_t cpu_ns, switches, timeouts;
 };
 
-/* quantum: cycles a vCPU may run ahead of the next one (>= 1). flush_flag:
+/* quantum: cycles a vCPU may run ahead of the next one on average (>= 1;
+ * each hand-over draws from about half to 1.5 times it, from seed). flush_flag:
  * while it is set, treat every vCPU with nothing logged as parked (NULL:
  * none). The thread starts with the first member. */
-void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum, const _Atomic int *flush_flag);
+void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum, uint64_t seed,
+                     const _Atomic int *flush_flag);
 /* Add r (its events replayed with ctx's replay function) as member slot,
  * parked until it logs. Returns 0, or -1 when the thread cannot start
  * (the caller replays r another way). */
@@ -83,6 +88,9 @@ void replay_hub_drain(struct replay_hub *h, struct event_ring *r);
 /* Wake the hub after a member's idle flag was set (it may be waiting for
  * that thread's log). */
 void replay_hub_poke(struct replay_hub *h);
+/* Stop the thread once nothing is left to replay (the plugin's runs until
+ * the process ends; tests stop theirs). */
+void replay_hub_fini(struct replay_hub *h);
 /* In the child of a fork(): no hub thread, no members (the parent's
  * vCPU states are gone); a new thread starts with the next member. */
 void replay_hub_after_fork(struct replay_hub *h);

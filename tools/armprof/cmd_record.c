@@ -302,8 +302,8 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 	if ((o->model || o->timing) && st->n_vcpus > 1) {
 		if (st->interleave)
 			fprintf(stderr,
-			        "armprof record: the threads were replayed in model-clock order, each at most %" PRIu64
-			        " cycles ahead of the others (%" PRIu64 " hand-overs, %" PRIu64 " waits for a thread timed out)\n",
+			        "armprof record: the threads were replayed in model-clock order, each within about %" PRIu64
+			        " cycles of the others (%" PRIu64 " hand-overs, %" PRIu64 " waits for a thread timed out)\n",
 			        st->interleave, st->interleave_switches, st->interleave_timeouts);
 		else
 			fprintf(stderr, "armprof record: each thread was replayed on a model thread of its own (%s): threads meet "

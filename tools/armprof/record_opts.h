@@ -12,7 +12,7 @@ enum record_out_format { RECORD_OUT_PERF = 0, RECORD_OUT_RAW = 1 };
 /* --interleave's default: a model choice, not the architecture's
  * (docs/record-and-report.md "Threads"); the plugin's own default
  * (plugins/qemu/plugin_options.c) is the same. */
-#define RECORD_DEFAULT_INTERLEAVE 16
+#define RECORD_DEFAULT_INTERLEAVE 8
 
 struct record_opts {
 	const char *output;      /* -o */

@@ -1,0 +1,238 @@
+/* Interleaved replay (plugins/qemu/replay_hub.c), without QEMU, so that it
+ * also runs under ASan and UBSan. Each member is a fake vCPU whose events
+ * carry their cost in cycles; its clock is the sum of the costs replayed.
+ * What the hub promises:
+ *   - every event of every member is replayed once, in the order logged;
+ *   - an event is replayed only while no other member that still has
+ *     events is 1.5 quanta or more behind (model-clock order; each
+ *     hand-over's quantum is drawn from half to 1.5 times the quantum);
+ *   - a thread in a system call (idle) holds nobody up, and rejoins at the
+ *     replay's clock, not behind it;
+ *   - a thread that logs nothing and is not idle is waited for at most
+ *     HUB_WAIT_MS, then left behind;
+ *   - a drain returns with others running and nothing logged by them. */
+#define _DEFAULT_SOURCE 1
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#include "event_ring.h"
+#include "harness.h"
+#include "replay_hub.h"
+
+#define MEMBERS 3
+#define QUANTUM 6
+#define QUANTUM_MAX 9 /* a hand-over's quantum is 3 to 9 (replay_hub.c draw_quantum) */
+
+struct member {
+	struct event_ring ring;
+	unsigned id;
+	uint64_t clock;    /* cycles of the events replayed */
+	uint64_t next_seq; /* the sequence number expected next */
+	uint64_t replayed;
+	uint64_t logged;   /* events the test logged (its total when done) */
+	int out_of_order;
+	_Atomic int idle;
+};
+
+static struct replay_hub hub;
+static struct member member[MEMBERS];
+/* Written by the hub thread only, read after a drain or wait. */
+static uint64_t order_violations, switches_seen;
+static unsigned last_id = MEMBERS;
+
+static uint64_t hub_clock(const struct member *m)
+{
+	return m->clock + hub.member[m->id].offset;
+}
+
+static uint32_t replay(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop)
+{
+	struct member *m = ctx;
+	uint32_t i = 0;
+	for (; i < n; i++) {
+		if (m->clock >= stop)
+			break;
+		if (ev[i].what != m->next_seq)
+			m->out_of_order = 1;
+		/* Model-clock order: nobody with events still to replay is a
+		 * quantum or more behind this event. */
+		for (unsigned k = 0; k < MEMBERS; k++) {
+			const struct member *o = &member[k];
+			if (o != m && o->replayed < o->logged && hub_clock(m) >= hub_clock(o) + QUANTUM_MAX)
+				order_violations++;
+		}
+		if (m->id != last_id)
+			switches_seen++;
+		last_id = m->id;
+		m->next_seq++;
+		m->replayed++;
+		m->clock += ev[i].vaddr;
+	}
+	return i;
+}
+
+static uint64_t clock_of(void *ctx)
+{
+	return ((const struct member *)ctx)->clock;
+}
+
+static void setup(void)
+{
+	memset(member, 0, sizeof(member));
+	order_violations = switches_seen = 0;
+	last_id = MEMBERS;
+	replay_hub_init(&hub, clock_of, QUANTUM, 1, NULL);
+	for (unsigned i = 0; i < MEMBERS; i++) {
+		struct member *m = &member[i];
+		m->id = i;
+		CHECK(event_ring_init(&m->ring, replay, m, 0) == 0);
+		CHECK(event_ring_join_hub(&m->ring, &hub, i, &m->idle) == 0);
+	}
+}
+
+/* The cost of event seq of member id: 1 to 4 cycles, varied. */
+static uint64_t cost(unsigned id, uint64_t seq)
+{
+	return 1 + ((seq * 2654435761u + id * 40503u) >> 7) % 4;
+}
+
+/* Log n events the way plugin.c's log_event does. */
+static void produce(struct member *m, uint64_t n)
+{
+	struct event_batch *b = event_ring_current(&m->ring);
+	for (uint64_t k = 0; k < n; k++) {
+		struct plugin_event *e = &b->ev[b->n++];
+		e->what = (uintptr_t)m->logged;
+		e->vaddr = cost(m->id, m->logged);
+		m->logged++;
+		if (b->n == EVENT_RING_BATCH)
+			b = event_ring_publish(&m->ring);
+	}
+}
+
+static void check_all_replayed(void)
+{
+	for (unsigned i = 0; i < MEMBERS; i++) {
+		CHECK_EQ_U64(member[i].replayed, member[i].logged);
+		CHECK(!member[i].out_of_order);
+	}
+}
+
+/* Three threads' logs, all there when the hub first looks (each ring
+ * filled, then published at once): the hub replays them in model-clock
+ * order, handing over every few events. */
+TEST(members_interleave_in_clock_order)
+{
+	setup();
+	pthread_mutex_lock(&hub.lock);
+	for (unsigned i = 0; i < MEMBERS; i++) {
+		struct member *m = &member[i];
+		atomic_store(&m->idle, 1); /* nothing more will come: no waiting at the end */
+		for (unsigned k = 0; k < EVENT_RING_BATCHES; k++) {
+			struct event_batch *b = &m->ring.batch[k];
+			b->n = k + 1 < EVENT_RING_BATCHES ? EVENT_RING_BATCH : 1000 * i + 7; /* a partial last */
+			for (uint32_t j = 0; j < b->n; j++) {
+				b->ev[j].what = (uintptr_t)m->logged;
+				b->ev[j].vaddr = cost(i, m->logged);
+				m->logged++;
+			}
+		}
+		m->ring.published = EVENT_RING_BATCHES;
+	}
+	pthread_cond_signal(&hub.work);
+	for (unsigned i = 0; i < MEMBERS; i++)
+		while (member[i].ring.replayed != EVENT_RING_BATCHES)
+			pthread_cond_wait(&hub.done, &hub.lock);
+	pthread_mutex_unlock(&hub.lock);
+	check_all_replayed();
+	CHECK_EQ_U64(order_violations, 0);
+	/* Three clocks within a quantum of 3-9 cycles and events of 1-4
+	 * cycles: a hand-over every few events. */
+	uint64_t events = member[0].logged + member[1].logged + member[2].logged;
+	CHECK(switches_seen * 8 > events);
+	CHECK_EQ_U64(hub.switches, switches_seen);
+	CHECK_EQ_U64(hub.timeouts, 0);
+	replay_hub_fini(&hub);
+}
+
+/* A thread in a system call holds nobody up; when it logs again it
+ * rejoins at the replay's clock. */
+TEST(idle_member_is_passed_and_rejoins_at_the_clock)
+{
+	setup();
+	struct member *a = &member[0], *b = &member[1];
+	produce(b, 100);
+	event_ring_drain(&b->ring);
+	atomic_store(&b->idle, 1); /* b enters a system call */
+	replay_hub_poke(&hub);
+	produce(a, 8 * (uint64_t)EVENT_RING_BATCH); /* more than the ring holds: a must not wait */
+	event_ring_drain(&a->ring);
+	CHECK_EQ_U64(hub.timeouts, 0);
+	uint64_t a_clock = hub_clock(a), b_before = b->clock;
+	CHECK(a_clock > 10 * b_before);
+	/* b returns and logs: its clock joins a's instead of replaying
+	 * from far behind (where it would hold a up for 100k cycles). */
+	atomic_store(&b->idle, 0);
+	produce(b, 10);
+	event_ring_drain(&b->ring);
+	CHECK(hub_clock(b) >= a_clock);
+	CHECK(hub.member[1].offset >= a_clock - b_before);
+	check_all_replayed();
+	replay_hub_fini(&hub);
+}
+
+/* A running thread that logs nothing (QEMU holding it, say) is waited for
+ * about HUB_WAIT_MS, then passed. */
+TEST(silent_member_is_passed_after_a_wait)
+{
+	setup();
+	struct member *a = &member[0], *c = &member[2];
+	/* c logs a batch (replayed as it comes), then says nothing, in no
+	 * system call. */
+	produce(c, EVENT_RING_BATCH);
+	pthread_mutex_lock(&hub.lock);
+	while (c->ring.replayed != 1)
+		pthread_cond_wait(&hub.done, &hub.lock);
+	pthread_mutex_unlock(&hub.lock);
+	CHECK_EQ_U64(hub.timeouts, 0);
+	produce(a, 3 * (uint64_t)EVENT_RING_BATCH);
+	/* a's full batches went out; a is a quantum ahead of c at once, so
+	 * the hub waits for c before going on. */
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pthread_mutex_lock(&hub.lock);
+	while (a->ring.replayed != a->ring.published)
+		pthread_cond_wait(&hub.done, &hub.lock);
+	pthread_mutex_unlock(&hub.lock);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	CHECK(hub.timeouts >= 1);
+	CHECK(ms >= HUB_WAIT_MS * 0.9);
+	event_ring_drain(&a->ring);
+	check_all_replayed();
+	replay_hub_fini(&hub);
+}
+
+/* A drain (a thread's exit, a checkpoint, the end) returns while another
+ * thread runs with nothing logged: it does not wait for that one. */
+TEST(drain_passes_running_members)
+{
+	setup();
+	struct member *a = &member[0], *b = &member[1];
+	produce(b, EVENT_RING_BATCH); /* replayed as it comes; b runs on, logging nothing yet */
+	pthread_mutex_lock(&hub.lock);
+	while (b->ring.replayed != 1)
+		pthread_cond_wait(&hub.done, &hub.lock);
+	pthread_mutex_unlock(&hub.lock);
+	produce(a, 123); /* a partial batch: only the drain sends it */
+	event_ring_drain(&a->ring);
+	CHECK_EQ_U64(a->replayed, 123);
+	/* Without the drain's say-so the hub would have waited for b. */
+	CHECK_EQ_U64(hub.timeouts, 0);
+	check_all_replayed();
+	replay_hub_fini(&hub);
+}
+
+TEST_MAIN(CASE(members_interleave_in_clock_order), CASE(idle_member_is_passed_and_rejoins_at_the_clock),
+          CASE(silent_member_is_passed_after_a_wait), CASE(drain_passes_running_members))
