@@ -182,6 +182,13 @@ struct ap_uarch_stats {
 	uint64_t branches, mispredicts;
 };
 const struct ap_uarch_stats *ap_uarch_core_stats(const struct ap_uarch_core *core);
+/* How many of the core's accesses met another core's write, warming ones
+ * included: a private copy found stale (the other core wrote the line
+ * since it was filled), or a line served from the other core's cache. It
+ * changes only during this core's accesses, so a host that replays cores
+ * in turn can tell, from one turn to the next, whether the order of their
+ * accesses mattered just then. */
+const uint64_t *ap_uarch_core_met_others(const struct ap_uarch_core *core);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,9 @@ struct ap_uarch_core {
 	struct uarch_cache l1d, l2, l1tlb, l2tlb;
 	struct uarch_bpred bp;
 	struct ap_uarch_stats stats;
+	/* Accesses that met another core's write (ap_uarch_core_met_others):
+	 * kept apart from stats, which ap_uarch_warm puts back. */
+	uint64_t met_others;
 };
 
 void ap_uarch_config_init(struct ap_uarch_config *cfg)
@@ -209,6 +212,11 @@ const struct ap_uarch_stats *ap_uarch_core_stats(const struct ap_uarch_core *cor
 	return &core->stats;
 }
 
+const uint64_t *ap_uarch_core_met_others(const struct ap_uarch_core *core)
+{
+	return &core->met_others;
+}
+
 /* ---- coherence directory ------------------------------------------------ */
 
 #define DIR_TAG_SHIFT 32
@@ -259,6 +267,7 @@ __attribute__((always_inline)) static inline int private_lookup(struct ap_uarch_
 	int way = uarch_cache_lookup(c, line);
 	if (way >= 0 && d->valid && d->writer != core->id + 1 && c->version[way] != d->version) {
 		uarch_cache_invalidate(c, way);
+		core->met_others++;
 		return -1;
 	}
 	return way;
@@ -480,6 +489,7 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 				lat = same_cluster ? cfg->peer_core_latency : cfg->peer_cluster_latency;
 				source = same_cluster ? AP_DS_PEER_CORE : AP_DS_PEER_CLUSTER;
 				core->stats.peer_hits++;
+				core->met_others++;
 				if (kind == AP_UARCH_LOAD && shared)
 					dir_write(slot, line, d.writer, 0, d.version); /* now shared */
 				if (uarch_cache_lookup(&sys->llc, line) < 0)

@@ -20,7 +20,7 @@ static uint64_t thread_cpu_ns(void)
 static void replay_timed(struct event_ring *r, const struct event_batch *b, uint32_t n)
 {
 	uint64_t t0 = thread_cpu_ns();
-	r->replay(r->ctx, b->ev, n, UINT64_MAX);
+	r->replay(r->ctx, b->ev, n, UINT64_MAX, 0);
 	r->replay_cpu_ns += thread_cpu_ns() - t0;
 }
 
@@ -78,9 +78,10 @@ int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int
 	return 0;
 }
 
-int event_ring_join_hub(struct event_ring *r, struct replay_hub *hub, unsigned slot, const _Atomic int *idle)
+int event_ring_join_hub(struct event_ring *r, struct replay_hub *hub, unsigned slot, const _Atomic int *idle,
+                        const uint64_t *met_others)
 {
-	if (r->threaded || replay_hub_attach(hub, slot, r, r->ctx, idle) < 0)
+	if (r->threaded || replay_hub_attach(hub, slot, r, r->ctx, idle, met_others) < 0)
 		return -1;
 	r->hub = hub;
 	return 0;

@@ -35,10 +35,12 @@ struct event_batch {
 };
 
 /* Replays events ev[0 .. n) of a batch, stopping before the first event
- * that finds the vCPU's model clock at or past stop (replay_hub.h; a ring
- * of its own passes UINT64_MAX); returns how many it replayed. Runs on
- * the model thread, or on the guest thread without one. */
-typedef uint32_t (*event_replay_fn)(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop);
+ * that finds the vCPU's model clock at or past stop, or (until_meeting)
+ * after the first that meets another vCPU's write (replay_hub.h; a ring
+ * of its own passes UINT64_MAX and 0); returns how many it replayed. Runs
+ * on the model thread, or on the guest thread without one. */
+typedef uint32_t (*event_replay_fn)(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop,
+                                    int until_meeting);
 
 struct replay_hub;
 
@@ -68,7 +70,8 @@ int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int
 /* Replay on hub's thread instead (replay_hub_attach; a ring made with
  * threaded = 0). Returns 0, or -1 when the hub cannot run (the ring
  * stays as it was). */
-int event_ring_join_hub(struct event_ring *r, struct replay_hub *hub, unsigned slot, const _Atomic int *idle);
+int event_ring_join_hub(struct event_ring *r, struct replay_hub *hub, unsigned slot, const _Atomic int *idle,
+                        const uint64_t *met_others);
 /* The batch the guest thread appends to. */
 static inline struct event_batch *event_ring_current(struct event_ring *r)
 {

@@ -90,7 +90,8 @@ static void fail(const char *msg)
 }
 
 static void spe_flush(struct vcpu_state *v, uint64_t ops, uint64_t pending);
-static uint32_t replay_batch(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop);
+static uint32_t replay_batch(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop,
+                             int until_meeting);
 
 /* First callback of a thread: kept out of line (its error buffer would
  * otherwise enlarge the frame of every callback). */
@@ -124,10 +125,6 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 			memset(v, 0, sizeof(*v));
 		if (!v || event_ring_init(&v->ring, replay_batch, v, opts.pipeline && !use_hub) < 0)
 			fail("out of memory");
-		/* Should the hub's thread not start, this vCPU replays on its
-		 * own thread (without interleaving). */
-		if (use_hub)
-			event_ring_join_hub(&v->ring, &hub, index, &v->in_syscall);
 		v->log = event_ring_current(&v->ring);
 		vcpus[index] = v;
 	}
@@ -138,6 +135,11 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 	v->rs.detail = 1; /* every TB, unless a timing window says otherwise */
 	if (opts.timing && !v->core && ap_uarch_core_new(&v->core, uarch_sys, index) < 0)
 		fail("cannot create the timing model of a core");
+	/* Should the hub's thread not start, this vCPU replays on the guest
+	 * thread (without interleaving). */
+	if (use_hub && !v->ring.hub)
+		event_ring_join_hub(&v->ring, &hub, index, &v->in_syscall,
+		                    v->core ? ap_uarch_core_met_others(v->core) : NULL);
 	if (opts.model && !v->sink && spe_sink_new(&v->sink, &opts, index, v->tid, err, sizeof(err)) < 0)
 		fail(err);
 	else if (v->sink)
@@ -635,9 +637,10 @@ static inline uint64_t event_clock(const struct replay_state *r, const struct pl
  * compile it again with the options known. */
 __attribute__((always_inline)) static inline const struct plugin_event *
 replay_events(struct vcpu_state *v, const struct replay_env *env, const struct plugin_event *e,
-              const struct plugin_event *end, uint64_t stop)
+              const struct plugin_event *end, uint64_t stop, const uint64_t *met)
 {
 	struct replay_state r = v->rs;
+	uint64_t met_before = met ? *met : 0;
 	/* Without timing windows every TB is replayed in detail (vcpu_get
 	 * set it; only tb_start with a window changes it): saying so lets
 	 * the compiler drop the tests. */
@@ -649,7 +652,7 @@ replay_events(struct vcpu_state *v, const struct replay_env *env, const struct p
 		 * instruction comes at or after stop on the model clock. */
 		if (stop != UINT64_MAX) {
 			r.clock = event_clock(&r, e);
-			if (r.clock >= stop)
+			if (r.clock >= stop || (met && *met != met_before))
 				break;
 		}
 		if (e->what == r.last_what && env->loop_runs && env->timing) {
@@ -684,7 +687,7 @@ replay_events(struct vcpu_state *v, const struct replay_env *env, const struct p
  * window, no per-PC counts) gets a copy of the loop in which those options
  * are constants, without their tests on every event. */
 __attribute__((flatten, noinline)) static uint32_t replay_batch(void *ctx, const struct plugin_event *ev,
-                                                              uint32_t n, uint64_t stop)
+                                                              uint32_t n, uint64_t stop, int until_meeting)
 {
 	struct vcpu_state *v = ctx;
 	struct replay_env env = replay_env_of(v);
@@ -696,9 +699,12 @@ __attribute__((flatten, noinline)) static uint32_t replay_batch(void *ctx, const
 		env.window = 0;
 		env.count_execs = 0;
 		env.loop_runs = 1;
-		end = replay_events(v, &env, ev, ev + n, stop);
+		end = replay_events(v, &env, ev, ev + n, stop, NULL);
 	} else {
-		end = replay_events(v, &env, ev, ev + n, stop);
+		/* The hub's turn ends after the first access that meets another
+		 * core's write (uarch.h ap_uarch_core_met_others), when asked. */
+		const uint64_t *met = until_meeting && env.core ? ap_uarch_core_met_others(env.core) : NULL;
+		end = replay_events(v, &env, ev, ev + n, stop, met);
 	}
 	return (uint32_t)(end - ev);
 }

@@ -96,7 +96,7 @@ static uint64_t draw_quantum(struct replay_hub *h)
 	x ^= x >> 7;
 	x ^= x << 17;
 	h->rng = x;
-	uint64_t lo = (h->quantum + 1) / 2, span = h->quantum_max - lo + 1;
+	uint64_t lo = (h->cur + 1) / 2, span = h->cur + h->cur / 2 - lo + 1;
 	return lo + x % span;
 }
 
@@ -132,10 +132,22 @@ static int replay_some(struct replay_hub *h, struct hub_member *m, uint64_t limi
 	struct event_ring *r = m->ring;
 	struct event_batch *b = &r->batch[r->replayed % EVENT_RING_BATCHES];
 	uint64_t stop = limit == UINT64_MAX ? UINT64_MAX : limit - m->offset;
-	r->pos += r->replay(m->ctx, b->ev + r->pos, b->n - r->pos, stop);
+	uint64_t met = m->met_others ? *m->met_others : 0;
+	/* With a coarse quantum the turn ends at the first meeting, where
+	 * the quantum goes back to its base. */
+	r->pos += r->replay(m->ctx, b->ev + r->pos, b->n - r->pos, stop, h->cur > h->quantum);
 	uint64_t clk = clock_of(h, m);
 	if (clk > h->now)
 		h->now = clk;
+	/* The quantum: fine while the threads meet, coarser while they
+	 * keep apart (replay_hub.h). */
+	if (m->met_others && *m->met_others != met) {
+		h->cur = h->quantum;
+		h->calm_since = h->now;
+	} else if (h->now - h->calm_since >= HUB_CALM_CYCLES && h->cur < HUB_CALM_QUANTUM) {
+		h->cur = h->cur * 2 < HUB_CALM_QUANTUM ? h->cur * 2 : HUB_CALM_QUANTUM;
+		h->calm_since = h->now;
+	}
 	return r->pos >= b->n;
 }
 
@@ -204,8 +216,7 @@ void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum,
 	pthread_cond_init(&h->work, NULL);
 	pthread_cond_init(&h->done, NULL);
 	h->clock = clock;
-	h->quantum = quantum ? quantum : 1;
-	h->quantum_max = h->quantum + h->quantum / 2;
+	h->quantum = h->cur = quantum ? quantum : 1;
 	h->seed = seed;
 	h->rng = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull; /* never 0 */
 	if (!h->rng)
@@ -231,7 +242,7 @@ static int start_locked(struct replay_hub *h)
 }
 
 int replay_hub_attach(struct replay_hub *h, unsigned slot, struct event_ring *r, void *ctx,
-                      const _Atomic int *idle)
+                      const _Atomic int *idle, const uint64_t *met_others)
 {
 	if (slot >= HUB_MAX_MEMBERS)
 		return -1;
@@ -239,7 +250,7 @@ int replay_hub_attach(struct replay_hub *h, unsigned slot, struct event_ring *r,
 	int rc = start_locked(h);
 	if (!rc) {
 		struct hub_member *m = &h->member[slot];
-		*m = (struct hub_member){ .ring = r, .ctx = ctx, .idle = idle, .parked = 1 };
+		*m = (struct hub_member){ .ring = r, .ctx = ctx, .idle = idle, .met_others = met_others, .parked = 1 };
 		if (slot >= h->n_slots)
 			h->n_slots = slot + 1;
 	}

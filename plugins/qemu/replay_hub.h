@@ -13,6 +13,12 @@
  * them (clock = operations + dependency stalls), each within about
  * `quantum` cycles of the others.
  *
+ * That order matters only while the threads meet in the shared state. A
+ * hand-over costs tens of nanoseconds, so while none of them meets
+ * another's write for HUB_CALM_CYCLES the quantum doubles, up to
+ * HUB_CALM_QUANTUM, and it is back to `quantum` at the next meeting: the
+ * fine order where threads share lines, few hand-overs where they do not.
+ *
  * Host time still decides two things, both rare and both documented in
  * docs/record-and-report.md: a thread in a system call (or being drained:
  * it exited, or a checkpoint or the end of the run) logs nothing until it
@@ -34,6 +40,8 @@
 
 #define HUB_MAX_MEMBERS 256
 #define HUB_WAIT_MS 20
+#define HUB_CALM_CYCLES 10000
+#define HUB_CALM_QUANTUM 4096
 
 /* The model clock of a vCPU's replay so far (its own units: the hub adds
  * an offset when a parked vCPU rejoins). */
@@ -43,6 +51,9 @@ struct hub_member {
 	struct event_ring *ring; /* NULL: the slot is free */
 	void *ctx;
 	const _Atomic int *idle; /* the thread logs nothing until this clears (a system call) */
+	/* Grows when the vCPU's replay meets another's writes
+	 * (ap_uarch_core_met_others); NULL: it never does. */
+	const uint64_t *met_others;
 	uint64_t offset;         /* added to the vCPU's own clock */
 	uint8_t parked;          /* left out of the order until its log has events again */
 };
@@ -54,10 +65,12 @@ struct replay_hub {
 	int started, stop;
 	pthread_t thread;
 	hub_clock_fn clock;
-	/* Each hand-over lets a vCPU run to a clock (quantum + 1) / 2 to
-	 * quantum_max (= 1.5 quantum) past the next one's, drawn from rng
-	 * (replay_hub.c draw_quantum). */
-	uint64_t quantum, quantum_max, seed, rng;
+	/* Each hand-over lets a vCPU run to a clock from about half to 1.5
+	 * times cur past the next one's, drawn from rng (replay_hub.c
+	 * draw_quantum). cur is quantum while the vCPUs meet each other's
+	 * writes; after HUB_CALM_CYCLES without that it doubles, up to
+	 * HUB_CALM_QUANTUM (calm_since: the clock of the last change). */
+	uint64_t quantum, cur, calm_since, seed, rng;
 	/* Drains under way: every vCPU with nothing logged is parked, so that
 	 * the drained one's events are replayed without waiting for others. */
 	int flushing;
@@ -81,7 +94,7 @@ void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum,
  * parked until it logs. Returns 0, or -1 when the thread cannot start
  * (the caller replays r another way). */
 int replay_hub_attach(struct replay_hub *h, unsigned slot, struct event_ring *r, void *ctx,
-                      const _Atomic int *idle);
+                      const _Atomic int *idle, const uint64_t *met_others);
 /* event_ring_publish and event_ring_drain of a member's ring. */
 void replay_hub_publish(struct replay_hub *h, struct event_ring *r);
 void replay_hub_drain(struct replay_hub *h, struct event_ring *r);

@@ -21,9 +21,9 @@ struct replay_log {
 	pthread_t last_thread;
 };
 
-static uint32_t replay(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop)
+static uint32_t replay(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop, int until_meeting)
 {
-	(void)stop; /* a ring of its own replays whole batches */
+	(void)stop, (void)until_meeting; /* a ring of its own replays whole batches */
 	struct replay_log *log = ctx;
 	for (uint32_t i = 0; i < n; i++) {
 		if (ev[i].vaddr != log->next || ev[i].what != (uintptr_t)(log->next * 8))

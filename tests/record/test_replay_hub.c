@@ -10,7 +10,9 @@
  *     replay's clock, not behind it;
  *   - a thread that logs nothing and is not idle is waited for at most
  *     HUB_WAIT_MS, then left behind;
- *   - a drain returns with others running and nothing logged by them. */
+ *   - a drain returns with others running and nothing logged by them;
+ *   - the quantum grows while no member meets another's writes, and is
+ *     back to its base at the next meeting. */
 #define _DEFAULT_SOURCE 1
 #include <pthread.h>
 #include <string.h>
@@ -33,6 +35,7 @@ struct member {
 	uint64_t logged;   /* events the test logged (its total when done) */
 	int out_of_order;
 	_Atomic int idle;
+	uint64_t met_others; /* events that met another member's writes (flagged by the test) */
 };
 
 static struct replay_hub hub;
@@ -46,7 +49,7 @@ static uint64_t hub_clock(const struct member *m)
 	return m->clock + hub.member[m->id].offset;
 }
 
-static uint32_t replay(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop)
+static uint32_t replay(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop, int until_meeting)
 {
 	struct member *m = ctx;
 	uint32_t i = 0;
@@ -55,9 +58,10 @@ static uint32_t replay(void *ctx, const struct plugin_event *ev, uint32_t n, uin
 			break;
 		if (ev[i].what != m->next_seq)
 			m->out_of_order = 1;
-		/* Model-clock order: nobody with events still to replay is a
-		 * quantum or more behind this event. */
-		for (unsigned k = 0; k < MEMBERS; k++) {
+		/* Model-clock order, while the members meet (the quantum is at
+		 * its base): nobody with events still to replay is 1.5 quanta
+		 * or more behind this event. */
+		for (unsigned k = 0; k < MEMBERS && (ev[i].vaddr >> 32); k++) {
 			const struct member *o = &member[k];
 			if (o != m && o->replayed < o->logged && hub_clock(m) >= hub_clock(o) + QUANTUM_MAX)
 				order_violations++;
@@ -67,7 +71,12 @@ static uint32_t replay(void *ctx, const struct plugin_event *ev, uint32_t n, uin
 		last_id = m->id;
 		m->next_seq++;
 		m->replayed++;
-		m->clock += ev[i].vaddr;
+		m->clock += ev[i].vaddr & 0xFFFFFFFFu;
+		m->met_others += ev[i].vaddr >> 32;
+		if (until_meeting && (ev[i].vaddr >> 32)) {
+			i++;
+			break;
+		}
 	}
 	return i;
 }
@@ -87,8 +96,15 @@ static void setup(void)
 		struct member *m = &member[i];
 		m->id = i;
 		CHECK(event_ring_init(&m->ring, replay, m, 0) == 0);
-		CHECK(event_ring_join_hub(&m->ring, &hub, i, &m->idle) == 0);
+		CHECK(event_ring_join_hub(&m->ring, &hub, i, &m->idle, &m->met_others) == 0);
 	}
+}
+
+static void teardown(void)
+{
+	for (unsigned i = 0; i < MEMBERS; i++)
+		event_ring_fini(&member[i].ring); /* drains through the hub, then frees */
+	replay_hub_fini(&hub);
 }
 
 /* The cost of event seq of member id: 1 to 4 cycles, varied. */
@@ -119,32 +135,42 @@ static void check_all_replayed(void)
 	}
 }
 
-/* Three threads' logs, all there when the hub first looks (each ring
- * filled, then published at once): the hub replays them in model-clock
- * order, handing over every few events. */
-TEST(members_interleave_in_clock_order)
+/* Fill every batch of the first n members' rings (a partial last one),
+ * each event meeting another member's writes or not, and publish them all
+ * at once: every log is there when the hub first looks. Returns when the
+ * hub has replayed them. */
+static void log_all_at_once(unsigned n, int meeting)
 {
-	setup();
 	pthread_mutex_lock(&hub.lock);
-	for (unsigned i = 0; i < MEMBERS; i++) {
+	uint64_t target = member[0].ring.published + EVENT_RING_BATCHES;
+	for (unsigned i = 0; i < n; i++) {
 		struct member *m = &member[i];
 		atomic_store(&m->idle, 1); /* nothing more will come: no waiting at the end */
 		for (unsigned k = 0; k < EVENT_RING_BATCHES; k++) {
 			struct event_batch *b = &m->ring.batch[k];
-			b->n = k + 1 < EVENT_RING_BATCHES ? EVENT_RING_BATCH : 1000 * i + 7; /* a partial last */
+			b->n = k + 1 < EVENT_RING_BATCHES ? EVENT_RING_BATCH : 1000 * i + 7;
 			for (uint32_t j = 0; j < b->n; j++) {
 				b->ev[j].what = (uintptr_t)m->logged;
-				b->ev[j].vaddr = cost(i, m->logged);
+				b->ev[j].vaddr = cost(i, m->logged) | (uint64_t)(meeting != 0) << 32;
 				m->logged++;
 			}
 		}
-		m->ring.published = EVENT_RING_BATCHES;
+		m->ring.published = target;
 	}
 	pthread_cond_signal(&hub.work);
-	for (unsigned i = 0; i < MEMBERS; i++)
-		while (member[i].ring.replayed != EVENT_RING_BATCHES)
+	for (unsigned i = 0; i < n; i++)
+		while (member[i].ring.replayed != target)
 			pthread_cond_wait(&hub.done, &hub.lock);
 	pthread_mutex_unlock(&hub.lock);
+}
+
+/* Three threads' logs, all there at once, every event meeting the others
+ * (so the quantum stays at its base): the hub replays them in model-clock
+ * order, handing over every few events. */
+TEST(members_interleave_in_clock_order)
+{
+	setup();
+	log_all_at_once(MEMBERS, 1);
 	check_all_replayed();
 	CHECK_EQ_U64(order_violations, 0);
 	/* Three clocks within a quantum of 3-9 cycles and events of 1-4
@@ -153,7 +179,27 @@ TEST(members_interleave_in_clock_order)
 	CHECK(switches_seen * 8 > events);
 	CHECK_EQ_U64(hub.switches, switches_seen);
 	CHECK_EQ_U64(hub.timeouts, 0);
-	replay_hub_fini(&hub);
+	teardown();
+}
+
+/* Threads that keep apart are handed over rarely; once they meet, often. */
+TEST(quantum_grows_while_members_keep_apart)
+{
+	setup();
+	log_all_at_once(2, 0);
+	uint64_t calm = hub.switches, events = member[0].logged + member[1].logged;
+	CHECK_EQ_U64(hub.cur, HUB_CALM_QUANTUM);
+	/* Base quantum 6: about 2 * 160k cycles / 6 = 53k hand-overs; growing
+	 * from the first 10k cycles on, a few thousand. */
+	CHECK(calm * 10 < events);
+	CHECK(calm > 0);
+	log_all_at_once(2, 1);
+	uint64_t meeting = hub.switches - calm;
+	CHECK(meeting * 8 > events);
+	CHECK_EQ_U64(hub.cur, QUANTUM);
+	CHECK_EQ_U64(order_violations, 0); /* checked at 1.5 base quanta: only while meeting */
+	check_all_replayed();
+	teardown();
 }
 
 /* A thread in a system call holds nobody up; when it logs again it
@@ -179,7 +225,7 @@ TEST(idle_member_is_passed_and_rejoins_at_the_clock)
 	CHECK(hub_clock(b) >= a_clock);
 	CHECK(hub.member[1].offset >= a_clock - b_before);
 	check_all_replayed();
-	replay_hub_fini(&hub);
+	teardown();
 }
 
 /* A running thread that logs nothing (QEMU holding it, say) is waited for
@@ -211,7 +257,7 @@ TEST(silent_member_is_passed_after_a_wait)
 	CHECK(ms >= HUB_WAIT_MS * 0.9);
 	event_ring_drain(&a->ring);
 	check_all_replayed();
-	replay_hub_fini(&hub);
+	teardown();
 }
 
 /* A drain (a thread's exit, a checkpoint, the end) returns while another
@@ -231,8 +277,9 @@ TEST(drain_passes_running_members)
 	/* Without the drain's say-so the hub would have waited for b. */
 	CHECK_EQ_U64(hub.timeouts, 0);
 	check_all_replayed();
-	replay_hub_fini(&hub);
+	teardown();
 }
 
-TEST_MAIN(CASE(members_interleave_in_clock_order), CASE(idle_member_is_passed_and_rejoins_at_the_clock),
+TEST_MAIN(CASE(members_interleave_in_clock_order), CASE(quantum_grows_while_members_keep_apart),
+          CASE(idle_member_is_passed_and_rejoins_at_the_clock),
           CASE(silent_member_is_passed_after_a_wait), CASE(drain_passes_running_members))
