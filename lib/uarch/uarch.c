@@ -468,6 +468,7 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 	uint16_t source;
 
 	count_access(core, kind);
+	uint64_t met_before = core->met_others;
 
 	int l1_way = private_lookup(core, &core->l1d, line, &d);
 	if (l1_way >= 0) {
@@ -509,6 +510,9 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 		l1_way = private_fill(&core->l1d, line, d.version);
 	}
 	core->last_l1d_way = l1_way;
+	/* Stale in L1D and L2, then from the peer: one meeting. */
+	if (core->met_others != met_before)
+		core->met_others = met_before + 1;
 
 	if (kind != AP_UARCH_LOAD && shared) {
 		/* Take ownership: the line's new version is this core's write. */

@@ -169,6 +169,37 @@ TEST(coherence_peer_core_and_cluster)
 	rig_close(&r);
 }
 
+/* ap_uarch_core_met_others counts the accesses of a core that met another
+ * core's write (a stale copy, or a line from the peer's cache), warming
+ * ones included, and nothing else: the QEMU plugin's interleaved replay
+ * keeps the threads' order fine only while it grows. */
+TEST(met_others_counts_meetings_only)
+{
+	struct rig r;
+	rig_open(&r, NULL, 2);
+	const uint64_t *met0 = ap_uarch_core_met_others(r.core[0]), *met1 = ap_uarch_core_met_others(r.core[1]);
+	struct ap_uarch_result s;
+	load(r.core[0], 0x9000);
+	load(r.core[1], 0xA000);
+	ap_uarch_access(r.core[0], 0x9000, 8, AP_UARCH_STORE, &s); /* its own line */
+	CHECK_EQ_U64(*met0, 0);
+	CHECK_EQ_U64(*met1, 0);
+	load(r.core[1], 0x9008); /* core 0's dirty line: from the peer */
+	CHECK_EQ_U64(*met1, 1);
+	load(r.core[1], 0x9000); /* now its own copy */
+	ap_uarch_access(r.core[1], 0x9000, 8, AP_UARCH_STORE, &s);
+	CHECK_EQ_U64(*met1, 1);
+	CHECK_EQ_U64(*met0, 0);
+	ap_uarch_warm(r.core[0], 0x9000, AP_UARCH_LOAD); /* stale copy, found while warming */
+	CHECK_EQ_U64(*met0, 1);
+	CHECK_EQ_U64(ap_uarch_core_stats(r.core[0])->loads, 1); /* warming counts no access */
+	load(r.core[0], 0x9000);
+	load(r.core[1], 0xA000); /* private lines meet nobody */
+	CHECK_EQ_U64(*met0, 1);
+	CHECK_EQ_U64(*met1, 1);
+	rig_close(&r);
+}
+
 static unsigned mispredicts(struct ap_uarch_core *c, uint64_t pc, const int *pattern, int n, int reps)
 {
 	unsigned miss = 0;
@@ -291,5 +322,6 @@ TEST(config_keys_by_name)
 
 TEST_MAIN(CASE(config_keys_by_name), CASE(first_touch_goes_to_dram_then_hits_l1), CASE(working_set_sizes_pick_the_level),
           CASE(l1d_lru_replacement), CASE(tlb_levels), CASE(stores_have_no_data_source_and_short_latency),
-          CASE(coherence_peer_core_and_cluster), CASE(branch_predictor_learns_patterns),
+          CASE(coherence_peer_core_and_cluster), CASE(met_others_counts_meetings_only),
+          CASE(branch_predictor_learns_patterns),
           CASE(stream_prefetcher), CASE(invalid_configurations))
