@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# What interleaved replay (armprof record --interleave N, plugins/qemu/
+# replay_hub.h) costs and what it shows, on the false_sharing example:
+# for each quantum, the best of N runs of wall and CPU time, the models'
+# CPU time, the share of accesses served by the peer core (the summary's
+# peer-core figure) and the hand-overs, against plain qemu-aarch64 in the
+# same run of this script. --interleave 0 is a model thread per program
+# thread (threads meet only where their replays overlap in host time).
+#
+# usage: bench/bench_interleave.sh [BUILD_DIR] [RUNS] [ITERATIONS]   (build, 3, 5000000)
+# Prints a markdown table for docs/PERFORMANCE.md.
+set -euo pipefail
+build=${1:-build}
+runs=${2:-3}
+iters=${3:-5000000}
+armprof=$build/armprof
+prog=$build/examples/false_sharing
+[ -x "$armprof" ] && [ -e "$build/armprof-qemu.so" ] && [ -x "$prog" ] ||
+  { echo "bench_interleave: build $build first (armprof, armprof-qemu.so, examples)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench_interleave: needs /usr/bin/time (Debian package time)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# "wall cpu": the best of $runs runs of "$@" for each; the last run's
+# stderr stays in $tmp/err.
+best() {
+  local bw="" bc="" w u s c
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f '%e %U %S' -o "$tmp/t" "$@" > /dev/null 2> "$tmp/err"
+    read -r w u s < "$tmp/t"
+    c=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+    if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN { exit !(a < b) }'; then bw=$w; fi
+    if [ -z "$bc" ] || awk -v a="$c" -v b="$bc" 'BEGIN { exit !(a < b) }'; then bc=$c; fi
+  done
+  echo "$bw $bc"
+}
+
+echo "<!-- $(date -u '+%Y-%m-%d %H:%M UTC'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg) -->"
+read -r pw pc < <(best qemu-aarch64 "$prog" "$iters")
+echo "plain qemu-aarch64 false_sharing $iters: wall $pw s, cpu $pc s (best of $runs)"
+echo
+echo "| --interleave | wall / cpu (s) | record / plain wall | models' CPU (s) | peer-core (of all accesses) | hand-overs |"
+echo "|---|---|---|---|---|---|"
+for q in 1 8 64 0; do
+  read -r w c < <(best "$armprof" record --interleave "$q" -o "$tmp/x.data" -- "$prog" "$iters")
+  models=$(sed -n 's/^armprof record: the models took \([0-9.]*\) s of CPU time.*/\1/p' "$tmp/err")
+  peer=$(sed -n 's/.*peer-core \([0-9.]*%\).*/\1/p' "$tmp/err")
+  hand=$(sed -n 's/.*(\([0-9]*\) hand-overs.*/\1/p' "$tmp/err")
+  ratio=$(awk -v a="$w" -v b="$pw" 'BEGIN { printf "%.1fx", a / b }')
+  echo "| $q | $w / $c | $ratio | $models | $peer | ${hand:--} |"
+done
+echo "<!-- load average at end: $(cut -d' ' -f1-3 /proc/loadavg) -->"
