@@ -2,8 +2,9 @@
  * decoder makes of arbitrary bytes. Checks what every report must hold:
  * the instruction rows and the function rows each count every sample with
  * a PC exactly once, the rows are ranked by each key (most first), rates
- * lie in [0, 1], latency shares sum to at most 1, and a percentile lies
- * within the 12-bit counter's range. */
+ * lie in [0, 1], latency shares sum to at most 1, a percentile lies
+ * within the 12-bit counter's range, and the shared cache lines (after
+ * the second pass) are ranked and within the totals. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -16,6 +17,38 @@ static int on_record(void *ctx, const struct ap_record *r)
 	if (ap_report_add(ctx, r) < 0)
 		abort(); /* only out of memory, which these sizes never reach */
 	return 0;
+}
+
+static int on_line_record(void *ctx, const struct ap_record *r)
+{
+	if (ap_report_add_line_sample(ctx, r) < 0)
+		abort();
+	return 0;
+}
+
+/* Shared cache lines: ranked by loads from another core, every line's
+ * samples within the totals, its functions' samples within its own. */
+static void check_lines(const struct ap_report *rep)
+{
+	const struct ap_report_line *lines;
+	uint64_t dropped, samples = 0;
+	size_t n = ap_report_shared_lines(rep, &lines, &dropped);
+	for (size_t i = 0; i < n; i++) {
+		if (i && lines[i].peer_loads > lines[i - 1].peer_loads)
+			abort();
+		if (!lines[i].peer_loads || !lines[i].stats.samples || !lines[i].threads ||
+		    lines[i].threads > lines[i].stats.samples || lines[i].addr % AP_REPORT_LINE_BYTES ||
+		    lines[i].n_functions > AP_REPORT_LINE_FUNCTIONS)
+			abort();
+		uint64_t fs = 0;
+		for (size_t k = 0; k < lines[i].n_functions; k++)
+			fs += lines[i].function[k].samples;
+		if (fs > lines[i].stats.samples)
+			abort();
+		samples += lines[i].stats.samples;
+	}
+	if (samples > ap_report_totals(rep)->samples)
+		abort();
 }
 
 static void check_rows(const struct ap_report_row *rows, size_t n, uint64_t pc_samples,
@@ -54,8 +87,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ap_decoder_init(&dec, &cfg);
 	ap_decoder_feed(&dec, data, size);
 	ap_decoder_finish(&dec);
+	if (ap_report_has_shared_lines(rep)) { /* the second pass, as armprof report makes it */
+		cfg.on_record = on_line_record;
+		ap_decoder_init(&dec, &cfg);
+		ap_decoder_feed(&dec, data, size);
+		ap_decoder_finish(&dec);
+	}
 	if (ap_report_finish(rep) < 0)
 		abort();
+	check_lines(rep);
 
 	/* Samples with a PC: the totals count the others too. */
 	const struct ap_report_row *rows;

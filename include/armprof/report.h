@@ -130,6 +130,42 @@ size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row
 #define AP_REPORT_NO_CONTEXT UINT64_MAX
 size_t ap_report_threads(const struct ap_report *r, const struct ap_report_row **rows);
 
+/* Shared cache lines, as `perf c2c` shows them: the data lines of
+ * AP_REPORT_LINE_BYTES where some sampled load's data came from another
+ * core's cache (Data Source PEER-CORE, LOCAL-CLUSTER, PEER-CLUSTER or
+ * REMOTE: the Neoverse values Linux perf decodes, spec/002 5.3.5), each
+ * with the statistics of every sample whose data address lies in it, the
+ * threads and the functions those samples came from. Which lines these
+ * are is known only after the last record, so they take a second pass
+ * over the same records: ap_report_add notes the lines; when
+ * ap_report_has_shared_lines() says there are some, give every record
+ * again to ap_report_add_line_sample(), then call ap_report_finish. */
+#define AP_REPORT_LINE_BYTES 64
+#define AP_REPORT_LINE_FUNCTIONS 4   /* functions listed per line */
+#define AP_REPORT_LINE_PCS 64        /* PCs told apart per line (the rest: other_pcs) */
+#define AP_REPORT_MAX_SHARED_LINES 4096
+struct ap_report_line_function {
+	const char *name;   /* NULL: no symbol */
+	const char *binary; /* a library's file name, else NULL */
+	uint64_t samples;
+};
+struct ap_report_line {
+	uint64_t addr;       /* the line's first byte (virtual) */
+	uint64_t peer_loads; /* its sampled loads that another core's cache served */
+	uint32_t threads;    /* distinct CONTEXTIDR_EL1 values among its samples */
+	struct ap_report_stats stats; /* every sample with a data address in the line */
+	size_t n_functions;  /* most samples first */
+	struct ap_report_line_function function[AP_REPORT_LINE_FUNCTIONS];
+};
+int ap_report_has_shared_lines(const struct ap_report *r);
+/* Second pass: count rec if its data address lies in a shared line.
+ * 0 or -AP_ERR_NOMEM. */
+int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec);
+/* The lines, most loads from another core first (none without the second
+ * pass). *dropped (may be NULL): such loads on lines past
+ * AP_REPORT_MAX_SHARED_LINES, not shown. */
+size_t ap_report_shared_lines(const struct ap_report *r, const struct ap_report_line **lines, uint64_t *dropped);
+
 /* The instruction at pc as text ("ldr x0, [x0]"), from the loaded binary,
  * with capstone; 0 or -AP_ERR_UNSUPPORTED (no binary, not in it). */
 int ap_report_disassemble(const struct ap_report *r, uint64_t pc, char *buf, size_t cap);

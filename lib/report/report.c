@@ -38,6 +38,7 @@ void ap_report_free(struct ap_report *r)
 	free(r->thread_index);
 	report_binary_free(r->bin);
 	report_libraries_free(r->libs);
+	report_lines_free(&r->lines);
 	free(r);
 }
 
@@ -137,7 +138,7 @@ int ap_report_add(struct ap_report *r, const struct ap_record *rec)
 {
 	r->records++;
 	report_stats_add(&r->totals, rec);
-	if (add_to_thread(r, rec) < 0)
+	if (add_to_thread(r, rec) < 0 || report_lines_note(&r->lines, rec) < 0)
 		return -AP_ERR_NOMEM;
 	if (!(rec->has & AP_HAS_PC))
 		return 0;
@@ -256,6 +257,8 @@ int ap_report_finish(struct ap_report *r)
 	}
 	r->fn_rows = fns;
 	r->n_fn_rows = nf;
+	if (report_lines_finish(r) < 0)
+		return -AP_ERR_NOMEM;
 	r->finished = 1;
 	ap_report_sort(r, AP_REPORT_BY_SAMPLES);
 	return 0;

@@ -12,6 +12,31 @@ struct report_symbol {
 	unsigned char bind;   /* STB_LOCAL, STB_GLOBAL or STB_WEAK */
 };
 
+/* lines.c: shared cache lines. */
+struct report_pc_count {
+	uint64_t pc; /* or a context, for the threads */
+	uint64_t count;
+};
+struct report_line_acc {
+	struct ap_report_line line; /* addr, peer_loads (first pass), stats */
+	struct report_pc_count *pcs, *ctx;
+	uint32_t n_pcs, cap_pcs, n_ctx, cap_ctx;
+	uint64_t other_pcs;
+};
+struct report_lines {
+	struct report_line_acc *acc;
+	size_t n;
+	uint32_t *index; /* open addressing, line -> acc + 1 (0: empty), at most half full */
+	size_t index_cap;
+	uint64_t dropped;
+	int second_pass;
+	struct ap_report_line *rows;
+	size_t n_rows;
+};
+int report_lines_note(struct report_lines *l, const struct ap_record *rec);
+int report_lines_finish(struct ap_report *r);
+void report_lines_free(struct report_lines *l);
+
 struct ap_report {
 	/* PC -> stats, open addressing; pcs[i] == 0 with used[i] == 0 is empty */
 	uint64_t *pcs;
@@ -34,6 +59,7 @@ struct ap_report {
 	size_t n_thread_rows, cap_thread_rows, last_thread;
 	uint32_t *thread_index;
 	size_t thread_index_cap;
+	struct report_lines lines;
 	int finished;
 };
 

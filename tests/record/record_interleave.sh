@@ -51,6 +51,18 @@ for q in default 2 64; do
   [ "$padded" -eq 0 ] || fail "--interleave $q: bump_padded's loads (own lines) are PEER-CORE on $padded% of samples"
 done
 
+# The report's shared cache lines: bump_shared's line, touched by both
+# threads, first; the padded counters' lines are not there.
+"$armprof" report --format json fsdefault.data | python3 -c '
+import json, sys
+lines = json.load(sys.stdin)["shared_lines"]
+assert lines, "no shared lines"
+top = lines[0]
+assert top["threads"] == 2, top
+assert top["functions"][0]["function"] == "bump_shared", top["functions"]
+assert all(f["function"] != "bump_padded" for l in lines for f in l["functions"]), lines
+' || fail "default: the report's shared cache lines do not show bump_shared's line"
+
 # One thread: the hub replays it exactly as a model thread of its own does.
 "$armprof" record -q --no-context --format raw -o hub.raw --counts hub.counts -- "$examples/stream" 1 > /dev/null
 "$armprof" record -q --no-context --format raw -o own.raw --counts own.counts --interleave 0 -- "$examples/stream" 1 > /dev/null

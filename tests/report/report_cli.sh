@@ -191,6 +191,44 @@ set +e
 grep -q -- "--diff and --annotate: one at a time" err.txt || fail "diff with annotate message"
 set -e
 
+# Shared cache lines (as perf c2c shows them): the 64-byte lines where a
+# load's data came from another core's cache (Data Source PEER-CORE 9,
+# PEER-CLUSTER 12, LOCAL-CLUSTER 10, REMOTE 13: the Neoverse values,
+# SPE-5.3.5-1), with every sample in them, their threads and functions;
+# the report reads its input twice for them (not standard input).
+cat > shared.spe <<'SPE'
+pc 0x4007f8 el=0; op ld; ev retired l1d-access l1d-refill llc-access; lat issue 2; lat total 53; va 0x4a2100; lat xlat 1; ds 9; ctx el1 100; ts 10
+pc 0x4007f8 el=0; op ld; ev retired l1d-access; lat issue 2; lat total 7; va 0x5a000000004a2108; lat xlat 1; ds 0; ctx el1 101; ts 11
+pc 0x400804 el=0; op st; ev retired l1d-access l1d-refill; lat issue 2; lat total 4; va 0x4a2108; lat xlat 1; ctx el1 101; ts 12
+pc 0x4007f8 el=0; op ld; ev retired l1d-access l1d-refill llc-access; lat issue 2; lat total 93; va 0x4a213c; lat xlat 1; ds 12; ctx el1 100; ts 13
+pc 0x400828 el=0; op ld; ev retired l1d-access; lat issue 2; lat total 7; va 0x4a2140; lat xlat 1; ds 0; ctx el1 100; ts 14
+pc 0x400900 el=0; op ld; ev retired l1d-access; va 0x7000; ds 10; ts 15
+pc 0x400904 el=0; op ld; ev retired l1d-access; va 0x7008; ds 13; ts 16
+pc 0x400908 el=0; op ld; ev retired l1d-access; va 0x9000; ds 14; end
+SPE
+"$armprof" encode -o shared.raw shared.spe
+"$armprof" report shared.raw > shared.txt
+grep -q '^Shared cache lines (2 of 2, by loads another core' shared.txt || fail "shared lines: no table: $(cat shared.txt)"
+grep -Eq '^ +4 .* 0x4a2100 +2 +2 ' shared.txt || fail "shared lines: line 0x4a2100 (4 samples, 2 such loads, 2 threads)"
+grep -Eq '^ +2 .* 0x7000 +2 +1 ' shared.txt || fail "shared lines: line 0x7000 (2 samples, 2 such loads, 1 thread)"
+! grep -Eq '0x9000|0x4a2140 ' shared.txt || fail "shared lines: a line no other core served is listed"
+"$armprof" report --format json shared.raw | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+l = r["shared_lines"]
+assert [x["line"] for x in l] == ["0x4a2100", "0x7000"], l
+assert l[0]["peer_loads"] == 2 and l[0]["samples"] == 4 and l[0]["loads"] == 3 and l[0]["stores"] == 1, l[0]
+assert l[0]["threads"] == 2 and l[0]["functions"] == [{"function": "[unknown]", "samples": 4}], l[0]
+assert l[0]["data_source"] == {"L1D": 1, "PEER-CORE": 1, "PEER-CLUSTER": 1}, l[0]
+assert r["shared_lines_dropped_loads"] == 0
+' || fail "shared lines: json"
+[ "$("$armprof" report --format csv shared.raw | grep -c '^line,')" -eq 2 ] || fail "shared lines: csv rows"
+"$armprof" report - < shared.raw > stdin.txt
+! grep -q 'Shared cache lines' stdin.txt || fail "shared lines from standard input (cannot be read twice)"
+# No load from another core: no table.
+"$armprof" report prof.raw > noshared.txt
+! grep -q 'Shared cache lines' noshared.txt || fail "shared lines without such loads"
+
 # Bad input: usage errors exit 2, a stream with decode errors exits 1.
 set +e
 "$armprof" report --format xml prof.raw 2>err.txt; [ $? -eq 2 ] || fail "bad format exit"

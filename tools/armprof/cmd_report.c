@@ -62,6 +62,18 @@ static int on_record(void *ctx, const struct ap_record *rec)
 	return 0;
 }
 
+/* The second pass over the records, for the shared cache lines
+ * (ap_report_add_line_sample). */
+static int on_line_record(void *ctx, const struct ap_record *rec)
+{
+	struct report_run *run = ctx;
+	if (ap_report_add_line_sample(run->rep, rec) < 0) {
+		run->nomem = 1;
+		return 1;
+	}
+	return 0;
+}
+
 /* The libraries (dynamic loader, shared libraries) FILE.meta names. */
 #define REPORT_MAX_LIBRARIES 64
 struct meta_libraries {
@@ -288,6 +300,15 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		rc = feed_perf(input, lo->cpu, lo->tid, &dec, run, view, binary, cap);
 	} else {
 		rc = feed_raw(input, &dec);
+	}
+	/* Shared cache lines: the same records again, for the lines the
+	 * first pass found (a file only: standard input cannot be read twice). */
+	if (!rc && !run->nomem && ap_report_has_shared_lines(run->rep) && strcmp(input, "-") != 0) {
+		dc.on_record = on_line_record;
+		ap_decoder_init(&dec, &dc);
+		char symbols_loaded[] = "-"; /* a name, so that feed_perf loads no binary again */
+		rc = is_perf ? feed_perf(input, lo->cpu, lo->tid, &dec, run, view, symbols_loaded, sizeof(symbols_loaded))
+		             : feed_raw(input, &dec);
 	}
 	if (!rc && run->nomem) {
 		fprintf(stderr, "armprof report: out of memory\n");

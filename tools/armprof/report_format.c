@@ -2,6 +2,7 @@
  * "functions" and "instructions" arrays; each function entry has at least
  * "function" (name, "[unknown]" without a symbol) and "samples". */
 #include "report_format.h"
+#include "report_lines.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -214,6 +215,7 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 			fprintf(out, "  %s", line);
 		fputc('\n', out);
 	}
+	report_lines_text(out, r, v);
 	/* Where to go from here: the two other views, with the top function. */
 	const struct ap_report_row *fns;
 	if (ap_report_functions(r, &fns) && fns[0].name)
@@ -294,7 +296,9 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 		report_json_stats(out, &rows[i].stats, t);
 		fputc('}', out);
 	}
-	fprintf(out, "],\n\"instructions\":[");
+	fputc(']', out);
+	report_lines_json(out, r, v);
+	fprintf(out, ",\n\"instructions\":[");
 	size_t ni = ap_report_instructions(r, &rows);
 	n = v->top_instructions && v->top_instructions < ni ? v->top_instructions : ni;
 	for (size_t i = 0; i < n; i++) {
@@ -319,44 +323,47 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	fprintf(out, "]}\n");
 }
 
+void report_csv_row(FILE *out, const struct ap_report *r, const struct report_view *v, const char *kind,
+                    const char *name, const struct ap_report_row *row)
+{
+	const struct ap_report_stats *t = ap_report_totals(r), *s = &row->stats;
+	struct ap_report_rates q;
+	ap_report_rates(s, &q);
+	fprintf(out, "%s,", kind);
+	report_csv_field(out, name);
+	fprintf(out, ",0x%" PRIx64 ",%" PRIu64 ",%.6f,%.6f,%.3f,%.1f,%.1f,%.1f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
+	        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+	        row->addr, s->samples, report_share(s->samples, t->samples), report_share(s->lat_total_sum, t->lat_total_sum),
+	        q.lat_mean, q.lat_p50, q.lat_p90, q.lat_p99, q.l1d_miss, q.llc_miss, q.tlb_walk, q.mispredict, s->loads,
+	        s->stores, s->atomics, s->branches, s->others);
+	for (size_t k = 0; k < sizeof(ds_values) / sizeof(ds_values[0]); k++)
+		fprintf(out, ",%" PRIu64, s->data_source[ds_values[k]]);
+	char dis[96] = "";
+	if (!strcmp(kind, "instruction") && v->disasm)
+		ap_report_disassemble(r, row->addr, dis, sizeof(dis));
+	fputc(',', out);
+	report_csv_field(out, dis);
+	fputc(',', out);
+	report_csv_field(out, row->binary ? row->binary : "");
+	fputc('\n', out);
+}
+
 enum csv_kind { CSV_FUNCTION, CSV_INSTRUCTION, CSV_THREAD };
 
 static void csv_rows(FILE *out, const struct ap_report *r, const struct report_view *v, enum csv_kind kind)
 {
 	static const char *const kinds[] = { "function", "instruction", "thread" };
-	const struct ap_report_stats *t = ap_report_totals(r);
 	const struct ap_report_row *rows;
 	size_t nr = kind == CSV_FUNCTION      ? ap_report_functions(r, &rows)
 	            : kind == CSV_INSTRUCTION ? ap_report_instructions(r, &rows)
 	                                      : ap_report_threads(r, &rows);
 	size_t top = kind == CSV_INSTRUCTION ? v->top_instructions : v->top_functions;
 	size_t n = top && top < nr ? top : nr;
-	int fn = kind != CSV_INSTRUCTION; /* no disassembly */
 	for (size_t i = 0; i < n; i++) {
-		const struct ap_report_stats *s = &rows[i].stats;
-		struct ap_report_rates q;
-		ap_report_rates(s, &q);
-		fprintf(out, "%s,", kinds[kind]);
 		char tid[24] = "";
 		if (kind == CSV_THREAD && rows[i].addr != AP_REPORT_NO_CONTEXT)
 			snprintf(tid, sizeof(tid), "%" PRIu64, rows[i].addr);
-		report_csv_field(out, kind == CSV_THREAD ? tid : row_name(&rows[i]));
-		fprintf(out, ",0x%" PRIx64 ",%" PRIu64 ",%.6f,%.6f,%.3f,%.1f,%.1f,%.1f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
-		        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-		        rows[i].addr, s->samples, report_share(s->samples, t->samples), report_share(s->lat_total_sum, t->lat_total_sum),
-		        q.lat_mean, q.lat_p50, q.lat_p90,
-		        q.lat_p99, q.l1d_miss, q.llc_miss, q.tlb_walk, q.mispredict, s->loads, s->stores, s->atomics,
-		        s->branches, s->others);
-		for (size_t k = 0; k < sizeof(ds_values) / sizeof(ds_values[0]); k++)
-			fprintf(out, ",%" PRIu64, s->data_source[ds_values[k]]);
-		char dis[96] = "";
-		if (!fn && v->disasm)
-			ap_report_disassemble(r, rows[i].addr, dis, sizeof(dis));
-		fputc(',', out);
-		report_csv_field(out, dis);
-		fputc(',', out);
-		report_csv_field(out, rows[i].binary ? rows[i].binary : "");
-		fputc('\n', out);
+		report_csv_row(out, r, v, kinds[kind], kind == CSV_THREAD ? tid : row_name(&rows[i]), &rows[i]);
 	}
 }
 
@@ -382,5 +389,6 @@ void report_write(FILE *out, enum report_format fmt, const struct ap_report *r, 
 		csv_rows(out, r, v, CSV_FUNCTION);
 		csv_rows(out, r, v, CSV_INSTRUCTION);
 		csv_rows(out, r, v, CSV_THREAD);
+		report_lines_csv(out, r, v);
 	}
 }

@@ -42,5 +42,9 @@ void report_text_blank(FILE *out);
 void report_json_string(FILE *out, const char *s);
 void report_json_stats(FILE *out, const struct ap_report_stats *s, const struct ap_report_stats *t);
 void report_csv_field(FILE *out, const char *s);
+/* One CSV row: kind (function, instruction, thread, line), its name field,
+ * then the statistics columns. */
+void report_csv_row(FILE *out, const struct ap_report *r, const struct report_view *v, const char *kind,
+                    const char *name, const struct ap_report_row *row);
 
 #endif

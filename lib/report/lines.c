@@ -1,0 +1,222 @@
+/* Shared cache lines (include/armprof/report.h, ap_report_shared_lines):
+ * the data lines where a sampled load's data came from another core's
+ * cache, with every sample that touched them.
+ *
+ * Two passes over the records, because which lines matter is known only
+ * once every record has been seen: the first (ap_report_add) notes the
+ * lines of such loads, a few as a rule, in a small table; the second
+ * (ap_report_add_line_sample) counts the samples of those lines only.
+ * One pass would have to keep every line any sample touched (millions in
+ * a pointer chase) in case it turned out to be shared. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "armprof/error.h"
+#include "report_internal.h"
+
+/* Neoverse Data Source values (uarch.h enum ap_data_source, Linux perf's
+ * ARM_SPE_NV_*): the data was in another core's cache, in this cluster,
+ * another one or another chip. */
+static int from_another_core(const struct ap_record *rec)
+{
+	if (!(rec->has & AP_HAS_DATA_SOURCE))
+		return 0;
+	unsigned v = rec->data_source & 0xF;
+	return v == 0x9 || v == 0xa || v == 0xc || v == 0xd;
+}
+
+static uint64_t line_of(const struct ap_record *rec)
+{
+	/* VA bits [55:0]: the top byte holds a tag (SPE-5.3.2), not address. */
+	return (rec->vaddr & 0x00FFFFFFFFFFFFFFull) / AP_REPORT_LINE_BYTES;
+}
+
+static size_t line_slot(const struct report_lines *l, uint64_t line)
+{
+	size_t mask = l->index_cap - 1, i = (size_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+	while (l->index[i] && l->acc[l->index[i] - 1].line.addr / AP_REPORT_LINE_BYTES != line)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static struct report_line_acc *find(const struct report_lines *l, uint64_t line)
+{
+	if (!l->n)
+		return NULL;
+	uint32_t k = l->index[line_slot(l, line)];
+	return k ? &l->acc[k - 1] : NULL;
+}
+
+/* First pass: a load from another core's cache notes its line. */
+int report_lines_note(struct report_lines *l, const struct ap_record *rec)
+{
+	if (!(rec->has & AP_HAS_VADDR) || !from_another_core(rec))
+		return 0;
+	uint64_t line = line_of(rec);
+	struct report_line_acc *a = find(l, line);
+	if (a) {
+		a->line.peer_loads++;
+		return 0;
+	}
+	if (l->n == AP_REPORT_MAX_SHARED_LINES) {
+		l->dropped++;
+		return 0;
+	}
+	if ((l->n + 1) * 2 > l->index_cap) {
+		size_t cap = l->index_cap ? 2 * l->index_cap : 64;
+		uint32_t *index = calloc(cap, sizeof(*index));
+		struct report_line_acc *acc = realloc(l->acc, cap / 2 * sizeof(*acc));
+		if (!index || !acc) {
+			free(index);
+			if (acc)
+				l->acc = acc;
+			return -AP_ERR_NOMEM;
+		}
+		l->acc = acc;
+		free(l->index);
+		l->index = index;
+		l->index_cap = cap;
+		for (size_t k = 0; k < l->n; k++)
+			l->index[line_slot(l, l->acc[k].line.addr / AP_REPORT_LINE_BYTES)] = (uint32_t)(k + 1);
+	}
+	a = &l->acc[l->n];
+	memset(a, 0, sizeof(*a));
+	a->line.addr = line * AP_REPORT_LINE_BYTES;
+	a->line.peer_loads = 1;
+	l->index[line_slot(l, line)] = (uint32_t)(l->n + 1);
+	l->n++;
+	return 0;
+}
+
+/* Add v to the set {set, n, cap}, or count it in *overflow past max. */
+static int count_in(struct report_pc_count **set, uint32_t *n, uint32_t *cap, uint64_t v, uint32_t max,
+                    uint64_t *overflow)
+{
+	for (uint32_t k = 0; k < *n; k++)
+		if ((*set)[k].pc == v) {
+			(*set)[k].count++;
+			return 0;
+		}
+	if (*n == max) {
+		(*overflow)++;
+		return 0;
+	}
+	if (*n == *cap) {
+		uint32_t c = *cap ? 2 * *cap : 4;
+		struct report_pc_count *s = realloc(*set, c * sizeof(*s));
+		if (!s)
+			return -AP_ERR_NOMEM;
+		*set = s;
+		*cap = c;
+	}
+	(*set)[(*n)++] = (struct report_pc_count){ v, 1 };
+	return 0;
+}
+
+int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec)
+{
+	struct report_lines *l = &r->lines;
+	l->second_pass = 1;
+	if (!(rec->has & AP_HAS_VADDR))
+		return 0;
+	struct report_line_acc *a = find(l, line_of(rec));
+	if (!a)
+		return 0;
+	report_stats_add(&a->line.stats, rec);
+	uint64_t ctx = rec->has & AP_HAS_CTX_EL1 ? rec->ctx_el1 : AP_REPORT_NO_CONTEXT;
+	uint64_t ignored = 0;
+	if (count_in(&a->ctx, &a->n_ctx, &a->cap_ctx, ctx, UINT32_MAX, &ignored) < 0)
+		return -AP_ERR_NOMEM;
+	if (rec->has & AP_HAS_PC)
+		return count_in(&a->pcs, &a->n_pcs, &a->cap_pcs, rec->pc, AP_REPORT_LINE_PCS, &a->other_pcs);
+	a->other_pcs++;
+	return 0;
+}
+
+int ap_report_has_shared_lines(const struct ap_report *r)
+{
+	return r->lines.n != 0;
+}
+
+static int cmp_fn_samples(const void *a, const void *b)
+{
+	const struct ap_report_line_function *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->name && y->name)
+		return strcmp(x->name, y->name);
+	return (x->name == NULL) - (y->name == NULL);
+}
+
+static int cmp_lines(const void *a, const void *b)
+{
+	const struct ap_report_line *x = a, *y = b;
+	if (x->peer_loads != y->peer_loads)
+		return x->peer_loads > y->peer_loads ? -1 : 1;
+	if (x->stats.samples != y->stats.samples)
+		return x->stats.samples > y->stats.samples ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* A line's functions from its PCs (symbols), most samples first. */
+static void line_functions(const struct ap_report *r, const struct report_line_acc *a, struct ap_report_line *out)
+{
+	struct ap_report_line_function f[AP_REPORT_LINE_PCS];
+	size_t n = 0;
+	for (uint32_t k = 0; k < a->n_pcs; k++) {
+		const char *binary;
+		const struct report_symbol *sym = report_find_symbol(r, a->pcs[k].pc, &binary);
+		const char *name = sym ? sym->name : NULL;
+		size_t j = 0;
+		while (j < n && !(f[j].name == name && f[j].binary == binary))
+			j++;
+		if (j == n)
+			f[n++] = (struct ap_report_line_function){ name, binary, 0 };
+		f[j].samples += a->pcs[k].count;
+	}
+	qsort(f, n, sizeof(f[0]), cmp_fn_samples);
+	out->n_functions = n < AP_REPORT_LINE_FUNCTIONS ? n : AP_REPORT_LINE_FUNCTIONS;
+	memcpy(out->function, f, out->n_functions * sizeof(f[0]));
+}
+
+int report_lines_finish(struct ap_report *r)
+{
+	struct report_lines *l = &r->lines;
+	free(l->rows);
+	l->rows = NULL;
+	l->n_rows = 0;
+	if (!l->second_pass || !l->n)
+		return 0;
+	l->rows = calloc(l->n, sizeof(*l->rows));
+	if (!l->rows)
+		return -AP_ERR_NOMEM;
+	for (size_t k = 0; k < l->n; k++) {
+		struct ap_report_line *row = &l->rows[k];
+		*row = l->acc[k].line;
+		row->threads = l->acc[k].n_ctx;
+		line_functions(r, &l->acc[k], row);
+	}
+	qsort(l->rows, l->n, sizeof(*l->rows), cmp_lines);
+	l->n_rows = l->n;
+	return 0;
+}
+
+size_t ap_report_shared_lines(const struct ap_report *r, const struct ap_report_line **lines, uint64_t *dropped)
+{
+	*lines = r->lines.rows;
+	if (dropped)
+		*dropped = r->lines.dropped;
+	return r->finished ? r->lines.n_rows : 0;
+}
+
+void report_lines_free(struct report_lines *l)
+{
+	for (size_t k = 0; k < l->n; k++) {
+		free(l->acc[k].pcs);
+		free(l->acc[k].ctx);
+	}
+	free(l->acc);
+	free(l->index);
+	free(l->rows);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,89 @@
+/* Shared cache lines in the report's three formats (report_lines.h). */
+#include "report_lines.h"
+
+#include <inttypes.h>
+
+/* A line as a table row: the line's address, no name. */
+static struct ap_report_row row_of(const struct ap_report_line *l)
+{
+	struct ap_report_row row = { 0 };
+	row.addr = l->addr;
+	row.stats = l->stats;
+	return row;
+}
+
+static size_t shown(const struct report_view *v, size_t n)
+{
+	return v->top_functions && v->top_functions < n ? v->top_functions : n;
+}
+
+static const char *fn_name(const struct ap_report_line_function *f)
+{
+	return f->name ? f->name : "[unknown]";
+}
+
+void report_lines_text(FILE *out, const struct ap_report *r, const struct report_view *v)
+{
+	const struct ap_report_line *lines;
+	uint64_t dropped;
+	size_t nl = ap_report_shared_lines(r, &lines, &dropped);
+	if (!nl)
+		return;
+	size_t n = shown(v, nl);
+	fprintf(out, "\nShared cache lines (%zu of %zu, by loads another core's cache served; %d-byte lines, as perf c2c "
+	             "shows them)\n",
+	        n, nl, AP_REPORT_LINE_BYTES);
+	report_text_header(out, "line               peer-loads threads  functions (samples)");
+	for (size_t i = 0; i < n; i++) {
+		struct ap_report_row row = row_of(&lines[i]);
+		report_text_row(out, &row, ap_report_totals(r));
+		fprintf(out, "0x%-16" PRIx64 " %10" PRIu64 " %7" PRIu32 " ", lines[i].addr, lines[i].peer_loads,
+		        lines[i].threads);
+		for (size_t k = 0; k < lines[i].n_functions; k++)
+			fprintf(out, "%s %s (%" PRIu64 ")", k ? "," : "", fn_name(&lines[i].function[k]),
+			        lines[i].function[k].samples);
+		fputc('\n', out);
+	}
+	if (dropped)
+		fprintf(out, "# %" PRIu64 " more such loads on lines past the first %d, not shown\n", dropped,
+		        AP_REPORT_MAX_SHARED_LINES);
+}
+
+void report_lines_json(FILE *out, const struct ap_report *r, const struct report_view *v)
+{
+	const struct ap_report_line *lines;
+	uint64_t dropped;
+	size_t n = shown(v, ap_report_shared_lines(r, &lines, &dropped));
+	fprintf(out, ",\n\"shared_lines_dropped_loads\":%" PRIu64 ",\n\"shared_lines\":[", dropped);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s\n{\"line\":\"0x%" PRIx64 "\",\"peer_loads\":%" PRIu64 ",\"threads\":%" PRIu32
+		        ",\"functions\":[",
+		        i ? "," : "", lines[i].addr, lines[i].peer_loads, lines[i].threads);
+		for (size_t k = 0; k < lines[i].n_functions; k++) {
+			const struct ap_report_line_function *f = &lines[i].function[k];
+			fprintf(out, "%s{\"function\":", k ? "," : "");
+			report_json_string(out, fn_name(f));
+			if (f->binary) {
+				fprintf(out, ",\"binary\":");
+				report_json_string(out, f->binary);
+			}
+			fprintf(out, ",\"samples\":%" PRIu64 "}", f->samples);
+		}
+		fprintf(out, "],");
+		report_json_stats(out, &lines[i].stats, ap_report_totals(r));
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+void report_lines_csv(FILE *out, const struct ap_report *r, const struct report_view *v)
+{
+	const struct ap_report_line *lines;
+	size_t n = shown(v, ap_report_shared_lines(r, &lines, NULL));
+	for (size_t i = 0; i < n; i++) {
+		struct ap_report_row row = row_of(&lines[i]);
+		/* The name field: the function with the most samples on the line. */
+		row.binary = lines[i].n_functions ? lines[i].function[0].binary : NULL;
+		report_csv_row(out, r, v, "line", lines[i].n_functions ? fn_name(&lines[i].function[0]) : "", &row);
+	}
+}
