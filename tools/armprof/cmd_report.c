@@ -41,6 +41,9 @@ static void usage(FILE *out)
 	        "  --no-lines           no source lines (DWARF)\n"
 	        "  --cpu N, --tid N     perf.data: only the AUX buffers of this cpu / thread\n"
 	        "  -o FILE              write the report to FILE (default stdout)\n"
+	        "tables: functions, threads (CONTEXTIDR_EL1), shared cache lines (lines whose loads\n"
+	        "another core's cache served, as perf c2c shows them; FILE is read twice for them),\n"
+	        "instructions\n"
 	        "exit status: 0 reported, 1 the input held decode errors, 2 usage or I/O error\n");
 }
 
