@@ -1101,8 +1101,12 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	if (opts.pipeline < 0)
 		opts.pipeline = sysconf(_SC_NPROCESSORS_ONLN) > 1;
 	use_hub = opts.pipeline && opts.interleave;
-	if (use_hub)
-		replay_hub_init(&hub, replay_clock, opts.interleave, opts.seed, &stop_requested);
+	if (use_hub) {
+		/* Calm windows replay side by side on the host's other CPUs. */
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		replay_hub_init(&hub, replay_clock, opts.interleave, opts.seed, &stop_requested,
+		                cpus > 1 ? (unsigned)(cpus - 1) : 0);
+	}
 	if (opts.timing && ap_uarch_system_new(&uarch_sys, &uarch_cfg) < 0) {
 		qemu_plugin_outs("armprof plugin: inconsistent timing-model configuration\n");
 		return -1;

@@ -194,9 +194,10 @@ static int emit_stats(FILE *f, const void *ctx)
 	/* Interleaved replay (replay_hub.h): the quantum, how often the hub
 	 * went from one thread's log to another's, and how often it went on
 	 * without a thread that logged nothing in time. */
-	fprintf(f, "interleave=%" PRIu64 "\ninterleave_switches=%" PRIu64 "\ninterleave_timeouts=%" PRIu64 "\n",
+	fprintf(f, "interleave=%" PRIu64 "\ninterleave_switches=%" PRIu64 "\ninterleave_timeouts=%" PRIu64
+	        "\ninterleave_windows=%" PRIu64 "\n",
 	        run->hub ? run->hub->quantum : 0, run->hub ? run->hub->switches : 0,
-	        run->hub ? run->hub->timeouts : 0);
+	        run->hub ? run->hub->timeouts : 0, run->hub ? run->hub->windows : 0);
 	fprintf(f, "loads=%" PRIu64 "\nstores=%" PRIu64 "\nl1d_misses=%" PRIu64 "\nl2_misses=%" PRIu64
 	        "\nllc_misses=%" PRIu64 "\npeer_hits=%" PRIu64 "\ntlb_walks=%" PRIu64 "\nbranches=%" PRIu64
 	        "\nmispredicts=%" PRIu64 "\n",

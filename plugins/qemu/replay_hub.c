@@ -170,6 +170,83 @@ static void wait_for_work(struct replay_hub *h, struct hub_member *await)
 	}
 }
 
+/* A calm window (hub_team.h): every ready member behind its end replays
+ * up to it, side by side with the others. */
+struct window_item {
+	struct replay_hub *h;
+	struct hub_member *m;
+	uint64_t stop;     /* in the member's own clock */
+	uint64_t met;      /* its meeting count before */
+};
+
+static struct window_item window[HUB_MAX_MEMBERS]; /* one hub per process */
+static unsigned window_owner[HUB_MAX_MEMBERS];      /* the member's slot: the same thread each time */
+
+/* Replay one member to the window's end, through as many of its published
+ * batches as that takes (each counted replayed under the hub's lock as it
+ * ends, so that its producer may go on). */
+static void replay_window_item(void *ctx, unsigned i)
+{
+	struct window_item *it = &((struct window_item *)ctx)[i];
+	struct event_ring *r = it->m->ring;
+	for (;;) {
+		struct event_batch *b = &r->batch[r->replayed % EVENT_RING_BATCHES];
+		r->pos += r->replay(it->m->ctx, b->ev + r->pos, b->n - r->pos, it->stop, 0);
+		if (r->pos < b->n)
+			return; /* at the window's end */
+		pthread_mutex_lock(&it->h->lock);
+		r->pos = 0;
+		r->replayed++;
+		pthread_cond_broadcast(&it->h->done);
+		int more = has_events(r);
+		pthread_mutex_unlock(&it->h->lock);
+		if (!more)
+			return;
+	}
+}
+
+/* With the lock held: replay a calm window side by side, if two or more
+ * ready members lie behind its end. Returns 0 (nothing done) otherwise. */
+static int replay_window(struct replay_hub *h, const struct hub_plan *p)
+{
+	uint64_t base = p->await_clock;
+	for (unsigned i = 0; i < p->n_ready; i++) {
+		uint64_t c = clock_of(h, p->ready[i]);
+		if (c < base)
+			base = c;
+	}
+	uint64_t end = base + h->parallel_window;
+	unsigned n = 0;
+	for (unsigned i = 0; i < p->n_ready; i++) {
+		struct hub_member *m = p->ready[i];
+		if (clock_of(h, m) >= end)
+			continue;
+		window_owner[n] = (unsigned)(m - h->member);
+		window[n++] = (struct window_item){ h, m, end - m->offset, m->met_others ? *m->met_others : 0 };
+	}
+	if (n < 2)
+		return 0;
+	pthread_mutex_unlock(&h->lock);
+	hub_team_run(&h->team, n, replay_window_item, window, window_owner);
+	pthread_mutex_lock(&h->lock);
+	h->cpu_ns += atomic_exchange_explicit(&h->team.helper_cpu_ns, 0, memory_order_relaxed);
+	int met = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct hub_member *m = window[i].m;
+		uint64_t c = clock_of(h, m);
+		if (c > h->now)
+			h->now = c;
+		met |= m->met_others && *m->met_others != window[i].met;
+	}
+	if (met) { /* they meet again: one at a time, finely */
+		h->cur = h->quantum;
+		h->calm_since = h->now;
+	}
+	h->switches += n;
+	h->windows++;
+	return 1;
+}
+
 static void *hub_thread(void *arg)
 {
 	struct replay_hub *h = arg;
@@ -179,6 +256,8 @@ static void *hub_thread(void *arg)
 	pthread_mutex_lock(&h->lock);
 	for (;;) {
 		plan(h, &p);
+		if (h->team.helpers && h->cur >= HUB_CALM_QUANTUM && p.n_ready >= 2 && replay_window(h, &p))
+			continue;
 		uint64_t limit;
 		struct hub_member *run = next_to_run(h, &p, &limit);
 		if (!run) {
@@ -196,6 +275,9 @@ static void *hub_thread(void *arg)
 				h->switches++;
 			last = run;
 			batch_done = replay_some(h, run, limit);
+			/* Calm now: back to the lock, for windows side by side. */
+			if (h->team.helpers && h->cur >= HUB_CALM_QUANTUM)
+				break;
 		} while (!batch_done && (run = next_to_run(h, &p, &limit)) != NULL);
 		pthread_mutex_lock(&h->lock);
 		if (batch_done) {
@@ -209,7 +291,7 @@ static void *hub_thread(void *arg)
 }
 
 void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum, uint64_t seed,
-                     const _Atomic int *flush_flag)
+                     const _Atomic int *flush_flag, unsigned helpers)
 {
 	memset(h, 0, sizeof(*h));
 	pthread_mutex_init(&h->lock, NULL);
@@ -222,6 +304,8 @@ void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum,
 	if (!h->rng)
 		h->rng = 1;
 	h->flush_flag = flush_flag;
+	h->helpers = helpers;
+	h->parallel_window = HUB_PARALLEL_WINDOW;
 }
 
 static int start_locked(struct replay_hub *h)
@@ -238,6 +322,8 @@ static int start_locked(struct replay_hub *h)
 	if (rc != 0)
 		return -1;
 	h->started = 1;
+	if (h->helpers)
+		hub_team_start(&h->team, h->helpers);
 	return 0;
 }
 
@@ -302,9 +388,10 @@ void replay_hub_fini(struct replay_hub *h)
 	if (started)
 		pthread_join(h->thread, NULL);
 	h->started = 0;
+	hub_team_stop(&h->team);
 }
 
 void replay_hub_after_fork(struct replay_hub *h)
 {
-	replay_hub_init(h, h->clock, h->quantum, h->seed, h->flush_flag);
+	replay_hub_init(h, h->clock, h->quantum, h->seed, h->flush_flag, h->helpers);
 }

@@ -18,6 +18,10 @@
  * another's write for HUB_CALM_CYCLES the quantum doubles, up to
  * HUB_CALM_QUANTUM, and it is back to `quantum` at the next meeting: the
  * fine order where threads share lines, few hand-overs where they do not.
+ * Where they do not, their order changes nothing, so with helper threads
+ * (a host with CPUs to spare) the hub replays them side by side
+ * (hub_team.h), a window of HUB_PARALLEL_WINDOW cycles at a time; a
+ * meeting in a window makes the next ones fine and one at a time again.
  *
  * Host time still decides two things, both rare and both documented in
  * docs/record-and-report.md: a thread in a system call (or being drained:
@@ -37,11 +41,13 @@
 #include <stdint.h>
 
 #include "event_ring.h"
+#include "hub_team.h"
 
 #define HUB_MAX_MEMBERS 256
 #define HUB_WAIT_MS 20
 #define HUB_CALM_CYCLES 10000
 #define HUB_CALM_QUANTUM 4096
+#define HUB_PARALLEL_WINDOW 65536
 
 /* The model clock of a vCPU's replay so far (its own units: the hub adds
  * an offset when a parked vCPU rejoins). */
@@ -71,6 +77,11 @@ struct replay_hub {
 	 * writes; after HUB_CALM_CYCLES without that it doubles, up to
 	 * HUB_CALM_QUANTUM (calm_since: the clock of the last change). */
 	uint64_t quantum, cur, calm_since, seed, rng;
+	/* Calm windows replayed side by side (hub_team.h): helper threads
+	 * asked for and the window's length in cycles. */
+	unsigned helpers;
+	uint64_t parallel_window;
+	struct hub_team team;
 	/* Drains under way: every vCPU with nothing logged is parked, so that
 	 * the drained one's events are replayed without waiting for others. */
 	int flushing;
@@ -82,14 +93,16 @@ struct replay_hub {
 	 * was replaying, hand-overs from one vCPU to another, parks for a
 	 * thread that logged nothing in time. */
 	uint64_t cpu_ns, switches, timeouts;
+	uint64_t windows; /* calm windows replayed side by side */
 };
 
 /* quantum: cycles a vCPU may run ahead of the next one on average (>= 1;
  * each hand-over draws from about half to 1.5 times it, from seed). flush_flag:
  * while it is set, treat every vCPU with nothing logged as parked (NULL:
- * none). The thread starts with the first member. */
+ * none). helpers: threads to replay calm windows side by side (0: none).
+ * The threads start with the first member. */
 void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum, uint64_t seed,
-                     const _Atomic int *flush_flag);
+                     const _Atomic int *flush_flag, unsigned helpers);
 /* Add r (its events replayed with ctx's replay function) as member slot,
  * parked until it logs. Returns 0, or -1 when the thread cannot start
  * (the caller replays r another way). */

@@ -36,6 +36,9 @@ struct member {
 	int out_of_order;
 	_Atomic int idle;
 	uint64_t met_others; /* events that met another member's writes (flagged by the test) */
+	pthread_t thread[4]; /* threads that replayed its events (the first 4) */
+	unsigned n_threads;
+	int busy;            /* spin a little on each event: work worth sharing out */
 };
 
 static struct replay_hub hub;
@@ -66,9 +69,20 @@ static uint32_t replay(void *ctx, const struct plugin_event *ev, uint32_t n, uin
 			if (o != m && o->replayed < o->logged && hub_clock(m) >= hub_clock(o) + QUANTUM_MAX)
 				order_violations++;
 		}
-		if (m->id != last_id)
-			switches_seen++;
-		last_id = m->id;
+		/* Hand-overs, counted where the hub replays one member at a
+		 * time (no calm windows side by side) */
+		if (!hub.helpers) {
+			if (m->id != last_id)
+				switches_seen++;
+			last_id = m->id;
+		}
+		unsigned t = 0;
+		while (t < m->n_threads && !pthread_equal(m->thread[t], pthread_self()))
+			t++;
+		if (t == m->n_threads && t < 4)
+			m->thread[m->n_threads++] = pthread_self();
+		for (volatile int spin = 0; spin < m->busy; spin++)
+			;
 		m->next_seq++;
 		m->replayed++;
 		m->clock += ev[i].vaddr & 0xFFFFFFFFu;
@@ -86,18 +100,23 @@ static uint64_t clock_of(void *ctx)
 	return ((const struct member *)ctx)->clock;
 }
 
-static void setup(void)
+static void setup_with(unsigned helpers)
 {
 	memset(member, 0, sizeof(member));
 	order_violations = switches_seen = 0;
 	last_id = MEMBERS;
-	replay_hub_init(&hub, clock_of, QUANTUM, 1, NULL);
+	replay_hub_init(&hub, clock_of, QUANTUM, 1, NULL, helpers);
 	for (unsigned i = 0; i < MEMBERS; i++) {
 		struct member *m = &member[i];
 		m->id = i;
 		CHECK(event_ring_init(&m->ring, replay, m, 0) == 0);
 		CHECK(event_ring_join_hub(&m->ring, &hub, i, &m->idle, &m->met_others) == 0);
 	}
+}
+
+static void setup(void)
+{
+	setup_with(0);
 }
 
 static void teardown(void)
@@ -202,6 +221,77 @@ TEST(quantum_grows_while_members_keep_apart)
 	teardown();
 }
 
+/* Members that keep apart are replayed side by side by the hub and its
+ * helper, a window at a time, each in its own order; when they meet, one
+ * at a time again. */
+TEST(calm_members_replay_side_by_side)
+{
+	setup_with(1);
+	CHECK_EQ_U64(hub.helpers, 1);
+	/* Longer than a calm turn (1.5 * HUB_CALM_QUANTUM), as HUB_PARALLEL_WINDOW is. */
+	hub.parallel_window = 8192;
+	member[0].busy = member[1].busy = 200; /* each window: some 3000 events of real work */
+	log_all_at_once(2, 0); /* the quantum grows to calm over the first 100k cycles */
+	log_all_at_once(2, 0); /* then 125k cycles calm from the start */
+	check_all_replayed();
+	CHECK(hub.windows >= 8);
+	CHECK_EQ_U64(hub.cur, HUB_CALM_QUANTUM);
+	pthread_t seen[8];
+	unsigned n_seen = 0;
+	for (unsigned i = 0; i < 2; i++)
+		for (unsigned t = 0; t < member[i].n_threads; t++) {
+			unsigned k = 0;
+			while (k < n_seen && !pthread_equal(seen[k], member[i].thread[t]))
+				k++;
+			if (k == n_seen)
+				seen[n_seen++] = member[i].thread[t];
+		}
+	CHECK(n_seen >= 2); /* the hub's thread and the helper both replayed */
+	uint64_t windows = hub.windows;
+	member[0].busy = member[1].busy = 0;
+	log_all_at_once(2, 1);
+	check_all_replayed();
+	/* The first window meets, the rest are fine-grained. (+ 2: the
+	 * calm phase's last window may be counted after its events.) */
+	CHECK(hub.windows <= windows + 2);
+	CHECK_EQ_U64(hub.cur, QUANTUM);
+	teardown();
+}
+
+/* The fork-join team under the calm windows (hub_team.c): in many runs
+ * back to back, each item runs exactly once per run, with that run's
+ * context, and the run returns only when all have: a helper woken late
+ * must not run an item with the run before's function and context. */
+struct team_count {
+	_Atomic unsigned ran[4];
+};
+
+static void count_item(void *ctx, unsigned i)
+{
+	atomic_fetch_add(&((struct team_count *)ctx)->ran[i], 1);
+}
+
+TEST(team_runs_every_item_once)
+{
+	struct hub_team team;
+	CHECK_EQ_U64(hub_team_start(&team, 2), 2);
+	static struct team_count c[2]; /* runs alternate between two contexts */
+	static const unsigned owner[4] = { 0, 1, 2, 1 };
+	unsigned expect[2][4] = { { 0 } };
+	int bad = 0;
+	for (unsigned run = 0; run < 20000 && !bad; run++) {
+		unsigned n = 1 + run % 4, k = run % 2;
+		hub_team_run(&team, n, count_item, &c[k], owner);
+		for (unsigned i = 0; i < n; i++)
+			expect[k][i]++;
+		for (unsigned j = 0; j < 2; j++)
+			for (unsigned i = 0; i < 4; i++)
+				bad |= atomic_load(&c[j].ran[i]) != expect[j][i];
+	}
+	CHECK(!bad);
+	hub_team_stop(&team);
+}
+
 /* A thread in a system call holds nobody up; when it logs again it
  * rejoins at the replay's clock. */
 TEST(idle_member_is_passed_and_rejoins_at_the_clock)
@@ -281,5 +371,6 @@ TEST(drain_passes_running_members)
 }
 
 TEST_MAIN(CASE(members_interleave_in_clock_order), CASE(quantum_grows_while_members_keep_apart),
+          CASE(calm_members_replay_side_by_side), CASE(team_runs_every_item_once),
           CASE(idle_member_is_passed_and_rejoins_at_the_clock),
           CASE(silent_member_is_passed_after_a_wait), CASE(drain_passes_running_members))

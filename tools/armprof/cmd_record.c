@@ -303,8 +303,9 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 		if (st->interleave)
 			fprintf(stderr,
 			        "armprof record: the threads were replayed in model-clock order, each within about %" PRIu64
-			        " cycles of the others (%" PRIu64 " hand-overs, %" PRIu64 " timed-out waits for a thread)\n",
-			        st->interleave, st->interleave_switches, st->interleave_timeouts);
+			        " cycles of the others where they share lines (%" PRIu64 " hand-overs, %" PRIu64
+			        " windows side by side where they did not, %" PRIu64 " timed-out waits for a thread)\n",
+			        st->interleave, st->interleave_switches, st->interleave_windows, st->interleave_timeouts);
 		else
 			fprintf(stderr, "armprof record: each thread was replayed on a model thread of its own (%s): threads meet "
 			        "in the caches only where their replays overlap in host time\n",

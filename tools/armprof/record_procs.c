@@ -65,7 +65,7 @@ void record_stats_add(struct record_stats *t, const struct record_stats *s)
 	ADD(lost_bytes), ADD(loads), ADD(stores), ADD(l1d_misses), ADD(l2_misses), ADD(llc_misses);
 	ADD(peer_hits), ADD(tlb_walks), ADD(branches), ADD(mispredicts), ADD(detailed_ops);
 	ADD(replay_cpu_ns), ADD(loop_run_ops), ADD(checkpoints);
-	ADD(interleave_switches), ADD(interleave_timeouts);
+	ADD(interleave_switches), ADD(interleave_timeouts), ADD(interleave_windows);
 	if (s->interleave)
 		t->interleave = s->interleave;
 #undef ADD

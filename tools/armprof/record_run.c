@@ -292,6 +292,7 @@ int record_read_stats(const char *path, struct record_stats *st)
 			{ "interleave", &st->interleave },
 			{ "interleave_switches", &st->interleave_switches },
 			{ "interleave_timeouts", &st->interleave_timeouts },
+			{ "interleave_windows", &st->interleave_windows },
 			{ "stopped_by_signal", &st->stopped_by_signal },
 			{ "checkpoints", &st->checkpoints },
 		};
