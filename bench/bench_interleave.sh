@@ -6,6 +6,9 @@
 # peer-core figure) and the hand-overs, against plain qemu-aarch64 in the
 # same run of this script. --interleave 0 is a model thread per program
 # thread (threads meet only where their replays overlap in host time).
+# Then the same for bench/progs/own_data.c (two threads that share no
+# line, built here with aarch64-linux-gnu-gcc): what the hub costs where
+# its order changes nothing (calm windows side by side).
 #
 # usage: bench/bench_interleave.sh [BUILD_DIR] [RUNS] [ITERATIONS]   (build, 3, 5000000)
 # Prints a markdown table for docs/PERFORMANCE.md.
@@ -49,4 +52,22 @@ for q in 1 8 64 0; do
   ratio=$(awk -v a="$w" -v b="$pw" 'BEGIN { printf "%.1fx", a / b }')
   echo "| $q | $w / $c | $ratio | $models | $peer | ${hand:--} |"
 done
+
+own=$tmp/own_data
+if aarch64-linux-gnu-gcc -O2 -static -pthread -o "$own" "$(dirname "$0")/progs/own_data.c" 2> /dev/null; then
+  read -r pw pc < <(best qemu-aarch64 "$own" 2)
+  echo
+  echo "plain qemu-aarch64 own_data 2: wall $pw s, cpu $pc s (best of $runs)"
+  echo
+  echo "| --interleave | wall / cpu (s) | record / plain wall | models' CPU (s) | windows side by side | hand-overs |"
+  echo "|---|---|---|---|---|---|"
+  for q in 8 0; do
+    read -r w c < <(best "$armprof" record --interleave "$q" -o "$tmp/x.data" -- "$own" 2)
+    models=$(sed -n 's/^armprof record: the models took \([0-9.]*\) s of CPU time.*/\1/p' "$tmp/err")
+    win=$(sed -n 's/.* \([0-9]*\) windows side by side.*/\1/p' "$tmp/err")
+    hand=$(sed -n 's/.*(\([0-9]*\) hand-overs.*/\1/p' "$tmp/err")
+    ratio=$(awk -v a="$w" -v b="$pw" 'BEGIN { printf "%.1fx", a / b }')
+    echo "| $q | $w / $c | $ratio | $models | ${win:--} | ${hand:--} |"
+  done
+fi
 echo "<!-- load average at end: $(cut -d' ' -f1-3 /proc/loadavg) -->"

@@ -685,25 +685,28 @@ replay_events(struct vcpu_state *v, const struct replay_env *env, const struct p
  * access fast path) inlines into one loop; the rare paths stay out of line
  * (noinline). The usual recording (full timing, the SPE model, no timing
  * window, no per-PC counts) gets a copy of the loop in which those options
- * are constants, without their tests on every event. */
+ * are constants, without their tests on every event: two, one for a vCPU
+ * replayed on its own and one for the hub's turns, which watch the clock. */
 __attribute__((flatten, noinline)) static uint32_t replay_batch(void *ctx, const struct plugin_event *ev,
                                                               uint32_t n, uint64_t stop, int until_meeting)
 {
 	struct vcpu_state *v = ctx;
 	struct replay_env env = replay_env_of(v);
 	const struct plugin_event *end;
-	if (env.timing && env.sink && !env.window && !env.count_execs && env.loop_runs && stop == UINT64_MAX) {
-		stop = UINT64_MAX;
+	/* The hub's turn ends after the first access that meets another
+	 * core's write (uarch.h ap_uarch_core_met_others), when asked. */
+	const uint64_t *met = until_meeting && env.core ? ap_uarch_core_met_others(env.core) : NULL;
+	if (env.timing && env.sink && !env.window && !env.count_execs && env.loop_runs) {
 		env.timing = 1;
 		env.sink = 1;
 		env.window = 0;
 		env.count_execs = 0;
 		env.loop_runs = 1;
-		end = replay_events(v, &env, ev, ev + n, stop, NULL);
+		if (stop == UINT64_MAX) /* a vCPU on its own: no clock to watch */
+			end = replay_events(v, &env, ev, ev + n, UINT64_MAX, NULL);
+		else /* interleaved (replay_hub.h) */
+			end = replay_events(v, &env, ev, ev + n, stop, met);
 	} else {
-		/* The hub's turn ends after the first access that meets another
-		 * core's write (uarch.h ap_uarch_core_met_others), when asked. */
-		const uint64_t *met = until_meeting && env.core ? ap_uarch_core_met_others(env.core) : NULL;
 		end = replay_events(v, &env, ev, ev + n, stop, met);
 	}
 	return (uint32_t)(end - ev);
