@@ -24,19 +24,7 @@ prog=$build/examples/false_sharing
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# "wall cpu": the best of $runs runs of "$@" for each; the last run's
-# stderr stays in $tmp/err.
-best() {
-  local bw="" bc="" w u s c
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f '%e %U %S' -o "$tmp/t" "$@" > /dev/null 2> "$tmp/err"
-    read -r w u s < "$tmp/t"
-    c=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
-    if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN { exit !(a < b) }'; then bw=$w; fi
-    if [ -z "$bc" ] || awk -v a="$c" -v b="$bc" 'BEGIN { exit !(a < b) }'; then bc=$c; fi
-  done
-  echo "$bw $bc"
-}
+source "$(dirname "$0")/best_of.sh"
 
 echo "<!-- $(date -u '+%Y-%m-%d %H:%M UTC'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg) -->"
 read -r pw pc < <(best qemu-aarch64 "$prog" "$iters")
@@ -44,13 +32,22 @@ echo "plain qemu-aarch64 false_sharing $iters: wall $pw s, cpu $pc s (best of $r
 echo
 echo "| --interleave | wall / cpu (s) | record / plain wall | models' CPU (s) | peer-core (of all accesses) | hand-overs |"
 echo "|---|---|---|---|---|---|"
-for q in 1 8 64 0; do
-  read -r w c < <(best "$armprof" record --interleave "$q" -o "$tmp/x.data" -- "$prog" "$iters")
+# A table row for --interleave $1 on "${@:2}": wall / cpu, ratio to plain
+# ($pw), the models' CPU, and what $extra (a sed expression) finds in the
+# summary, then the hand-overs.
+row() {
+  local q=$1 w c models found hand ratio
+  shift
+  read -r w c < <(best "$armprof" record --interleave "$q" -o "$tmp/x.data" -- "$@")
   models=$(sed -n 's/^armprof record: the models took \([0-9.]*\) s of CPU time.*/\1/p' "$tmp/err")
-  peer=$(sed -n 's/.*peer-core \([0-9.]*%\).*/\1/p' "$tmp/err")
+  found=$(sed -n "$extra" "$tmp/err")
   hand=$(sed -n 's/.*(\([0-9]*\) hand-overs.*/\1/p' "$tmp/err")
   ratio=$(awk -v a="$w" -v b="$pw" 'BEGIN { printf "%.1fx", a / b }')
-  echo "| $q | $w / $c | $ratio | $models | $peer | ${hand:--} |"
+  echo "| $q | $w / $c | $ratio | $models | ${found:--} | ${hand:--} |"
+}
+extra='s/.*peer-core \([0-9.]*%\).*/\1/p'
+for q in 1 8 64 0; do
+  row "$q" "$prog" "$iters"
 done
 
 own=$tmp/own_data
@@ -61,13 +58,9 @@ if aarch64-linux-gnu-gcc -O2 -static -pthread -o "$own" "$(dirname "$0")/progs/o
   echo
   echo "| --interleave | wall / cpu (s) | record / plain wall | models' CPU (s) | windows side by side | hand-overs |"
   echo "|---|---|---|---|---|---|"
+  extra='s/.* \([0-9]*\) windows side by side.*/\1/p'
   for q in 8 0; do
-    read -r w c < <(best "$armprof" record --interleave "$q" -o "$tmp/x.data" -- "$own" 2)
-    models=$(sed -n 's/^armprof record: the models took \([0-9.]*\) s of CPU time.*/\1/p' "$tmp/err")
-    win=$(sed -n 's/.* \([0-9]*\) windows side by side.*/\1/p' "$tmp/err")
-    hand=$(sed -n 's/.*(\([0-9]*\) hand-overs.*/\1/p' "$tmp/err")
-    ratio=$(awk -v a="$w" -v b="$pw" 'BEGIN { printf "%.1fx", a / b }')
-    echo "| $q | $w / $c | $ratio | $models | ${win:--} | ${hand:--} |"
+    row "$q" "$own" 2
   done
 fi
 echo "<!-- load average at end: $(cut -d' ' -f1-3 /proc/loadavg) -->"

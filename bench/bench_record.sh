@@ -25,17 +25,7 @@ ex=$build/examples
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-best() { # "wall cpu": the best of $runs runs of "$@" for each
-  local bw="" bc="" w c
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f '%e %U %S' -o "$tmp/t" "$@" > /dev/null 2>&1
-    read -r w u s < "$tmp/t"
-    c=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
-    if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN { exit !(a < b) }'; then bw=$w; fi
-    if [ -z "$bc" ] || awk -v a="$c" -v b="$bc" 'BEGIN { exit !(a < b) }'; then bc=$c; fi
-  done
-  echo "$bw $bc"
-}
+source "$(dirname "$0")/best_of.sh"
 
 # CPU time of the models alone in one armprof record run (its summary line):
 # what the replay of the event log costs, apart from QEMU and the callbacks.
