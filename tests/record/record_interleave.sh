@@ -38,14 +38,24 @@ grep -q "the threads were replayed in model-clock order, each within about 8 cyc
 grep -q "each thread was replayed on a model thread of its own (--interleave 0)" fs0.err ||
   fail "--interleave 0: the summary does not say so: $(cat fs0.err)"
 
+# The share of all accesses that met the other core's write (the summary's
+# peer-core figure, from every access the model saw): steady from run to
+# run, and falling as the quantum grows. Observed: 20-25% (2), 7.1-8.3%
+# (8), about 1% (64), 0-1% (0).
+peer_all() { sed -n 's/.*peer-core \([0-9]*\)\.[0-9]*%.*/\1/p' "$1"; }
+all_2=$(peer_all fs2.err) all_default=$(peer_all fsdefault.err) all_64=$(peer_all fs64.err)
+echo "accesses that met the other core's write: --interleave 2: $all_2%, 8: $all_default%, 64: $all_64%"
+[ "$all_default" -ge 4 ] || fail "default: $all_default% of the accesses met the other core's write (expected >= 4%)"
+[ "$all_2" -gt "$all_default" ] && [ "$all_default" -gt "$all_64" ] ||
+  fail "the share should fall as the quantum grows: $all_2% (2), $all_default% (8), $all_64% (64)"
+# Where a user looks: bump_shared's sampled load shows PEER-CORE (observed
+# 5-18% of its samples at the default, 39-46% at 2; which instruction of
+# the loop meets the other's write varies a little from run to run).
 shared_default=$(peer_share fsdefault.data bump_shared)
 shared_2=$(peer_share fs2.data bump_shared)
-shared_64=$(peer_share fs64.data bump_shared)
-echo "bump_shared loads served by the peer core: --interleave 2: $shared_2%, 8: $shared_default%, 64: $shared_64%"
-[ "$shared_default" -ge 8 ] || fail "default: bump_shared's load is PEER-CORE on $shared_default% of its samples (expected >= 8%)"
-[ "$shared_2" -ge 25 ] || fail "--interleave 2: bump_shared's load is PEER-CORE on $shared_2% of its samples (expected >= 25%)"
-[ "$shared_2" -gt "$shared_default" ] && [ "$shared_default" -gt "$shared_64" ] ||
-  fail "PEER-CORE share should fall as the quantum grows: $shared_2% (2), $shared_default% (8), $shared_64% (64)"
+echo "bump_shared loads served by the peer core: --interleave 2: $shared_2%, 8: $shared_default%"
+[ "$shared_default" -ge 2 ] || fail "default: bump_shared's load is PEER-CORE on $shared_default% of its samples (expected >= 2%)"
+[ "$shared_2" -ge 20 ] || fail "--interleave 2: bump_shared's load is PEER-CORE on $shared_2% of its samples (expected >= 20%)"
 for q in default 2 64; do
   padded=$(peer_share fs$q.data bump_padded)
   [ "$padded" -eq 0 ] || fail "--interleave $q: bump_padded's loads (own lines) are PEER-CORE on $padded% of samples"
