@@ -380,7 +380,14 @@ __attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core
 	struct dir_view d = dir_read(slot, line);
 	if (d.valid && d.writer != core->id + 1 && l1->version[way] != d.version)
 		return 0; /* another core wrote it: the slow path invalidates */
-	if (kind == AP_UARCH_STORE) {
+	/* A store takes ownership with a new version, which makes every other
+	 * core's copy stale. Unless this core owns the line dirty already at
+	 * the version its copy holds: then no other core has filled that
+	 * version since (a fill from here clears dirty, see access_slow), so
+	 * every other copy is stale already and a new version would change no
+	 * outcome. The common case of a thread writing its own data. */
+	if (kind == AP_UARCH_STORE &&
+	    !(d.valid && d.dirty && d.writer == core->id + 1 && l1->version[way] == d.version)) {
 		uint32_t version = (d.valid ? d.version + 1 : 1) & (uint32_t)DIR_VERSION_MASK;
 		dir_write(slot, line, core->id + 1, 1, version);
 		l1->version[way] = version;
