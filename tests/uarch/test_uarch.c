@@ -200,6 +200,26 @@ TEST(met_others_counts_meetings_only)
 	rig_close(&r);
 }
 
+/* Stores by the core that owns a line dirty make no new version (uarch.c
+ * same_line_shared); every other core's copy must still be found stale,
+ * before and after a reader in between. */
+TEST(owner_stores_keep_other_copies_stale)
+{
+	struct rig r;
+	rig_open(&r, NULL, 2);
+	struct ap_uarch_result s;
+	for (int round = 0; round < 3; round++) {
+		ap_uarch_access(r.core[0], 0xB000, 8, AP_UARCH_STORE, &s);
+		ap_uarch_access(r.core[0], 0xB008, 8, AP_UARCH_STORE, &s); /* owner, dirty: no new version */
+		ap_uarch_access(r.core[0], 0xB010, 8, AP_UARCH_STORE, &s);
+		CHECK_EQ_U64(load(r.core[1], 0xB000).data_source, AP_DS_PEER_CORE);
+		CHECK_EQ_U64(load(r.core[1], 0xB008).data_source, AP_DS_L1D); /* its copy is current */
+		CHECK_EQ_U64(load(r.core[0], 0xB000).data_source, AP_DS_L1D); /* a reader leaves the owner's copy */
+	}
+	CHECK_EQ_U64(ap_uarch_core_stats(r.core[1])->peer_hits, 3);
+	rig_close(&r);
+}
+
 static unsigned mispredicts(struct ap_uarch_core *c, uint64_t pc, const int *pattern, int n, int reps)
 {
 	unsigned miss = 0;
@@ -322,6 +342,6 @@ TEST(config_keys_by_name)
 
 TEST_MAIN(CASE(config_keys_by_name), CASE(first_touch_goes_to_dram_then_hits_l1), CASE(working_set_sizes_pick_the_level),
           CASE(l1d_lru_replacement), CASE(tlb_levels), CASE(stores_have_no_data_source_and_short_latency),
-          CASE(coherence_peer_core_and_cluster), CASE(met_others_counts_meetings_only),
+          CASE(coherence_peer_core_and_cluster), CASE(met_others_counts_meetings_only), CASE(owner_stores_keep_other_copies_stale),
           CASE(branch_predictor_learns_patterns),
           CASE(stream_prefetcher), CASE(invalid_configurations))
