@@ -1,19 +1,11 @@
 /* The per-vCPU ring of event batches (event_ring.h). */
 #include "event_ring.h"
 
-#include "replay_hub.h"
-
 #include <signal.h>
 #include <stdlib.h>
-#include <time.h>
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec t;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
-		return 0;
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
+#include "replay_hub.h"
+#include "thread_cpu.h"
 
 /* Replay one batch, adding its CPU time to the ring's (two clock reads per
  * batch of thousands of events). */

@@ -1,17 +1,10 @@
 /* The replay hub's fork-join team (hub_team.h). */
 #include "hub_team.h"
+#include "thread_cpu.h"
 
 #include <signal.h>
 #include <string.h>
 #include <time.h>
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int claim(struct hub_team *t, unsigned i)
 {

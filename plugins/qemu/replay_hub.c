@@ -1,19 +1,12 @@
 /* Interleaved replay of every vCPU's event log on one model thread
  * (replay_hub.h). */
 #include "replay_hub.h"
+#include "thread_cpu.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec t;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
-		return 0;
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 static int has_events(const struct event_ring *r)
 {
