@@ -307,9 +307,10 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 			        " windows side by side where they did not, %" PRIu64 " timed-out waits for a thread)\n",
 			        st->interleave, st->interleave_switches, st->interleave_windows, st->interleave_timeouts);
 		else
-			fprintf(stderr, "armprof record: each thread was replayed on a model thread of its own (%s): threads meet "
-			        "in the caches only where their replays overlap in host time\n",
-			        st->pipeline ? "--interleave 0" : "--no-pipeline");
+			fprintf(stderr, "armprof record: each thread was replayed %s: threads meet in the caches only where "
+			        "their replays overlap in host time\n",
+			        st->pipeline ? "on a model thread of its own (--interleave 0)"
+			                     : "on itself (--no-pipeline, or a host with one CPU)");
 	}
 }
 
