@@ -45,6 +45,21 @@ static void check_lines(const struct ap_report *rep)
 			fs += lines[i].function[k].samples;
 		if (fs > lines[i].stats.samples)
 			abort();
+		/* Every sample in one word; true sharing needs a word of two
+		 * threads, false sharing two threads and no such word. */
+		uint64_t ws = 0;
+		int word_of_two = 0;
+		for (size_t k = 0; k < AP_REPORT_LINE_WORDS; k++) {
+			ws += lines[i].word[k].samples;
+			word_of_two |= lines[i].word[k].threads > 1;
+			if (lines[i].word[k].threads > 2 || (lines[i].word[k].threads == 0) != (lines[i].word[k].samples == 0))
+				abort();
+		}
+		enum ap_report_sharing want = lines[i].threads < 2 ? AP_REPORT_SHARING_ONE_THREAD
+		                              : word_of_two        ? AP_REPORT_SHARING_TRUE
+		                                                   : AP_REPORT_SHARING_FALSE;
+		if (ws != lines[i].stats.samples || lines[i].sharing != want)
+			abort();
 		samples += lines[i].stats.samples;
 	}
 	if (samples > ap_report_totals(rep)->samples)

@@ -144,6 +144,18 @@ size_t ap_report_threads(const struct ap_report *r, const struct ap_report_row *
 #define AP_REPORT_LINE_FUNCTIONS 4   /* functions listed per line */
 #define AP_REPORT_LINE_PCS 64        /* PCs told apart per line (the rest: other_pcs) */
 #define AP_REPORT_MAX_SHARED_LINES 4096
+#define AP_REPORT_LINE_WORDS (AP_REPORT_LINE_BYTES / 8) /* 8-byte words per line */
+/* How a line's threads share it, from the words their samples touched:
+ * FALSE: two threads or more, each word touched by one thread only (the
+ * threads share the line, not the data: padding or moving the data apart
+ * removes the traffic); TRUE: some word touched by two threads or more;
+ * ONE_THREAD: a single thread (its line was written by a thread whose
+ * samples missed it, or by another process). */
+enum ap_report_sharing { AP_REPORT_SHARING_ONE_THREAD, AP_REPORT_SHARING_FALSE, AP_REPORT_SHARING_TRUE };
+struct ap_report_line_word {
+	uint64_t samples;  /* samples whose data address lies in the word */
+	uint32_t threads;  /* distinct threads among them: 0, 1, or 2 for two or more */
+};
 struct ap_report_line_function {
 	const char *name;   /* NULL: no symbol */
 	const char *binary; /* a library's file name, else NULL */
@@ -156,7 +168,11 @@ struct ap_report_line {
 	struct ap_report_stats stats; /* every sample with a data address in the line */
 	size_t n_functions;  /* most samples first */
 	struct ap_report_line_function function[AP_REPORT_LINE_FUNCTIONS];
+	struct ap_report_line_word word[AP_REPORT_LINE_WORDS]; /* by offset / 8 */
+	enum ap_report_sharing sharing;
 };
+/* "false", "true" or "one thread". */
+const char *ap_report_sharing_name(enum ap_report_sharing s);
 int ap_report_has_shared_lines(const struct ap_report *r);
 /* Second pass: count rec if its data address lies in a shared line.
  * 0 or -AP_ERR_NOMEM. */

@@ -124,6 +124,16 @@ int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec)
 		return 0;
 	report_stats_add(&a->line.stats, rec);
 	uint64_t ctx = rec->has & AP_HAS_CTX_EL1 ? rec->ctx_el1 : AP_REPORT_NO_CONTEXT;
+	/* Which thread touched which word: one thread per word is false
+	 * sharing, two on one word true sharing. */
+	struct ap_report_line_word *w = &a->line.word[(rec->vaddr % AP_REPORT_LINE_BYTES) / 8];
+	uint64_t *first = &a->word_thread[(rec->vaddr % AP_REPORT_LINE_BYTES) / 8];
+	if (!w->samples++) {
+		*first = ctx;
+		w->threads = 1;
+	} else if (*first != ctx) {
+		w->threads = 2;
+	}
 	uint64_t ignored = 0;
 	if (count_in(&a->ctx, &a->n_ctx, &a->cap_ctx, ctx, UINT32_MAX, &ignored) < 0)
 		return -AP_ERR_NOMEM;
@@ -136,6 +146,21 @@ int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec)
 int ap_report_has_shared_lines(const struct ap_report *r)
 {
 	return r->lines.n != 0;
+}
+
+const char *ap_report_sharing_name(enum ap_report_sharing s)
+{
+	return s == AP_REPORT_SHARING_FALSE ? "false" : s == AP_REPORT_SHARING_TRUE ? "true" : "one thread";
+}
+
+static enum ap_report_sharing sharing_of(const struct ap_report_line *l)
+{
+	if (l->threads < 2)
+		return AP_REPORT_SHARING_ONE_THREAD;
+	for (size_t k = 0; k < AP_REPORT_LINE_WORDS; k++)
+		if (l->word[k].threads > 1)
+			return AP_REPORT_SHARING_TRUE;
+	return AP_REPORT_SHARING_FALSE;
 }
 
 static int cmp_fn_samples(const void *a, const void *b)
@@ -194,6 +219,7 @@ int report_lines_finish(struct ap_report *r)
 		struct ap_report_line *row = &l->rows[k];
 		*row = l->acc[k].line;
 		row->threads = l->acc[k].n_ctx;
+		row->sharing = sharing_of(row);
 		line_functions(r, &l->acc[k], row);
 	}
 	qsort(l->rows, l->n, sizeof(*l->rows), cmp_lines);

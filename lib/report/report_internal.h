@@ -22,6 +22,7 @@ struct report_line_acc {
 	struct report_pc_count *pcs, *ctx;
 	uint32_t n_pcs, cap_pcs, n_ctx, cap_ctx;
 	uint64_t other_pcs;
+	uint64_t word_thread[AP_REPORT_LINE_WORDS]; /* the first thread that touched each word */
 };
 struct report_lines {
 	struct report_line_acc *acc;

@@ -68,7 +68,8 @@ import json, sys
 lines = json.load(sys.stdin)["shared_lines"]
 assert lines, "no shared lines"
 top = lines[0]
-assert top["threads"] == 2, top
+assert top["threads"] == 2 and top["sharing"] == "false", top
+assert [w["offset"] for w in top["words"]] == [0, 8], top["words"]  # shared.a and shared.b
 assert top["functions"][0]["function"] == "bump_shared", top["functions"]
 assert all(f["function"] != "bump_padded" for l in lines for f in l["functions"]), lines
 ' || fail "default: the report's shared cache lines do not show bump_shared's line"

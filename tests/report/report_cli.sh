@@ -209,8 +209,9 @@ SPE
 "$armprof" encode -o shared.raw shared.spe
 "$armprof" report shared.raw > shared.txt
 grep -q '^Shared cache lines (2 of 2, by loads another core' shared.txt || fail "shared lines: no table: $(cat shared.txt)"
-grep -Eq '^ +4 .* 0x4a2100 +2 +2 ' shared.txt || fail "shared lines: line 0x4a2100 (4 samples, 2 such loads, 2 threads)"
-grep -Eq '^ +2 .* 0x7000 +2 +1 ' shared.txt || fail "shared lines: line 0x7000 (2 samples, 2 such loads, 1 thread)"
+grep -Eq '^ +4 .* 0x4a2100 +2 +2 false +\+0:1 \+8:1 \+56:1 ' shared.txt ||
+  fail "shared lines: line 0x4a2100 (4 samples, 2 such loads, 2 threads, false sharing of 3 words): $(cat shared.txt)"
+grep -Eq '^ +2 .* 0x7000 +2 +1 - ' shared.txt || fail "shared lines: line 0x7000 (2 samples, 2 such loads, 1 thread)"
 ! grep -Eq '0x9000|0x4a2140 ' shared.txt || fail "shared lines: a line no other core served is listed"
 "$armprof" report --format json shared.raw | python3 -c '
 import json, sys
@@ -219,6 +220,9 @@ l = r["shared_lines"]
 assert [x["line"] for x in l] == ["0x4a2100", "0x7000"], l
 assert l[0]["peer_loads"] == 2 and l[0]["samples"] == 4 and l[0]["loads"] == 3 and l[0]["stores"] == 1, l[0]
 assert l[0]["threads"] == 2 and l[0]["functions"] == [{"function": "[unknown]", "samples": 4}], l[0]
+assert l[0]["sharing"] == "false" and l[1]["sharing"] == "one thread", l
+assert l[0]["words"] == [{"offset": 0, "samples": 1, "threads": 1}, {"offset": 8, "samples": 2, "threads": 1},
+                         {"offset": 56, "samples": 1, "threads": 1}], l[0]["words"]
 assert l[0]["data_source"] == {"L1D": 1, "PEER-CORE": 1, "PEER-CLUSTER": 1}, l[0]
 assert r["shared_lines_dropped_loads"] == 0
 ' || fail "shared lines: json"

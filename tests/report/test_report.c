@@ -478,6 +478,16 @@ TEST(shared_lines_like_perf_c2c)
 	CHECK_EQ_U64(lines[0].stats.data_source[0x9], 1);
 	CHECK_EQ_U64(lines[0].stats.data_source[0xc], 1);
 	CHECK_EQ_U64(lines[0].threads, 3);
+	/* Words: +0 thread 11, +8 thread 12 (twice), +0x38 thread 13: each
+	 * word one thread's, so false sharing. */
+	CHECK_EQ_U64(lines[0].word[0].samples, 1);
+	CHECK_EQ_U64(lines[0].word[0].threads, 1);
+	CHECK_EQ_U64(lines[0].word[1].samples, 2);
+	CHECK_EQ_U64(lines[0].word[1].threads, 1);
+	CHECK_EQ_U64(lines[0].word[7].samples, 1);
+	CHECK_EQ_U64(lines[0].word[2].samples, 0);
+	CHECK_EQ_U64(lines[0].sharing, AP_REPORT_SHARING_FALSE);
+	CHECK_EQ_STR(ap_report_sharing_name(lines[0].sharing), "false");
 	/* No binary: every PC is one unnamed function. */
 	CHECK_EQ_U64(lines[0].n_functions, 1);
 	CHECK(lines[0].function[0].name == NULL);
@@ -486,6 +496,19 @@ TEST(shared_lines_like_perf_c2c)
 	CHECK_EQ_U64(lines[1].peer_loads, 2);
 	CHECK_EQ_U64(lines[1].stats.samples, 3); /* the DRAM load counts: same line */
 	CHECK_EQ_U64(lines[1].threads, 1);
+	CHECK_EQ_U64(lines[1].sharing, AP_REPORT_SHARING_ONE_THREAD);
+	ap_report_free(r);
+
+	/* Two threads on one word: true sharing. */
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	struct ap_record both[] = { access_rec(0x1000, 0x8000, 0, 0x9, 1), access_rec(0x1000, 0x8004, 1, -1, 2),
+		                    access_rec(0x1000, 0x8010, 0, 0x0, 1) };
+	add_both_passes(r, both, 3);
+	CHECK_EQ_U64(ap_report_shared_lines(r, &lines, NULL), 1);
+	CHECK_EQ_U64(lines[0].word[0].threads, 2);
+	CHECK_EQ_U64(lines[0].word[2].threads, 1);
+	CHECK_EQ_U64(lines[0].sharing, AP_REPORT_SHARING_TRUE);
+	CHECK_EQ_STR(ap_report_sharing_name(lines[0].sharing), "true");
 	ap_report_free(r);
 
 	/* Without the second pass the lines are known but not listed. */

@@ -22,6 +22,24 @@ static const char *fn_name(const struct ap_report_line_function *f)
 	return f->name ? f->name : "[unknown]";
 }
 
+static const char *sharing_short(enum ap_report_sharing s)
+{
+	return s == AP_REPORT_SHARING_ONE_THREAD ? "-" : ap_report_sharing_name(s);
+}
+
+/* The words the line's samples touched, by offset, each with how many
+ * threads touched it ("+0:1 +8:1": false sharing at a glance). */
+static const char *words_text(const struct ap_report_line *l, char *buf, size_t cap)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (unsigned k = 0; k < AP_REPORT_LINE_WORDS && len + 12 < cap; k++)
+		if (l->word[k].samples)
+			len += (size_t)snprintf(buf + len, cap - len, "%s+%u:%s", len ? " " : "", 8 * k,
+			                        l->word[k].threads > 1 ? "2+" : "1");
+	return buf;
+}
+
 void report_lines_text(FILE *out, const struct ap_report *r, const struct report_view *v)
 {
 	const struct ap_report_line *lines;
@@ -33,12 +51,13 @@ void report_lines_text(FILE *out, const struct ap_report *r, const struct report
 	fprintf(out, "\nShared cache lines (%zu of %zu, by loads another core's cache served; %d-byte lines, as perf c2c "
 	             "shows them)\n",
 	        n, nl, AP_REPORT_LINE_BYTES);
-	report_text_header(out, "line               peer-loads threads  functions (samples)");
+	report_text_header(out, "line               peer-loads threads sharing  words (thread count)  functions (samples)");
 	for (size_t i = 0; i < n; i++) {
 		struct ap_report_row row = row_of(&lines[i]);
+		char words[64];
 		report_text_row(out, &row, ap_report_totals(r));
-		fprintf(out, "0x%-16" PRIx64 " %10" PRIu64 " %7" PRIu32 " ", lines[i].addr, lines[i].peer_loads,
-		        lines[i].threads);
+		fprintf(out, "0x%-16" PRIx64 " %10" PRIu64 " %7" PRIu32 " %-8s %-21s", lines[i].addr, lines[i].peer_loads,
+		        lines[i].threads, sharing_short(lines[i].sharing), words_text(&lines[i], words, sizeof(words)));
 		for (size_t k = 0; k < lines[i].n_functions; k++)
 			fprintf(out, "%s %s (%" PRIu64 ")", k ? "," : "", fn_name(&lines[i].function[k]),
 			        lines[i].function[k].samples);
@@ -57,8 +76,18 @@ void report_lines_json(FILE *out, const struct ap_report *r, const struct report
 	fprintf(out, ",\n\"shared_lines_dropped_loads\":%" PRIu64 ",\n\"shared_lines\":[", dropped);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "%s\n{\"line\":\"0x%" PRIx64 "\",\"peer_loads\":%" PRIu64 ",\"threads\":%" PRIu32
-		        ",\"functions\":[",
-		        i ? "," : "", lines[i].addr, lines[i].peer_loads, lines[i].threads);
+		        ",\"sharing\":\"%s\",\"words\":[",
+		        i ? "," : "", lines[i].addr, lines[i].peer_loads, lines[i].threads,
+		        ap_report_sharing_name(lines[i].sharing));
+		int first = 1;
+		for (unsigned k = 0; k < AP_REPORT_LINE_WORDS; k++) {
+			if (!lines[i].word[k].samples)
+				continue;
+			fprintf(out, "%s{\"offset\":%u,\"samples\":%" PRIu64 ",\"threads\":%" PRIu32 "}", first ? "" : ",",
+			        8 * k, lines[i].word[k].samples, lines[i].word[k].threads);
+			first = 0;
+		}
+		fprintf(out, "],\"functions\":[");
 		for (size_t k = 0; k < lines[i].n_functions; k++) {
 			const struct ap_report_line_function *f = &lines[i].function[k];
 			fprintf(out, "%s{\"function\":", k ? "," : "");
