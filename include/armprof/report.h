@@ -161,8 +161,10 @@ struct ap_report_line_function {
 	const char *binary; /* a library's file name, else NULL */
 	uint64_t samples;
 };
+#define AP_REPORT_NO_PROCESS UINT64_MAX
 struct ap_report_line {
-	uint64_t addr;       /* the line's first byte (virtual) */
+	uint64_t pid;        /* its process (ap_report_set_thread_process), else AP_REPORT_NO_PROCESS */
+	uint64_t addr;       /* the line's first byte (virtual, in that process) */
 	uint64_t peer_loads; /* its sampled loads that another core's cache served */
 	uint32_t threads;    /* distinct CONTEXTIDR_EL1 values among its samples */
 	struct ap_report_stats stats; /* every sample with a data address in the line */
@@ -174,6 +176,12 @@ struct ap_report_line {
 /* "false", "true" or "one thread". */
 const char *ap_report_sharing_name(enum ap_report_sharing s);
 int ap_report_has_shared_lines(const struct ap_report *r);
+/* Thread tid (a CONTEXTIDR_EL1 value) belongs to process pid: one virtual
+ * address in two processes is two lines (a forked child's copy of a
+ * variable is not its parent's). Give every mapping before the first
+ * record; threads not given are of no known process (all one). 0, or
+ * -AP_ERR_NOMEM. */
+int ap_report_set_thread_process(struct ap_report *r, uint64_t tid, uint64_t pid);
 /* Second pass: count rec if its data address lies in a shared line.
  * 0 or -AP_ERR_NOMEM. */
 int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec);

@@ -31,19 +31,70 @@ static uint64_t line_of(const struct ap_record *rec)
 	return (rec->vaddr & 0x00FFFFFFFFFFFFFFull) / AP_REPORT_LINE_BYTES;
 }
 
-static size_t line_slot(const struct report_lines *l, uint64_t line)
+static int cmp_tid(const void *a, const void *b)
 {
-	size_t mask = l->index_cap - 1, i = (size_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & mask;
-	while (l->index[i] && l->acc[l->index[i] - 1].line.addr / AP_REPORT_LINE_BYTES != line)
+	uint64_t x = ((const struct report_pc_count *)a)->pc, y = ((const struct report_pc_count *)b)->pc;
+	return x < y ? -1 : x > y;
+}
+
+int ap_report_set_thread_process(struct ap_report *r, uint64_t tid, uint64_t pid)
+{
+	struct report_lines *l = &r->lines;
+	if (l->n_procs == l->cap_procs) {
+		size_t cap = l->cap_procs ? 2 * l->cap_procs : 16;
+		struct report_pc_count *p = realloc(l->procs, cap * sizeof(*p));
+		if (!p)
+			return -AP_ERR_NOMEM;
+		l->procs = p;
+		l->cap_procs = cap;
+	}
+	l->procs[l->n_procs++] = (struct report_pc_count){ tid, pid };
+	l->procs_sorted = 0;
+	return 0;
+}
+
+/* The process of the record's thread, or AP_REPORT_NO_PROCESS. */
+static uint64_t process_of(struct report_lines *l, const struct ap_record *rec)
+{
+	if (!l->n_procs || !(rec->has & AP_HAS_CTX_EL1))
+		return AP_REPORT_NO_PROCESS;
+	if (!l->procs_sorted) {
+		qsort(l->procs, l->n_procs, sizeof(*l->procs), cmp_tid);
+		l->procs_sorted = 1;
+	}
+	size_t lo = 0, hi = l->n_procs;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (l->procs[mid].pc < rec->ctx_el1)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->n_procs && l->procs[lo].pc == rec->ctx_el1 ? l->procs[lo].count : AP_REPORT_NO_PROCESS;
+}
+
+static uint64_t key_hash(uint64_t line, uint64_t pid)
+{
+	return (line ^ (pid * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull;
+}
+
+static size_t line_slot(const struct report_lines *l, uint64_t line, uint64_t pid)
+{
+	size_t mask = l->index_cap - 1, i = (size_t)(key_hash(line, pid) >> 32) & mask;
+	while (l->index[i]) {
+		const struct ap_report_line *x = &l->acc[l->index[i] - 1].line;
+		if (x->addr / AP_REPORT_LINE_BYTES == line && x->pid == pid)
+			break;
 		i = (i + 1) & mask;
+	}
 	return i;
 }
 
-static struct report_line_acc *find(const struct report_lines *l, uint64_t line)
+static struct report_line_acc *find(const struct report_lines *l, uint64_t line, uint64_t pid)
 {
 	if (!l->n)
 		return NULL;
-	uint32_t k = l->index[line_slot(l, line)];
+	uint32_t k = l->index[line_slot(l, line, pid)];
 	return k ? &l->acc[k - 1] : NULL;
 }
 
@@ -52,8 +103,8 @@ int report_lines_note(struct report_lines *l, const struct ap_record *rec)
 {
 	if (!(rec->has & AP_HAS_VADDR) || !from_another_core(rec))
 		return 0;
-	uint64_t line = line_of(rec);
-	struct report_line_acc *a = find(l, line);
+	uint64_t line = line_of(rec), pid = process_of(l, rec);
+	struct report_line_acc *a = find(l, line, pid);
 	if (a) {
 		a->line.peer_loads++;
 		return 0;
@@ -77,13 +128,15 @@ int report_lines_note(struct report_lines *l, const struct ap_record *rec)
 		l->index = index;
 		l->index_cap = cap;
 		for (size_t k = 0; k < l->n; k++)
-			l->index[line_slot(l, l->acc[k].line.addr / AP_REPORT_LINE_BYTES)] = (uint32_t)(k + 1);
+			l->index[line_slot(l, l->acc[k].line.addr / AP_REPORT_LINE_BYTES, l->acc[k].line.pid)] =
+			        (uint32_t)(k + 1);
 	}
 	a = &l->acc[l->n];
 	memset(a, 0, sizeof(*a));
 	a->line.addr = line * AP_REPORT_LINE_BYTES;
+	a->line.pid = pid;
 	a->line.peer_loads = 1;
-	l->index[line_slot(l, line)] = (uint32_t)(l->n + 1);
+	l->index[line_slot(l, line, pid)] = (uint32_t)(l->n + 1);
 	l->n++;
 	return 0;
 }
@@ -119,7 +172,7 @@ int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec)
 	l->second_pass = 1;
 	if (!(rec->has & AP_HAS_VADDR))
 		return 0;
-	struct report_line_acc *a = find(l, line_of(rec));
+	struct report_line_acc *a = find(l, line_of(rec), process_of(l, rec));
 	if (!a)
 		return 0;
 	report_stats_add(&a->line.stats, rec);
@@ -180,7 +233,9 @@ static int cmp_lines(const void *a, const void *b)
 		return x->peer_loads > y->peer_loads ? -1 : 1;
 	if (x->stats.samples != y->stats.samples)
 		return x->stats.samples > y->stats.samples ? -1 : 1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
 /* A line's functions from its PCs (symbols), most samples first. */
@@ -244,5 +299,6 @@ void report_lines_free(struct report_lines *l)
 	free(l->acc);
 	free(l->index);
 	free(l->rows);
+	free(l->procs);
 	memset(l, 0, sizeof(*l));
 }

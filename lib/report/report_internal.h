@@ -25,6 +25,11 @@ struct report_line_acc {
 	uint64_t word_thread[AP_REPORT_LINE_WORDS]; /* the first thread that touched each word */
 };
 struct report_lines {
+	/* tid -> pid (ap_report_set_thread_process): a sorted array, looked up
+	 * by bisection; few entries (a program's threads). */
+	struct report_pc_count *procs; /* pc: tid, count: pid */
+	size_t n_procs, cap_procs;
+	int procs_sorted;
 	struct report_line_acc *acc;
 	size_t n;
 	uint32_t *index; /* open addressing, line -> acc + 1 (0: empty), at most half full */

@@ -54,6 +54,10 @@ static pid_t first_pid;
 static struct ap_uarch_config uarch_cfg;
 static struct ap_uarch_system *uarch_sys;
 static struct vcpu_state *vcpus[PLUGIN_MAX_VCPUS];
+/* Every thread that ran, in order (under hold_lock): a vCPU keeps only its
+ * latest thread's id, and the records of the earlier ones carry theirs. */
+static int64_t thread_ids[PLUGIN_MAX_THREADS];
+static unsigned n_thread_ids;
 /* Interleaved replay (replay_hub.h): with opts.interleave and a model
  * thread to spare, every vCPU's log is replayed on this hub's thread. */
 static struct replay_hub hub;
@@ -131,6 +135,8 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 	char err[256];
 	v->index = index;
 	v->tid = (int64_t)syscall(SYS_gettid); /* qemu-user: guest tid == host tid */
+	if (n_thread_ids < PLUGIN_MAX_THREADS)
+		thread_ids[n_thread_ids++] = v->tid;
 	v->rs.dep_reg = A64_NO_REG;
 	v->rs.detail = 1; /* every TB, unless a timing window says otherwise */
 	if (opts.timing && !v->core && ap_uarch_core_new(&v->core, uarch_sys, index) < 0)
@@ -910,6 +916,8 @@ static void write_outputs(void)
 		                       .stopped_by_signal = stopped_by_signal,
 		                       .checkpoints = checkpoints,
 		                       .hub = use_hub ? &hub : NULL,
+		                       .thread_ids = thread_ids,
+		                       .n_thread_ids = n_thread_ids,
 		                       .child = getpid() != first_pid };
 	plugin_write_outputs(&run);
 }
@@ -1059,6 +1067,7 @@ static void after_fork_in_child(void)
 	atomic_store(&stop_requested, 0);
 	stopped_by_signal = 0;
 	checkpoints = 0;
+	n_thread_ids = 0; /* the child's threads are its own */
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
 		struct vcpu_state *v = vcpus[i];
 		if (!v)

@@ -173,6 +173,10 @@ static int emit_stats(FILE *f, const void *ctx)
 			us.branches += s->branches, us.mispredicts += s->mispredicts;
 		}
 	}
+	/* Every thread, for its COMM in perf.data (a vCPU line names only
+	 * the latest thread that ran on it). */
+	for (unsigned k = 0; k < run->n_thread_ids; k++)
+		fprintf(f, "thread=%" PRId64 "\n", run->thread_ids[k]);
 	fprintf(f, "ops=%" PRIu64 "\nsample_pop=%" PRIu64 "\nsample_feed=%" PRIu64 "\nsample_filtrate=%" PRIu64
 	        "\nsample_collision=%" PRIu64 "\nrecords=%" PRIu64 "\nrecords_discarded=%" PRIu64
 	        "\nspe_bytes=%" PRIu64 "\nmgmt_events=%" PRIu64 "\nbuffer_drains=%" PRIu64 "\nlost_bytes=%" PRIu64 "\n",

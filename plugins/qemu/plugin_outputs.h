@@ -26,6 +26,8 @@ struct plugin_run_view {
 	int stopped_by_signal; /* a checkpoint or a fault's outputs: this signal */
 	uint64_t checkpoints;
 	const struct replay_hub *hub; /* interleaved replay, or NULL */
+	const int64_t *thread_ids;    /* every thread that ran */
+	unsigned n_thread_ids;
 	int child;             /* a forked child: its pid is added to the names */
 };
 

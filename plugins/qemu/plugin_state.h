@@ -17,6 +17,9 @@
 #define PLUGIN_MAX_TB_INSNS 512
 /* vCPU indices QEMU linux-user hands out (one per live guest thread). */
 #define PLUGIN_MAX_VCPUS 256
+/* Threads of a process listed in the outputs (a vCPU index serves many
+ * threads one after the other; each needs its COMM in perf.data). */
+#define PLUGIN_MAX_THREADS 4096
 
 struct tb_info;
 

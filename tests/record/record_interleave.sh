@@ -74,6 +74,22 @@ assert top["functions"][0]["function"] == "bump_shared", top["functions"]
 assert all(f["function"] != "bump_padded" for l in lines for f in l["functions"]), lines
 ' || fail "default: the report's shared cache lines do not show bump_shared's line"
 
+# A forked program: the same virtual line in parent and child is two lines,
+# one per process (perf.data's COMM records give each thread's process,
+# every thread that ran, not only each vCPU's latest).
+aarch64-linux-gnu-gcc -O2 -static -pthread -o fork_threads "$src/tests/record/progs/fork_threads.c"
+"$armprof" record -q -j -o ft.data -- ./fork_threads > ft.out
+grep -q '^child 600000 600000$' ft.out && grep -q '^parent 600000 600000$' ft.out || fail "fork_threads output: $(cat ft.out)"
+"$armprof" report --format json ft.data | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+lines = r["shared_lines"]
+assert len(lines) == 2, lines
+assert lines[0]["line"] == lines[1]["line"], lines
+assert None not in (lines[0]["pid"], lines[1]["pid"]) and lines[0]["pid"] != lines[1]["pid"], lines
+assert sorted(l["threads"] for l in lines) == [2, 3], lines  # the parent ran two helper threads
+' || fail "fork_threads: one shared line per process expected"
+
 # One thread: the hub replays it exactly as a model thread of its own does.
 "$armprof" record -q --no-context --format raw -o hub.raw --counts hub.counts -- "$examples/stream" 1 > /dev/null
 "$armprof" record -q --no-context --format raw -o own.raw --counts own.counts --interleave 0 -- "$examples/stream" 1 > /dev/null

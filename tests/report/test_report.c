@@ -527,6 +527,36 @@ TEST(shared_lines_like_perf_c2c)
 	ap_report_free(r);
 }
 
+/* One virtual line in two processes (a forked child's copy) is two lines:
+ * threads map to processes (ap_report_set_thread_process); a thread of no
+ * known process keeps to a line of its own kind. */
+TEST(shared_lines_per_process)
+{
+	struct ap_report *r;
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_set_thread_process(r, 101, 100), 0);
+	CHECK_EQ_U64(ap_report_set_thread_process(r, 100, 100), 0);
+	CHECK_EQ_U64(ap_report_set_thread_process(r, 201, 200), 0);
+	CHECK_EQ_U64(ap_report_set_thread_process(r, 200, 200), 0);
+	struct ap_record recs[] = {
+		access_rec(0x1000, 0x4000, 0, 0x9, 100), access_rec(0x1000, 0x4008, 1, -1, 101),
+		access_rec(0x1000, 0x4000, 0, 0x9, 200), access_rec(0x1000, 0x4008, 0, 0x9, 201),
+		access_rec(0x1000, 0x4010, 0, 0x9, 999), /* no COMM for 999 */
+	};
+	add_both_passes(r, recs, sizeof(recs) / sizeof(recs[0]));
+	const struct ap_report_line *lines;
+	CHECK_EQ_U64(ap_report_shared_lines(r, &lines, NULL), 3);
+	CHECK_EQ_U64(lines[0].pid, 200); /* 2 loads from another core */
+	CHECK_EQ_U64(lines[0].threads, 2);
+	CHECK_EQ_U64(lines[0].sharing, AP_REPORT_SHARING_FALSE);
+	CHECK_EQ_U64(lines[1].pid, 100);
+	CHECK_EQ_U64(lines[1].stats.samples, 2);
+	CHECK_EQ_U64(lines[1].sharing, AP_REPORT_SHARING_FALSE);
+	CHECK_EQ_U64(lines[2].pid, AP_REPORT_NO_PROCESS);
+	CHECK_EQ_U64(lines[2].addr, 0x4000);
+	ap_report_free(r);
+}
+
 /* Functions on a shared line come from the binary's symbols, most samples
  * first, at most AP_REPORT_LINE_FUNCTIONS of them; past
  * AP_REPORT_MAX_SHARED_LINES lines, further ones are counted as dropped. */
@@ -564,5 +594,5 @@ TEST(shared_lines_functions_and_limits)
 	ap_report_free(r);
 }
 
-TEST_MAIN(CASE(shared_lines_like_perf_c2c), CASE(shared_lines_functions_and_limits), CASE(rates_and_sources), CASE(function_by_name_and_pc_stats), CASE(threads_by_context), CASE(many_threads), CASE(ranked_by_each_key), CASE(rates_are_fractions_of_odd_records), CASE(percentiles_within_a_sixteenth), CASE(many_pcs_grow_the_table),
+TEST_MAIN(CASE(shared_lines_like_perf_c2c), CASE(shared_lines_per_process), CASE(shared_lines_functions_and_limits), CASE(rates_and_sources), CASE(function_by_name_and_pc_stats), CASE(threads_by_context), CASE(many_threads), CASE(ranked_by_each_key), CASE(rates_are_fractions_of_odd_records), CASE(percentiles_within_a_sixteenth), CASE(many_pcs_grow_the_table),
           CASE(symbols_from_elf), CASE(symbols_from_libraries))

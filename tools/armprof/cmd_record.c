@@ -111,7 +111,11 @@ static int write_process(struct ap_perf_writer *w, const char *prog, const char 
 	struct ap_perf_error err;
 	int32_t pid = st->n_vcpus ? (int32_t)st->vcpu[0].tid : 1;
 	int rc = 0;
-	for (size_t i = 0; !rc && i < st->n_vcpus; i++)
+	/* Every thread that ran (a plugin without "thread=" lines: the
+	 * vCPUs' latest), so that a report knows each record's process. */
+	for (size_t i = 0; !rc && i < st->n_threads; i++)
+		rc = ap_perf_write_comm(w, pid, (int32_t)st->thread_tid[i], base, 0);
+	for (size_t i = 0; !rc && !st->n_threads && i < st->n_vcpus; i++)
 		rc = ap_perf_write_comm(w, pid, (int32_t)st->vcpu[i].tid, base, 0);
 	struct ap_perf_elf_map maps[16];
 	char abs[PATH_MAX];

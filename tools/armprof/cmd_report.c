@@ -203,14 +203,24 @@ static int load_binary(struct report_run *run, struct report_view *view, const c
 	return 0;
 }
 
+/* second_pass: the records again, for the shared cache lines (the
+ * binary and the threads' processes are known already). */
 static int feed_perf(const char *path, int32_t cpu, int32_t tid, struct ap_decoder *dec,
-                     struct report_run *run, struct report_view *view, char *binary, size_t cap)
+                     struct report_run *run, struct report_view *view, char *binary, size_t cap,
+                     int second_pass)
 {
 	struct perf_input in;
 	int rc = perf_input_open(&in, "report", path, cpu, tid);
 	if (rc)
 		return rc;
-	if (!binary[0]) {
+	/* Which process each thread is of (COMM records), so that a forked
+	 * child's copy of a line is not its parent's line. */
+	const struct ap_perf_info *info = ap_perf_info(in.reader);
+	for (size_t i = 0; !second_pass && i < info->n_comms; i++)
+		if (info->comms[i].tid >= 0 && info->comms[i].pid >= 0 &&
+		    ap_report_set_thread_process(run->rep, (uint64_t)info->comms[i].tid, (uint64_t)info->comms[i].pid) < 0)
+			run->nomem = 1;
+	if (!second_pass && !binary[0]) {
 		uint64_t bias = 0;
 		struct meta_libraries *libs = calloc(1, sizeof(*libs));
 		if (libs)
@@ -300,7 +310,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	int rc;
 	if (is_perf) {
 		view->input_kind = "perf.data";
-		rc = feed_perf(input, lo->cpu, lo->tid, &dec, run, view, binary, cap);
+		rc = feed_perf(input, lo->cpu, lo->tid, &dec, run, view, binary, cap, 0);
 	} else {
 		rc = feed_raw(input, &dec);
 	}
@@ -309,9 +319,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	if (!rc && !run->nomem && ap_report_has_shared_lines(run->rep) && strcmp(input, "-") != 0) {
 		dc.on_record = on_line_record;
 		ap_decoder_init(&dec, &dc);
-		char symbols_loaded[] = "-"; /* a name, so that feed_perf loads no binary again */
-		rc = is_perf ? feed_perf(input, lo->cpu, lo->tid, &dec, run, view, symbols_loaded, sizeof(symbols_loaded))
-		             : feed_raw(input, &dec);
+		rc = is_perf ? feed_perf(input, lo->cpu, lo->tid, &dec, run, view, binary, cap, 1) : feed_raw(input, &dec);
 	}
 	if (!rc && run->nomem) {
 		fprintf(stderr, "armprof report: out of memory\n");

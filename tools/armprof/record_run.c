@@ -243,6 +243,12 @@ int record_read_stats(const char *path, struct record_stats *st)
 			}
 			continue;
 		}
+		int64_t tid;
+		if (sscanf(line, "thread=%" SCNd64, &tid) == 1) {
+			if (st->n_threads < RECORD_MAX_THREADS)
+				st->thread_tid[st->n_threads++] = tid;
+			continue;
+		}
 		if (!strncmp(line, "vcpu=", 5)) {
 			if (st->n_vcpus == RECORD_MAX_VCPUS)
 				continue;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #define RECORD_MAX_VCPUS 256
+#define RECORD_MAX_THREADS 4096 /* = the plugin's PLUGIN_MAX_THREADS */
 
 struct record_vcpu {
 	unsigned index;
@@ -45,6 +46,10 @@ struct record_stats {
 	uint64_t checkpoints; /* such checkpoints written during the run */
 	size_t n_vcpus;
 	struct record_vcpu vcpu[RECORD_MAX_VCPUS];
+	/* Every thread that ran ("thread=" lines; a vCPU's line names only its
+	 * latest): each gets a COMM in perf.data. */
+	size_t n_threads;
+	int64_t thread_tid[RECORD_MAX_THREADS];
 	size_t n_maps;
 	struct record_map map[RECORD_MAX_MAPS];
 };

@@ -51,13 +51,18 @@ void report_lines_text(FILE *out, const struct ap_report *r, const struct report
 	fprintf(out, "\nShared cache lines (%zu of %zu, by loads another core's cache served; %d-byte lines, as perf c2c "
 	             "shows them)\n",
 	        n, nl, AP_REPORT_LINE_BYTES);
-	report_text_header(out, "line               peer-loads threads sharing  words (thread count)  functions (samples)");
+	report_text_header(out, "[pid:]line         peer-loads threads sharing  words (thread count)  functions (samples)");
 	for (size_t i = 0; i < n; i++) {
 		struct ap_report_row row = row_of(&lines[i]);
 		char words[64];
 		report_text_row(out, &row, ap_report_totals(r));
-		fprintf(out, "0x%-16" PRIx64 " %10" PRIu64 " %7" PRIu32 " %-8s %-21s", lines[i].addr, lines[i].peer_loads,
-		        lines[i].threads, sharing_short(lines[i].sharing), words_text(&lines[i], words, sizeof(words)));
+		char where[48];
+		if (lines[i].pid == AP_REPORT_NO_PROCESS)
+			snprintf(where, sizeof(where), "0x%" PRIx64, lines[i].addr);
+		else /* the process matters: one address in two processes is two lines */
+			snprintf(where, sizeof(where), "%" PRIu64 ":0x%" PRIx64, lines[i].pid, lines[i].addr);
+		fprintf(out, "%-18s %10" PRIu64 " %7" PRIu32 " %-8s %-21s", where, lines[i].peer_loads, lines[i].threads,
+		        sharing_short(lines[i].sharing), words_text(&lines[i], words, sizeof(words)));
 		for (size_t k = 0; k < lines[i].n_functions; k++)
 			fprintf(out, "%s %s (%" PRIu64 ")", k ? "," : "", fn_name(&lines[i].function[k]),
 			        lines[i].function[k].samples);
@@ -75,10 +80,14 @@ void report_lines_json(FILE *out, const struct ap_report *r, const struct report
 	size_t n = shown(v, ap_report_shared_lines(r, &lines, &dropped));
 	fprintf(out, ",\n\"shared_lines_dropped_loads\":%" PRIu64 ",\n\"shared_lines\":[", dropped);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "%s\n{\"line\":\"0x%" PRIx64 "\",\"peer_loads\":%" PRIu64 ",\"threads\":%" PRIu32
+		fprintf(out, "%s\n{\"pid\":", i ? "," : "");
+		if (lines[i].pid == AP_REPORT_NO_PROCESS)
+			fputs("null", out);
+		else
+			fprintf(out, "%" PRIu64, lines[i].pid);
+		fprintf(out, ",\"line\":\"0x%" PRIx64 "\",\"peer_loads\":%" PRIu64 ",\"threads\":%" PRIu32
 		        ",\"sharing\":\"%s\",\"words\":[",
-		        i ? "," : "", lines[i].addr, lines[i].peer_loads, lines[i].threads,
-		        ap_report_sharing_name(lines[i].sharing));
+		        lines[i].addr, lines[i].peer_loads, lines[i].threads, ap_report_sharing_name(lines[i].sharing));
 		int first = 1;
 		for (unsigned k = 0; k < AP_REPORT_LINE_WORDS; k++) {
 			if (!lines[i].word[k].samples)
