@@ -41,7 +41,7 @@ static void check_stats(const char *path)
 	static struct record_stats st;
 	if (record_read_stats(path, &st) != 0)
 		return;
-	if (st.n_vcpus > RECORD_MAX_VCPUS || st.n_maps > RECORD_MAX_MAPS)
+	if (st.n_vcpus > RECORD_MAX_VCPUS || st.n_maps > RECORD_MAX_MAPS || st.n_threads > RECORD_MAX_THREADS)
 		__builtin_trap();
 	for (size_t i = 0; i < st.n_maps; i++)
 		if (!memchr(st.map[i].path, 0, sizeof(st.map[i].path)) || st.map[i].path[0] != '/')
