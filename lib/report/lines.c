@@ -37,20 +37,42 @@ static int cmp_tid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Append {a, b} to the array {set, n, cap}, growing it by doubling. */
+static int append_pair(struct report_pc_count **set, size_t *n, size_t *cap, uint64_t a, uint64_t b)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 4;
+		struct report_pc_count *s = realloc(*set, c * sizeof(*s));
+		if (!s)
+			return -AP_ERR_NOMEM;
+		*set = s;
+		*cap = c;
+	}
+	(*set)[(*n)++] = (struct report_pc_count){ a, b };
+	return 0;
+}
+
+/* Add v to the set {set, n, cap}, or count it in *overflow past max. */
+static int count_in(struct report_pc_count **set, size_t *n, size_t *cap, uint64_t v, size_t max,
+                    uint64_t *overflow)
+{
+	for (size_t k = 0; k < *n; k++)
+		if ((*set)[k].pc == v) {
+			(*set)[k].count++;
+			return 0;
+		}
+	if (*n == max) {
+		(*overflow)++;
+		return 0;
+	}
+	return append_pair(set, n, cap, v, 1);
+}
+
 int ap_report_set_thread_process(struct ap_report *r, uint64_t tid, uint64_t pid)
 {
 	struct report_lines *l = &r->lines;
-	if (l->n_procs == l->cap_procs) {
-		size_t cap = l->cap_procs ? 2 * l->cap_procs : 16;
-		struct report_pc_count *p = realloc(l->procs, cap * sizeof(*p));
-		if (!p)
-			return -AP_ERR_NOMEM;
-		l->procs = p;
-		l->cap_procs = cap;
-	}
-	l->procs[l->n_procs++] = (struct report_pc_count){ tid, pid };
 	l->procs_sorted = 0;
-	return 0;
+	return append_pair(&l->procs, &l->n_procs, &l->cap_procs, tid, pid);
 }
 
 /* The process of the record's thread, or AP_REPORT_NO_PROCESS. */
@@ -141,30 +163,7 @@ int report_lines_note(struct report_lines *l, const struct ap_record *rec)
 	return 0;
 }
 
-/* Add v to the set {set, n, cap}, or count it in *overflow past max. */
-static int count_in(struct report_pc_count **set, uint32_t *n, uint32_t *cap, uint64_t v, uint32_t max,
-                    uint64_t *overflow)
-{
-	for (uint32_t k = 0; k < *n; k++)
-		if ((*set)[k].pc == v) {
-			(*set)[k].count++;
-			return 0;
-		}
-	if (*n == max) {
-		(*overflow)++;
-		return 0;
-	}
-	if (*n == *cap) {
-		uint32_t c = *cap ? 2 * *cap : 4;
-		struct report_pc_count *s = realloc(*set, c * sizeof(*s));
-		if (!s)
-			return -AP_ERR_NOMEM;
-		*set = s;
-		*cap = c;
-	}
-	(*set)[(*n)++] = (struct report_pc_count){ v, 1 };
-	return 0;
-}
+
 
 int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec)
 {
@@ -188,7 +187,7 @@ int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec)
 		w->threads = 2;
 	}
 	uint64_t ignored = 0;
-	if (count_in(&a->ctx, &a->n_ctx, &a->cap_ctx, ctx, UINT32_MAX, &ignored) < 0)
+	if (count_in(&a->ctx, &a->n_ctx, &a->cap_ctx, ctx, SIZE_MAX, &ignored) < 0)
 		return -AP_ERR_NOMEM;
 	if (rec->has & AP_HAS_PC)
 		return count_in(&a->pcs, &a->n_pcs, &a->cap_pcs, rec->pc, AP_REPORT_LINE_PCS, &a->other_pcs);
@@ -243,7 +242,7 @@ static void line_functions(const struct ap_report *r, const struct report_line_a
 {
 	struct ap_report_line_function f[AP_REPORT_LINE_PCS];
 	size_t n = 0;
-	for (uint32_t k = 0; k < a->n_pcs; k++) {
+	for (size_t k = 0; k < a->n_pcs; k++) {
 		const char *binary;
 		const struct report_symbol *sym = report_find_symbol(r, a->pcs[k].pc, &binary);
 		const char *name = sym ? sym->name : NULL;
@@ -273,7 +272,7 @@ int report_lines_finish(struct ap_report *r)
 	for (size_t k = 0; k < l->n; k++) {
 		struct ap_report_line *row = &l->rows[k];
 		*row = l->acc[k].line;
-		row->threads = l->acc[k].n_ctx;
+		row->threads = (uint32_t)l->acc[k].n_ctx;
 		row->sharing = sharing_of(row);
 		line_functions(r, &l->acc[k], row);
 	}

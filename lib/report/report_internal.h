@@ -20,7 +20,7 @@ struct report_pc_count {
 struct report_line_acc {
 	struct ap_report_line line; /* addr, peer_loads (first pass), stats */
 	struct report_pc_count *pcs, *ctx;
-	uint32_t n_pcs, cap_pcs, n_ctx, cap_ctx;
+	size_t n_pcs, cap_pcs, n_ctx, cap_ctx;
 	uint64_t other_pcs;
 	uint64_t word_thread[AP_REPORT_LINE_WORDS]; /* the first thread that touched each word */
 };

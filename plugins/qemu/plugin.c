@@ -566,10 +566,14 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 	if (room < max)
 		max = room;
 	/* Interleaved replay: the run ends about where the clock meets stop
-	 * (the last execution may pass it, as a single event may). */
-	uint64_t clock = r->ops + r->stall_total, to_stop = stop > clock ? (stop - clock) / n + 1 : 1;
-	if (to_stop < max)
-		max = to_stop;
+	 * (the last execution may pass it, as a single event may). Not on
+	 * its own (stop is then UINT64_MAX, a constant in replay_batch's
+	 * fast copy): no division there. */
+	if (stop != UINT64_MAX && max >= 2) {
+		uint64_t clock = r->ops + r->stall_total, to_stop = stop > clock ? (stop - clock) / n + 1 : 1;
+		if (to_stop < max)
+			max = to_stop;
+	}
 	if (max < 2) /* one event: the usual path costs no more */
 		return e;
 	uint64_t k = 1;

@@ -352,6 +352,9 @@ void replay_hub_drain(struct replay_hub *h, struct event_ring *r)
 	pthread_mutex_lock(&h->lock);
 	h->flushing++;
 	if (event_ring_current(r)->n) {
+		/* Room is there after any publish returned; the wait covers a
+		 * drain from another thread (the exit) while the owner's own
+		 * publish still waits for it. */
 		while (r->published - r->replayed >= EVENT_RING_BATCHES)
 			pthread_cond_wait(&h->done, &h->lock);
 		r->published++;
