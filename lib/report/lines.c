@@ -27,7 +27,7 @@ static int from_another_core(const struct ap_record *rec)
 
 static uint64_t line_of(const struct ap_record *rec)
 {
-	/* VA bits [55:0]: the top byte holds a tag (SPE-5.3.2), not address. */
+	/* VA bits [55:0]: byte 7 is the TAG (SPE-5.3.1-17), not address. */
 	return (rec->vaddr & 0x00FFFFFFFFFFFFFFull) / AP_REPORT_LINE_BYTES;
 }
 

@@ -446,7 +446,7 @@ static void add_both_passes(struct ap_report *r, const struct ap_record *recs, s
  * 0xa, PEER-CLUSTER 0xc, REMOTE 0xd; SPE-5.3.5-1, the Neoverse values),
  * with every sample whose data address lies in it, whatever its source,
  * from the second pass; lines with no such load are not listed. The top
- * byte of the address is a tag (SPE-5.3.2-1), not part of the line. */
+ * byte of the address is a tag (SPE-5.3.1-17, SPE-2.3.2-3), not part of the line. */
 TEST(shared_lines_like_perf_c2c)
 {
 	struct ap_report *r;
