@@ -1,4 +1,7 @@
-/* The ELF helpers of lib/perfdata (perfdata.h): the executable segments
+/* The ELF readers: lib/report's (ap_report_load_binary: symbols, a debug
+ * file, the FDE and PLT functions of a stripped file, disassembly and
+ * lines of the PCs found in it), and the ELF helpers of lib/perfdata
+ * (perfdata.h): the executable segments
  * (ap_perf_elf_exec_maps: the files perf.data's mappings and armprof
  * record name), the interpreter a program asks for (ap_perf_elf_interp:
  * armprof record's choice of an aarch64 root) and the aarch64 check. They
@@ -12,6 +15,7 @@
 #include <unistd.h>
 
 #include "armprof/perfdata.h"
+#include "armprof/report.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -40,6 +44,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	if (has <= 0 && interp[0])
 		__builtin_trap(); /* no interpreter: an empty string */
+	struct ap_report *rep;
+	if (ap_report_new(&rep) == 0) {
+		char msg[256] = "";
+		if (ap_report_add_debug_dir(rep, "/nonexistent") != 0)
+			__builtin_trap();
+		if (ap_report_load_binary(rep, path, 0x10000, msg, sizeof(msg)) == 0) {
+			/* Samples at every fourth byte of the file's first 4 KiB of
+			 * addresses and at a few of its words read as addresses. */
+			struct ap_record rec;
+			memset(&rec, 0, sizeof(rec));
+			rec.has = AP_HAS_PC;
+			for (uint64_t a = 0; a < 4096; a += 4) {
+				rec.pc = 0x10000 + a;
+				if (ap_report_add(rep, &rec) != 0)
+					__builtin_trap();
+			}
+			for (size_t i = 0; i + 8 <= size && i < 256; i += 8) {
+				memcpy(&rec.pc, data + i, 8);
+				if (ap_report_add(rep, &rec) != 0)
+					__builtin_trap();
+			}
+			if (ap_report_finish(rep) != 0)
+				__builtin_trap();
+			const struct ap_report_row *rows;
+			size_t n_rows = ap_report_functions(rep, &rows);
+			char buf[256];
+			for (size_t i = 0; i < n_rows && i < 64; i++) {
+				if (rows[i].name && !memchr(rows[i].name, 0, 4096))
+					__builtin_trap();
+				ap_report_disassemble(rep, rows[i].addr, buf, sizeof(buf));
+				ap_report_source_line(rep, rows[i].addr, buf, sizeof(buf));
+				uint64_t start, fsize;
+				const char *bin, *found;
+				if (rows[i].name)
+					ap_report_find_function(rep, rows[i].name, &start, &fsize, &bin, &found);
+			}
+		} else if (!msg[0]) {
+			__builtin_trap(); /* an error says what */
+		}
+		ap_report_free(rep);
+	}
 	int a64 = ap_perf_elf_is_aarch64(path);
 	if (a64 != 0 && a64 != 1)
 		__builtin_trap();

@@ -84,9 +84,15 @@ void ap_report_free(struct ap_report *r);
 int ap_report_add(struct ap_report *r, const struct ap_record *rec);
 
 /* Symbols (and DWARF line information, when present) of the ELF file at
- * path, loaded at load_bias (runtime address = ELF address + bias).
- * Returns 0, -AP_ERR_IO (cannot open), -AP_ERR_FORMAT (not an ELF file or
- * no symbols); err_msg (may be NULL) gets a message. */
+ * path, loaded at load_bias (runtime address = ELF address + bias). A
+ * stripped file's symbols and lines come from its separate debug file when
+ * one is found (by build ID, then .gnu_debuglink: the debug directories of
+ * ap_report_add_debug_dir, then /usr/lib/debug); without one, from its
+ * dynamic symbols, and the functions no symbol names are still told apart:
+ * each function with unwind information (an FDE) is named sub_<ELF
+ * address>, each PLT stub <symbol>@plt.
+ * Returns 0, -AP_ERR_IO (cannot open), -AP_ERR_FORMAT (not a 64-bit ELF
+ * file) or -AP_ERR_NOMEM; err_msg (may be NULL) gets a message. */
 int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias,
                           char *err_msg, size_t err_len);
 /* Symbols of another ELF file the program ran code of (its dynamic loader,
@@ -96,6 +102,12 @@ int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_b
  * ap_report_load_binary. */
 int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias,
                            char *err_msg, size_t err_len);
+/* A directory to look for separate debug files in, laid out as
+ * /usr/lib/debug is (.build-id/xx/yyyy.debug, or the file's own directory
+ * below it). Directories are searched in the order added, then
+ * /usr/lib/debug; a binary loaded later sees them. Returns 0 or
+ * -AP_ERR_NOMEM. */
+int ap_report_add_debug_dir(struct ap_report *r, const char *dir);
 
 /* Sort and aggregate: instruction rows by samples (then PC), function rows
  * by samples (then name). Call after the last ap_report_add. */

@@ -19,6 +19,12 @@ struct report_binary {
 	char *path;
 	int fd;
 	Elf *elf;
+	/* The separate debug file (report_find_debug_file), when the file is
+	 * stripped and one was found: its symbols and lines stand in for the
+	 * file's; code bytes still come from the file. */
+	char *debug_path;
+	int debug_fd;
+	Elf *debug_elf;
 	Dwarf *dw;         /* NULL without DWARF */
 	uint64_t bias;
 	struct report_symbol *syms; /* one per address: the name rows get */
@@ -27,6 +33,7 @@ struct report_binary {
 	 * (ap_report_find_function: printf as well as _IO_printf). */
 	struct report_symbol *all_syms;
 	size_t n_all_syms;
+	char *added_names; /* of the functions report_elf_functions added */
 	csh cs;
 	int cs_ok;
 };
@@ -43,8 +50,14 @@ void report_binary_free(struct report_binary *b)
 		elf_end(b->elf);
 	if (b->fd >= 0)
 		close(b->fd);
+	if (b->debug_elf)
+		elf_end(b->debug_elf);
+	if (b->debug_fd >= 0)
+		close(b->debug_fd);
 	free(b->syms);
 	free(b->all_syms);
+	free(b->added_names);
+	free(b->debug_path);
 	free(b->path);
 	free(b);
 }
@@ -89,11 +102,11 @@ static int cmp_sym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Function symbols of the first symbol table of the given type. */
-static int read_symbols(struct report_binary *b, Elf64_Word type)
+/* Function symbols of elf's first symbol table of the given type. */
+static int read_symbols(struct report_binary *b, Elf *elf, Elf64_Word type)
 {
 	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(b->elf, scn))) {
+	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
 			continue;
@@ -109,20 +122,96 @@ static int read_symbols(struct report_binary *b, Elf64_Word type)
 			GElf_Sym s;
 			if (!gelf_getsym(data, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_value)
 				continue;
-			const char *name = elf_strptr(b->elf, sh.sh_link, s.st_name);
+			const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
 			if (!name || !*name)
 				continue;
+			GElf_Shdr in;
+			Elf_Scn *in_scn = s.st_shndx && s.st_shndx < SHN_LORESERVE ? elf_getscn(elf, s.st_shndx) : NULL;
+			uint64_t end = in_scn && gelf_getshdr(in_scn, &in) && in.sh_addr <= s.st_value &&
+			                       s.st_value - in.sh_addr < in.sh_size
+			                   ? in.sh_addr + in.sh_size + b->bias
+			                   : 0;
 			v[b->n_syms++] = (struct report_symbol){ s.st_value + b->bias, s.st_size, name,
-				                                 (unsigned char)GELF_ST_BIND(s.st_info) };
+				                                 (unsigned char)GELF_ST_BIND(s.st_info), end };
 		}
 		return 1;
 	}
 	return 0;
 }
 
-/* Open path's ELF, its symbols, DWARF lines and a disassembler. */
-static int open_binary(struct report_binary **out, const char *path, uint64_t load_bias, char *err_msg,
-                       size_t err_len)
+static int has_section(Elf *elf, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return 1;
+	return 0;
+}
+
+/* A stripped file's debug file, opened into b (nothing when none). */
+static void open_debug_file(struct report_binary *b, const struct ap_report *r)
+{
+	const char *dirs[64];
+	size_t n = 0;
+	for (size_t i = 0; r && i < r->n_debug_dirs && n + 1 < 64; i++)
+		dirs[n++] = r->debug_dirs[i];
+	dirs[n++] = "/usr/lib/debug";
+	char found[4096];
+	if (!report_find_debug_file(b->elf, b->path, dirs, n, found, sizeof(found)))
+		return;
+	b->debug_fd = open(found, O_RDONLY);
+	if (b->debug_fd < 0)
+		return;
+	b->debug_elf = elf_begin(b->debug_fd, ELF_C_READ_MMAP, NULL);
+	b->debug_path = strdup(found);
+	if (!b->debug_elf || !b->debug_path) {
+		if (b->debug_elf)
+			elf_end(b->debug_elf);
+		close(b->debug_fd);
+		free(b->debug_path);
+		b->debug_elf = NULL;
+		b->debug_fd = -1;
+		b->debug_path = NULL;
+	}
+}
+
+/* The functions no symbol names (a stripped file's): added to syms and
+ * all_syms, at runtime addresses. */
+static int add_unnamed_functions(struct report_binary *b)
+{
+	struct report_binary_symbols have = { b->syms, b->n_syms, b->bias };
+	struct report_symbol *added;
+	size_t n;
+	int rc = report_elf_functions(b->elf, &have, &added, &n, &b->added_names);
+	if (rc < 0 || !n) {
+		if (!rc)
+			free(added);
+		return rc;
+	}
+	struct report_symbol *syms = realloc(b->syms, (b->n_syms + n) * sizeof(*syms));
+	struct report_symbol *all = syms ? realloc(b->all_syms, (b->n_all_syms + n) * sizeof(*all)) : NULL;
+	if (syms)
+		b->syms = syms;
+	if (!all) {
+		free(added);
+		return -AP_ERR_NOMEM;
+	}
+	b->all_syms = all;
+	for (size_t i = 0; i < n; i++) {
+		added[i].start += b->bias;
+		b->syms[b->n_syms++] = added[i];
+		b->all_syms[b->n_all_syms++] = added[i];
+	}
+	free(added);
+	qsort(b->syms, b->n_syms, sizeof(*b->syms), cmp_sym);
+	return 0;
+}
+
+/* Open path's ELF, its symbols, DWARF lines and a disassembler. r (may be
+ * NULL) gives the debug directories. */
+static int open_binary(struct report_binary **out, const struct ap_report *r, const char *path,
+                       uint64_t load_bias, char *err_msg, size_t err_len)
 {
 	char dummy[8];
 	if (!err_msg) {
@@ -136,12 +225,14 @@ static int open_binary(struct report_binary **out, const char *path, uint64_t lo
 		return -AP_ERR_NOMEM;
 	}
 	b->bias = load_bias;
+	b->debug_fd = -1;
 	b->path = strdup(path);
 	b->fd = open(path, O_RDONLY);
-	if (b->fd < 0) {
-		snprintf(err_msg, err_len, "%s: cannot open", path);
+	if (b->fd < 0 || !b->path) {
+		snprintf(err_msg, err_len, "%s: %s", path, b->path ? "cannot open" : "out of memory");
+		int rc = b->path ? -AP_ERR_IO : -AP_ERR_NOMEM;
 		report_binary_free(b);
-		return -AP_ERR_IO;
+		return rc;
 	}
 	b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
 	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF || gelf_getclass(b->elf) != ELFCLASS64) {
@@ -149,22 +240,29 @@ static int open_binary(struct report_binary **out, const char *path, uint64_t lo
 		report_binary_free(b);
 		return -AP_ERR_FORMAT;
 	}
-	int got = read_symbols(b, SHT_SYMTAB);
+	/* Stripped (no full symbol table): the debug file's, when found. */
+	if (!has_section(b->elf, SHT_SYMTAB))
+		open_debug_file(b, r);
+	int got = read_symbols(b, b->elf, SHT_SYMTAB);
+	if (got == 0 && b->debug_elf)
+		got = read_symbols(b, b->debug_elf, SHT_SYMTAB);
 	if (got == 0)
-		got = read_symbols(b, SHT_DYNSYM);
-	if (got < 0 || b->n_syms == 0) {
-		snprintf(err_msg, err_len, "%s: %s", path, got < 0 ? "out of memory" : "no function symbols");
+		got = read_symbols(b, b->elf, SHT_DYNSYM);
+	if (got < 0) {
+		snprintf(err_msg, err_len, "%s: out of memory", path);
 		report_binary_free(b);
-		return got < 0 ? got : -AP_ERR_FORMAT;
+		return got;
 	}
-	qsort(b->syms, b->n_syms, sizeof(*b->syms), cmp_sym);
-	b->all_syms = malloc(b->n_syms * sizeof(*b->all_syms));
+	if (b->n_syms)
+		qsort(b->syms, b->n_syms, sizeof(*b->syms), cmp_sym);
+	b->all_syms = malloc((b->n_syms ? b->n_syms : 1) * sizeof(*b->all_syms));
 	if (!b->all_syms) {
 		snprintf(err_msg, err_len, "%s: out of memory", path);
 		report_binary_free(b);
 		return -AP_ERR_NOMEM;
 	}
-	memcpy(b->all_syms, b->syms, b->n_syms * sizeof(*b->all_syms));
+	if (b->n_syms)
+		memcpy(b->all_syms, b->syms, b->n_syms * sizeof(*b->all_syms));
 	b->n_all_syms = b->n_syms;
 	/* Keep one symbol per address (aliases), and give size-0 symbols the
 	 * room up to the next one. */
@@ -173,12 +271,37 @@ static int open_binary(struct report_binary **out, const char *path, uint64_t lo
 		if (!k || b->syms[k - 1].start != b->syms[i].start)
 			b->syms[k++] = b->syms[i];
 	b->n_syms = k;
-	for (size_t i = 0; i + 1 < k; i++)
-		if (!b->syms[i].size)
-			b->syms[i].size = b->syms[i + 1].start - b->syms[i].start;
+	for (size_t i = 0; i + 1 < k; i++) {
+		struct report_symbol *sym = &b->syms[i];
+		if (sym->size)
+			continue;
+		uint64_t end = b->syms[i + 1].start;
+		if (sym->section_end && sym->section_end < end)
+			end = sym->section_end;
+		sym->size = end - sym->start;
+	}
+	if (add_unnamed_functions(b) < 0) {
+		snprintf(err_msg, err_len, "%s: out of memory", path);
+		report_binary_free(b);
+		return -AP_ERR_NOMEM;
+	}
 	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
+	if (!b->dw && b->debug_elf)
+		b->dw = dwarf_begin_elf(b->debug_elf, DWARF_C_READ, NULL);
 	b->cs_ok = cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &b->cs) == CS_ERR_OK;
 	*out = b;
+	return 0;
+}
+
+int ap_report_add_debug_dir(struct ap_report *r, const char *dir)
+{
+	char **v = realloc(r->debug_dirs, (r->n_debug_dirs + 1) * sizeof(*v));
+	if (!v)
+		return -AP_ERR_NOMEM;
+	r->debug_dirs = v;
+	if (!(v[r->n_debug_dirs] = strdup(dir)))
+		return -AP_ERR_NOMEM;
+	r->n_debug_dirs++;
 	return 0;
 }
 
@@ -186,7 +309,7 @@ int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_b
                           size_t err_len)
 {
 	struct report_binary *b;
-	int rc = open_binary(&b, path, load_bias, err_msg, err_len);
+	int rc = open_binary(&b, r, path, load_bias, err_msg, err_len);
 	if (rc < 0)
 		return rc;
 	report_binary_free(r->bin);
@@ -199,7 +322,7 @@ int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_
                            size_t err_len)
 {
 	struct report_binary *b;
-	int rc = open_binary(&b, path, load_bias, err_msg, err_len);
+	int rc = open_binary(&b, r, path, load_bias, err_msg, err_len);
 	if (rc < 0)
 		return rc;
 	if (b->path) {
@@ -233,12 +356,21 @@ static const struct report_binary *binary_of(const struct ap_report *r, uint64_t
 	return r->bin;
 }
 
-/* Samples in [start, start + size): the instructions are 4-byte aligned. */
+/* Samples in [start, start + size): the instructions are 4-byte aligned.
+ * Whichever is shorter is walked, the range or the PCs sampled, so that a
+ * symbol with an absurd size (a corrupt file) costs no more than the PCs. */
 static uint64_t samples_in(const struct ap_report *r, uint64_t start, uint64_t size)
 {
 	uint64_t n = 0;
-	for (uint64_t pc = start & ~(uint64_t)3; pc < start + size; pc += 4) {
-		const struct ap_report_stats *s = ap_report_pc_stats(r, pc);
+	if (size / 4 > r->cap) {
+		for (size_t i = 0; i < r->cap; i++)
+			if (r->used[i] && r->pcs[i] - start < size)
+				n += r->stats[i].samples;
+		return n;
+	}
+	uint64_t first = start & ~(uint64_t)3, count = (size + (start - first) + 3) / 4;
+	for (uint64_t k = 0; k < count; k++) {
+		const struct ap_report_stats *s = ap_report_pc_stats(r, first + 4 * k);
 		n += s ? s->samples : 0;
 	}
 	return n;
@@ -293,20 +425,31 @@ const struct report_symbol *report_find_symbol(const struct ap_report *r, uint64
 	return b ? report_binary_symbol(b, pc) : NULL;
 }
 
-const struct report_symbol *report_binary_symbol(const struct report_binary *b, uint64_t pc)
+/* The symbol of v (sorted, one per address) covering pc, or NULL. */
+static const struct report_symbol *symbol_covering(const struct report_symbol *v, size_t n, uint64_t pc)
 {
-	size_t lo = 0, hi = b->n_syms;
+	size_t lo = 0, hi = n;
 	while (lo < hi) { /* first symbol with start > pc */
 		size_t mid = lo + (hi - lo) / 2;
-		if (b->syms[mid].start <= pc)
+		if (v[mid].start <= pc)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (!lo)
 		return NULL;
-	const struct report_symbol *s = &b->syms[lo - 1];
+	const struct report_symbol *s = &v[lo - 1];
 	return pc - s->start < (s->size ? s->size : 4) ? s : NULL;
+}
+
+const struct report_symbol *report_binary_symbol(const struct report_binary *b, uint64_t pc)
+{
+	return symbol_covering(b->syms, b->n_syms, pc);
+}
+
+int report_symbols_cover(const struct report_binary_symbols *have, uint64_t addr)
+{
+	return symbol_covering(have->v, have->n, addr + have->bias) != NULL;
 }
 
 /* The 4 instruction bytes at ELF address addr, from an executable section. */

@@ -38,6 +38,9 @@ void ap_report_free(struct ap_report *r)
 	free(r->thread_index);
 	report_binary_free(r->bin);
 	report_libraries_free(r->libs);
+	for (size_t i = 0; i < r->n_debug_dirs; i++)
+		free(r->debug_dirs[i]);
+	free(r->debug_dirs);
 	report_lines_free(&r->lines);
 	free(r);
 }

@@ -10,7 +10,45 @@ struct report_symbol {
 	uint64_t start, size; /* runtime addresses (bias applied) */
 	const char *name;
 	unsigned char bind;   /* STB_LOCAL, STB_GLOBAL or STB_WEAK */
+	/* The end of the symbol's section (0: unknown): a size-0 symbol
+	 * (_init, hand-written assembly) reaches at most there, not over the
+	 * PLT or the next section's code. */
+	uint64_t section_end;
 };
+
+/* Symbols sorted by start, one per address (binary.c), at ELF address +
+ * bias. */
+struct report_binary_symbols {
+	const struct report_symbol *v;
+	size_t n;
+	uint64_t bias;
+};
+/* Does a symbol cover ELF address addr? */
+int report_symbols_cover(const struct report_binary_symbols *have, uint64_t addr);
+
+/* elf_functions.c: the functions a stripped ELF file still tells (FDE
+ * extents, PLT stubs) where no symbol of have covers them, at ELF
+ * addresses, named in one allocation (*names, freed with the symbols).
+ * Returns 0 or -AP_ERR_NOMEM. */
+#include <libelf.h>
+int report_elf_functions(Elf *elf, const struct report_binary_symbols *have, struct report_symbol **out,
+                         size_t *n, char **names);
+/* The functions in the search table of an .eh_frame_hdr section (hdr,
+ * hdr_len bytes at ELF address hdr_addr) with the extents their FDEs in
+ * .eh_frame (eh, eh_len at eh_addr) give: up to cap into out, at most one
+ * per 8 bytes of hdr. Returns how many, 0 without a table, -AP_ERR_FORMAT
+ * (malformed) or -AP_ERR_UNSUPPORTED (a table encoding other than the one
+ * linkers write). FDEs whose fields do not read back are left out. */
+struct report_extent {
+	uint64_t start, size;
+};
+long report_fde_functions(const uint8_t *hdr, size_t hdr_len, uint64_t hdr_addr, const uint8_t *eh, size_t eh_len,
+                          uint64_t eh_addr, struct report_extent *out, size_t cap);
+
+/* debug_file.c: the separate debug file of the ELF file at path (build ID
+ * under each of dirs, then .gnu_debuglink), its path in out; 1 if found. */
+int report_find_debug_file(Elf *elf, const char *path, const char *const *dirs, size_t n_dirs, char *out,
+                           size_t cap);
 
 /* lines.c: shared cache lines. */
 struct report_pc_count {
@@ -66,6 +104,10 @@ struct ap_report {
 	uint32_t *thread_index;
 	size_t thread_index_cap;
 	struct report_lines lines;
+	/* Where separate debug files are looked for (ap_report_add_debug_dir),
+	 * then /usr/lib/debug. */
+	char **debug_dirs;
+	size_t n_debug_dirs;
 	int finished;
 };
 

@@ -18,6 +18,8 @@
 
 const char cmd_report_summary[] = "hot functions and instructions of an SPE capture (text, json, csv)";
 
+#define REPORT_MAX_DEBUG_DIRS 16
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -27,6 +29,8 @@ static void usage(FILE *out)
 	        "  --binary PATH        ELF file to symbolize (default: from FILE.meta, else the\n"
 	        "                       perf.data's first executable mapping of an ELF file)\n"
 	        "  --load-bias N        runtime address - ELF address (default: from FILE.meta, else 0)\n"
+	        "  --debug-dir DIR      look for stripped files' debug files in DIR (laid out as\n"
+	        "                       /usr/lib/debug, which is searched last); repeatable\n"
 	        "  --top N              rows per table (default 20 for text, all for json/csv; 0 = all)\n"
 	        "  --sort KEY           rank rows by samples (default: where the operations are),\n"
 	        "                       latency (summed total latency: where the cycles go),\n"
@@ -262,6 +266,8 @@ struct load_opts {
 	uint64_t bias;
 	int have_bias;
 	int32_t cpu, tid;
+	const char *const *debug_dirs; /* --debug-dir, in order */
+	size_t n_debug_dirs;
 };
 
 /* Read input into a finished report (run->rep, made here) and its view:
@@ -288,6 +294,13 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		free(libs);
 		return EXIT_USAGE;
 	}
+	for (size_t i = 0; i < lo->n_debug_dirs; i++)
+		if (ap_report_add_debug_dir(run->rep, lo->debug_dirs[i]) < 0) {
+			fprintf(stderr, "armprof report: out of memory\n");
+			ap_report_free(run->rep);
+			free(libs);
+			return EXIT_USAGE;
+		}
 	view->input = input;
 	view->input_kind = "raw SPE";
 	view->ended_by_signal = ended_by_signal;
@@ -347,6 +360,8 @@ int cmd_report(int argc, char **argv)
 	int have_bias = 0, have_top = 0, disasm = 1, lines = 1;
 	int32_t cpu = AP_PERF_ANY, tid = AP_PERF_ANY;
 	enum ap_report_key sort = AP_REPORT_BY_SAMPLES;
+	const char *debug_dirs[REPORT_MAX_DEBUG_DIRS];
+	size_t n_debug_dirs = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -362,6 +377,13 @@ int cmd_report(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--binary") && v) {
 			snprintf(binary, sizeof(binary), "%s", v);
+			i++;
+		} else if (!strcmp(a, "--debug-dir") && v) {
+			if (n_debug_dirs == REPORT_MAX_DEBUG_DIRS) {
+				fprintf(stderr, "armprof report: --debug-dir: at most %d\n", REPORT_MAX_DEBUG_DIRS);
+				return EXIT_USAGE;
+			}
+			debug_dirs[n_debug_dirs++] = v;
 			i++;
 		} else if (!strcmp(a, "--load-bias") && v) {
 			if (parse_num(v, &bias)) {
@@ -422,7 +444,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "armprof report: --diff and --annotate: one at a time\n");
 		return EXIT_USAGE;
 	}
-	struct load_opts lo = { binary, bias, have_bias, cpu, tid };
+	struct load_opts lo = { binary, bias, have_bias, cpu, tid, debug_dirs, n_debug_dirs };
 	struct report_run run, old_run = { 0 };
 	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
 	static char binary_used[4096], old_binary_used[4096];
