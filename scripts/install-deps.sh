@@ -9,11 +9,16 @@ missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "installing: ${missing[*]}"
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Debian's own arm64 programs, unpacked (not installed) into .cache/ for
+# tests/record/record_debian.sh: a real distribution program under armprof
+# record. Optional: without it (no arm64 package lists, no root) that test
+# skips.
+bash "$(dirname "$0")/debian-arm64-root.sh" "$(dirname "$0")/../.cache/debian-arm64" ||
+  echo "install-deps.sh: no Debian arm64 programs (tests/record/record_debian.sh will skip)"

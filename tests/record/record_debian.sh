@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# A real distribution program: Debian's own arm64 gzip (stripped, dynamically
+# linked against Debian's arm64 glibc), from the root that
+# scripts/debian-arm64-root.sh unpacks into .cache/debian-arm64 (skipped
+# without it). armprof record runs it with --sysroot, its output passes
+# through byte for byte, every executed operation is one member of the
+# sampled population (SPE-2.2-1), and armprof report names its functions
+# from their FDEs (lib/report/elf_functions.c): checked against binutils'
+# own reading of the FDEs, and each function's share of the samples against
+# its exact share of the operations, within the statistical error of the
+# number of samples (spec/002 2.2: every operation equally likely sampled).
+set -euo pipefail
+source "$(dirname "$0")/record_common.sh"
+
+root=${ARMPROF_DEBIAN_ROOT:-$src/.cache/debian-arm64/root}
+if [ ! -x "$root/bin/gzip" ] || [ ! -e "$root/lib/ld-linux-aarch64.so.1" ]; then
+  echo "SKIP: needs Debian's arm64 gzip and glibc in $root (bash scripts/debian-arm64-root.sh .cache/debian-arm64)"
+  exit 77
+fi
+command -v aarch64-linux-gnu-readelf >/dev/null || { echo "SKIP: needs aarch64-linux-gnu-readelf"; exit 77; }
+
+# 400 KB of text that compresses like text (not random bytes).
+python3 -c "
+import random
+r = random.Random(1)
+words = ['profile', 'sample', 'operation', 'latency', 'cache', 'branch', 'record', 'buffer']
+print(' '.join(r.choice(words) + str(r.randrange(100)) for _ in range(60000)))" > in.txt
+
+qemu-aarch64 -L "$root" "$root/bin/gzip" -c in.txt > plain.gz
+"$armprof" record -j --sysroot "$root" --counts counts.txt -o gz.data -- "$root/bin/gzip" -c in.txt > rec.gz 2> rec.err ||
+  fail "record: $(cat rec.err)"
+cmp -s plain.gz rec.gz || fail "gzip's output under armprof record differs from plain QEMU's"
+every_op_counted gz.data.meta counts.txt "gzip"
+grep -q "^library=0x[0-9a-f]* $root/lib/aarch64-linux-gnu/libc.so.6$" gz.data.meta ||
+  fail "Debian's libc is not among the libraries: $(grep library gz.data.meta)"
+
+"$armprof" report --format json -o gz.json gz.data
+aarch64-linux-gnu-readelf --debug-dump=frames "$root/bin/gzip" > fdes.txt
+bias=$(sed -n 's/^load_bias=//p' gz.data.meta)
+python3 - gz.json fdes.txt counts.txt "$bias" <<'PY'
+import bisect, json, math, re, sys
+r = json.load(open(sys.argv[1]))
+bias = int(sys.argv[4], 16)
+# binutils' reading of gzip's FDEs: pc=START..END
+fdes = sorted({(int(a, 16), int(b, 16)) for a, b in re.findall(r"pc=([0-9a-f]+)\.\.([0-9a-f]+)", open(sys.argv[2]).read())})
+starts = [a for a, _ in fdes]
+total_samples = sum(f["samples"] for f in r["functions"])
+assert total_samples == r["records"], (total_samples, r["records"])
+own = [f for f in r["functions"] if "binary" not in f and not f["function"].endswith("@plt")]
+# gzip is stripped: its own functions are sub_<ELF address>, each an FDE's
+# start, and its PLT stubs <symbol>@plt.
+assert own and all(f["function"].startswith("sub_") for f in own), [f["function"] for f in own]
+assert any(f["function"].endswith("@plt") for f in r["functions"])
+for f in own:
+    start = int(f["function"][4:], 16)
+    assert start in starts and int(f["addr"], 16) == start + bias, f
+assert any(f.get("binary") == "libc.so.6" for f in r["functions"])
+# Exact operations per function, from the counts and binutils' extents.
+ops = {}
+total_ops = 0
+for line in open(sys.argv[3]):
+    if line.startswith("#"):
+        continue
+    pc, n, _ = line.split()
+    pc, n = int(pc, 16) - bias, int(n)
+    total_ops += n
+    i = bisect.bisect_right(starts, pc) - 1
+    if i >= 0 and pc < fdes[i][1]:
+        ops[fdes[i][0]] = ops.get(fdes[i][0], 0) + n
+for f in own[:5]:
+    start = int(f["function"][4:], 16)
+    p = ops[start] / total_ops
+    share = f["samples"] / total_samples
+    sigma = math.sqrt(p * (1 - p) / total_samples)
+    assert abs(share - p) <= 5 * sigma + 1e-9, (f["function"], share, p, sigma)
+    print(f"{f['function']}: {share:.4f} of the samples, {p:.4f} of the operations (sigma {sigma:.4f})")
+PY
+echo "record_debian: ok"
