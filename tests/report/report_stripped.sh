@@ -61,6 +61,12 @@ PY
 "$armprof" report --binary stripped --debug-dir "$work/none" prof.raw > stripped.txt
 grep -q " $sub_sum$" stripped.txt || fail "text report: no $sub_sum row"
 grep -q " memcpy@plt$" stripped.txt || fail "text report: no memcpy@plt row"
+# A PC in no function (here, in the ELF header) is [unknown], with no
+# offset into a function it is not in.
+echo "pc 0x10 el=0; op other; ev retired; lat total 3; end" > nofn.spe
+"$armprof" encode -o nofn.raw nofn.spe
+"$armprof" report --binary stripped --no-disasm nofn.raw > nofn.txt
+grep -q " 0x10 \[unknown\]$" nofn.txt || fail "a PC in no function: $(tail -2 nofn.txt)"
 
 # 2. The debug file by build ID under --debug-dir: names and source lines.
 id=$(aarch64-linux-gnu-readelf -n stripped | awk '/Build ID:/ { print $3 }')

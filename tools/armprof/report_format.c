@@ -206,7 +206,11 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	for (size_t i = 0; i < n; i++) {
 		char dis[96], line[160];
 		report_text_row(out, &rows[i], t);
-		fprintf(out, "0x%" PRIx64 " %s+0x%" PRIx64, rows[i].addr, row_name(&rows[i]), rows[i].offset);
+		/* No function: no offset into one (an unnamed row's offset is 0). */
+		if (rows[i].name)
+			fprintf(out, "0x%" PRIx64 " %s+0x%" PRIx64, rows[i].addr, rows[i].name, rows[i].offset);
+		else
+			fprintf(out, "0x%" PRIx64 " %s", rows[i].addr, row_name(&rows[i]));
 		if (rows[i].binary)
 			fprintf(out, " (%s)", rows[i].binary);
 		if (v->disasm && ap_report_disassemble(r, rows[i].addr, dis, sizeof(dis)) == 0)

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# armprof record on real distribution programs: Debian's own arm64 gzip,
+# bzip2, xz and zstd (stripped, dynamically linked against Debian's arm64
+# glibc; scripts/debian-arm64-root.sh unpacks them), compressing the same
+# text. For each, the best of N runs of wall and CPU time of plain
+# qemu-aarch64, of armprof record --no-timing (instrumentation, SPE model,
+# constant latencies) and of armprof record (the full timing model), the
+# models' CPU time from the summary, and the ratios to plain QEMU in the
+# same run of this script.
+#
+# usage: bench/bench_real_programs.sh [BUILD_DIR] [RUNS] [INPUT_KB]   (build, 3, 3000)
+# Prints a markdown table for docs/PERFORMANCE.md.
+set -euo pipefail
+build=${1:-build}
+runs=${2:-3}
+kb=${3:-3000}
+here=$(cd "$(dirname "$0")" && pwd)
+armprof=$build/armprof
+root=${ARMPROF_DEBIAN_ROOT:-$here/../.cache/debian-arm64/root}
+[ -x "$armprof" ] && [ -e "$build/armprof-qemu.so" ] ||
+  { echo "bench_real_programs: build $build first (armprof, armprof-qemu.so)" >&2; exit 2; }
+[ -x "$root/bin/gzip" ] ||
+  { echo "bench_real_programs: no Debian arm64 root in $root (bash scripts/debian-arm64-root.sh .cache/debian-arm64)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench_real_programs: needs /usr/bin/time (Debian package time)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+source "$here/best_of.sh"
+
+python3 -c "
+import random, sys
+r = random.Random(1)
+words = ['profile', 'sample', 'operation', 'latency', 'cache', 'branch', 'record', 'buffer', 'thread', 'line']
+out, n = [], 0
+while n < $kb * 1024:
+    w = r.choice(words) + str(r.randrange(1000))
+    out.append(w); n += len(w) + 1
+sys.stdout.write(' '.join(out))" > "$tmp/in.txt"
+
+echo "<!-- $(date -u '+%Y-%m-%d %H:%M UTC'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg) -->"
+echo "Input: $kb KiB of text; best of $runs runs."
+echo
+echo "| program | operations | plain qemu wall / cpu (s) | record --no-timing | armprof record | models' CPU (s) | --no-timing / plain wall | record / plain wall |"
+echo "|---|---|---|---|---|---|---|---|"
+for p in "bin/gzip -c" "bin/bzip2 -c" "usr/bin/xz -T1 -c" "usr/bin/zstd -T1 -3 -c"; do
+  set -- $p
+  prog=$root/$1
+  shift
+  read -r pw pc < <(best qemu-aarch64 -L "$root" "$prog" "$@" "$tmp/in.txt")
+  read -r nw nc < <(best "$armprof" record --no-timing --sysroot "$root" -o "$tmp/x.data" -- "$prog" "$@" "$tmp/in.txt")
+  read -r rw rc < <(best "$armprof" record --sysroot "$root" -o "$tmp/x.data" -- "$prog" "$@" "$tmp/in.txt")
+  ops=$(sed -n 's/^armprof record: \([0-9]*\) operations fed.*/\1/p' "$tmp/err")
+  models=$(sed -n 's/^armprof record: the models took \([0-9.]*\) s of CPU time.*/\1/p' "$tmp/err")
+  echo "| $(basename "$prog") $* | $ops | $pw / $pc | $nw / $nc | $rw / $rc | $models |" \
+       "$(awk -v a="$nw" -v b="$pw" 'BEGIN { printf "%.1fx", a / b }') |" \
+       "$(awk -v a="$rw" -v b="$pw" 'BEGIN { printf "%.1fx", a / b }') |"
+done
+echo "<!-- load average at end: $(cut -d' ' -f1-3 /proc/loadavg) -->"
