@@ -6,8 +6,8 @@
 # (<symbol>@plt); with the separate debug file (found by build ID under
 # --debug-dir, or by .gnu_debuglink beside the file) the real names and
 # source lines come back, and a debug file of another build is refused.
-# The samples are an encoded SPE stream (spec/002 5.3: Address packet PC,
-# SPE-5.3.1-3) at addresses of the program's own functions.
+# The samples are an encoded SPE stream (spec/002 5.3.1: the Address packet
+# of INDEX 0, the PC, SPE-5.3.1-5) at addresses of the program's own functions.
 set -euo pipefail
 armprof=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
