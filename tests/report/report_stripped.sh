@@ -83,6 +83,19 @@ PY
 "$armprof" report --binary stripped --debug-dir "$work/dbg" --annotate sum_bytes prof.raw > named_ann.txt
 grep -q "dynamic.c:[0-9]" named_ann.txt || fail "no source lines from the debug file: $(head -20 named_ann.txt)"
 
+# 2b. The same from the recording's aarch64 root (FILE.meta's sysroot=, as
+# armprof record writes it): a -dbgsym package unpacked into the root.
+mkdir -p "sysroot/usr/lib/debug/.build-id/${id:0:2}"
+cp full.debug "sysroot/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
+cp prof.raw inroot.raw
+printf 'binary=%s\nload_bias=0x0\nsysroot=%s\n' "$work/stripped" "$work/sysroot" > inroot.raw.meta
+"$armprof" report --format json -o inroot.json inroot.raw
+python3 - inroot.json <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["functions"][0]["function"] == "sum_bytes", r["functions"][0]
+PY
+
 # 3. A debug file of another build at that path is not taken.
 aarch64-linux-gnu-gcc -O2 -g -Wl,--build-id -o other "$prog"
 aarch64-linux-gnu-objcopy --only-keep-debug other "dbg/.build-id/${id:0:2}/${id:2}.debug"

@@ -217,7 +217,7 @@ static int write_raw(const struct record_opts *o, const struct record_process *p
 	return cli_output_close(&out, "record", ok);
 }
 
-static int write_meta(const struct record_opts *o, const char *prog, uint64_t bias,
+static int write_meta(const struct record_opts *o, const char *prog, const char *sysroot, uint64_t bias,
                       const struct record_stats *st, const struct record_library *libs, size_t n_libs,
                       size_t n_procs, int exit_status)
 {
@@ -245,6 +245,11 @@ static int write_meta(const struct record_opts *o, const char *prog, uint64_t bi
 	 * with its load bias, for armprof report's symbols. */
 	for (size_t k = 0; k < n_libs; k++)
 		fprintf(out.f, "library=0x%" PRIx64 " %s\n", libs[k].bias, libs[k].path);
+	/* The aarch64 root: armprof report looks for debug files under its
+	 * usr/lib/debug too (a -dbgsym package unpacked into it). */
+	char root[PATH_MAX];
+	if (sysroot[0] && realpath(sysroot, root))
+		fprintf(out.f, "sysroot=%s\n", root);
 	return cli_output_close(&out, "record", 1);
 }
 
@@ -475,7 +480,7 @@ int cmd_record(int argc, char **argv)
 			failed = 1;
 		}
 	}
-	if (!failed && o.model && write_meta(&o, prog, bias, total, libs, n_libs, n_procs, status) != 0)
+	if (!failed && o.model && write_meta(&o, prog, sysroot, bias, total, libs, n_libs, n_procs, status) != 0)
 		failed = 1;
 	if (!o.quiet && total)
 		summary(&o, o.prog_argv[0], status, total, n_procs);

@@ -106,9 +106,10 @@ static void add_library(struct meta_libraries *libs, const char *path, uint64_t 
 }
 
 /* FILE.meta from `armprof record`: binary=, load_bias=, library=BIAS PATH,
- * stopped_by_signal=. */
+ * stopped_by_signal=, sysroot= (its usr/lib/debug into sysroot_debug). */
 static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bias, int *have_bias,
-                      struct meta_libraries *libs, int *ended_by_signal)
+                      struct meta_libraries *libs, int *ended_by_signal, char *sysroot_debug,
+                      size_t debug_cap)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s.meta", input);
@@ -131,6 +132,10 @@ static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bia
 			uint64_t b = strtoull(line + 8, &end, 0);
 			if (*end == ' ' && end[1] == '/')
 				add_library(libs, end + 1, b);
+		} else if (!strncmp(line, "sysroot=", 8) && line[8] == '/') {
+			int n = snprintf(sysroot_debug, debug_cap, "%s/usr/lib/debug", line + 8);
+			if (n < 0 || (size_t)n >= debug_cap)
+				sysroot_debug[0] = 0;
 		}
 	}
 	fclose(f);
@@ -286,16 +291,20 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		return EXIT_USAGE;
 	}
 	int ended_by_signal = 0;
+	char sysroot_debug[4200] = "";
 	if (strcmp(input, "-") != 0)
-		read_meta(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal);
+		read_meta(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal, sysroot_debug,
+		          sizeof(sysroot_debug));
 	memset(run, 0, sizeof(*run));
 	if (ap_report_new(&run->rep) < 0) {
 		fprintf(stderr, "armprof report: out of memory\n");
 		free(libs);
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < lo->n_debug_dirs; i++)
-		if (ap_report_add_debug_dir(run->rep, lo->debug_dirs[i]) < 0) {
+	/* --debug-dir first, then the recording's aarch64 root's. */
+	for (size_t i = 0; i <= lo->n_debug_dirs; i++)
+		if ((i < lo->n_debug_dirs || sysroot_debug[0]) &&
+		    ap_report_add_debug_dir(run->rep, i < lo->n_debug_dirs ? lo->debug_dirs[i] : sysroot_debug) < 0) {
 			fprintf(stderr, "armprof report: out of memory\n");
 			ap_report_free(run->rep);
 			free(libs);
