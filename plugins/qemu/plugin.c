@@ -81,6 +81,9 @@ static int stopped_by_signal; /* the outputs being written are a checkpoint for 
 static uint64_t checkpoints;  /* written so far (a program may survive one: a blocked signal) */
 static int last_checkpoint_signal;
 static atomic_int signals_armed;
+/* The outputs being written are the ones before an execve: should it
+ * succeed, QEMU (and this plugin) is gone, and they stand. */
+static int ended_by_exec;
 
 static void fail(const char *msg)
 {
@@ -862,6 +865,10 @@ static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 }
 
 #define AARCH64_NR_RT_SIGACTION 134
+#define AARCH64_NR_EXECVE 221
+#define AARCH64_NR_EXECVEAT 281
+
+static void exec_checkpoint(void);
 
 /* A system call starts: the thread's log is complete until it returns
  * (a checkpoint need not wait for it). rt_sigaction is followed for
@@ -883,6 +890,8 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	atomic_store(&v->in_syscall, 1);
 	if (v->ring.hub)
 		replay_hub_poke(&hub);
+	if (num == AARCH64_NR_EXECVE || num == AARCH64_NR_EXECVEAT)
+		exec_checkpoint();
 }
 
 static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, int64_t ret)
@@ -918,6 +927,7 @@ static void write_outputs(void)
 		                       .entry_code = entry_code,
 		                       .detail_window = detail_window,
 		                       .stopped_by_signal = stopped_by_signal,
+		                       .ended_by_exec = ended_by_exec,
 		                       .checkpoints = checkpoints,
 		                       .hub = use_hub ? &hub : NULL,
 		                       .thread_ids = thread_ids,
@@ -1025,6 +1035,33 @@ static void checkpoint(int sig)
 		stopped_by_signal = 0;
 	}
 	pthread_mutex_unlock(&output_lock);
+}
+
+/* The calling thread is entering execve (it counts as in its system call).
+ * A successful exec replaces QEMU's process image, and with it this
+ * plugin, without an exit callback: so the outputs are written first, as
+ * at a checkpoint, with every other vCPU held (the kernel ends them at the
+ * exec). The new program then runs as QEMU's execve makes it (without the
+ * plugin: QEMU 7.2 cannot carry it across). Should the exec fail (the file
+ * is not there, or an aarch64 program with no binfmt_misc handler), the run
+ * goes on unchanged and its exit writes the outputs again. */
+static void exec_checkpoint(void)
+{
+	pthread_mutex_lock(&output_lock);
+	if (!setup_failed && hold_all()) {
+		for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
+			struct vcpu_state *v = vcpus[i];
+			if (!v || !v->active)
+				continue;
+			replay_logged(v);
+			spe_catch_up(v);
+		}
+		ended_by_exec = 1;
+		write_outputs();
+		ended_by_exec = 0;
+	}
+	pthread_mutex_unlock(&output_lock);
+	release_all();
 }
 
 /* QEMU is about to end the program for a signal that kills it:

@@ -187,6 +187,10 @@ static int emit_stats(FILE *f, const void *ctx)
 	 * its default action), and the outputs cover it up to then. */
 	if (run->stopped_by_signal)
 		fprintf(f, "stopped_by_signal=%d\n", run->stopped_by_signal);
+	/* Written as the program entered execve: if this file is what is
+	 * left, the exec replaced the program, and the outputs end there. */
+	if (run->ended_by_exec)
+		fprintf(f, "ended_by_exec=1\n");
 	fprintf(f, "checkpoints=%" PRIu64 "\n", run->checkpoints);
 	fprintf(f, "timing_window=%" PRIu64 "\ndetailed_ops=%" PRIu64 "\n", run->detail_window, detailed);
 	/* Where the time went: the replay of the event logs through the

@@ -24,6 +24,7 @@ struct plugin_run_view {
 	const uint64_t *n_tbs_translated;
 	uint64_t entry_code, detail_window;
 	int stopped_by_signal; /* a checkpoint or a fault's outputs: this signal */
+	int ended_by_exec;     /* the outputs written as the program enters execve */
 	uint64_t checkpoints;
 	const struct replay_hub *hub; /* interleaved replay, or NULL */
 	const int64_t *thread_ids;    /* every thread that ran */

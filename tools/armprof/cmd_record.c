@@ -241,6 +241,8 @@ static int write_meta(const struct record_opts *o, const char *prog, const char 
 	 * (plugins/qemu/stop_signal.h); stopped_by_signal: these are one. */
 	fprintf(out.f, "checkpoints=%" PRIu64 "\nstopped_by_signal=%" PRIu64 "\n", st->checkpoints,
 	        st->stopped_by_signal);
+	/* Processes whose profile ends at an execve that replaced them. */
+	fprintf(out.f, "ended_by_exec=%" PRIu64 "\n", st->ended_by_exec);
 	/* The other files with code (dynamic loader, shared libraries), each
 	 * with its load bias, for armprof report's symbols. */
 	for (size_t k = 0; k < n_libs; k++)
@@ -259,15 +261,25 @@ static double pct(uint64_t a, uint64_t b)
 }
 
 static void summary(const struct record_opts *o, const char *prog, int status,
-                    const struct record_stats *st, size_t n_procs)
+                    const struct record_stats *st, int main_exec, size_t n_procs)
 {
 	if (st->stopped_by_signal)
 		fprintf(stderr,
 		        "armprof record: %s was ended by signal %" PRIu64 " (%s, status %d); the profile covers "
 		        "it up to the signal\n",
 		        prog, st->stopped_by_signal, strsignal((int)st->stopped_by_signal), status);
+	else if (main_exec)
+		fprintf(stderr,
+		        "armprof record: %s replaced itself with another program (execve), which exited with "
+		        "status %d; the profile covers it up to the exec (QEMU 7.2 runs the new program "
+		        "without armprof's plugin)\n",
+		        prog, status);
 	else
 		fprintf(stderr, "armprof record: %s exited with status %d\n", prog, status);
+	uint64_t child_execs = st->ended_by_exec - (main_exec ? 1 : 0);
+	if (child_execs)
+		fprintf(stderr, "armprof record: %" PRIu64 " of the child processes replaced their program (execve): "
+		        "each is profiled up to its exec\n", child_execs);
 	if (o->model) {
 		fprintf(stderr,
 		        "armprof record: %" PRIu64 " operations fed, SAMPLE_POP %" PRIu64 ", %" PRIu64
@@ -483,7 +495,7 @@ int cmd_record(int argc, char **argv)
 	if (!failed && o.model && write_meta(&o, prog, sysroot, bias, total, libs, n_libs, n_procs, status) != 0)
 		failed = 1;
 	if (!o.quiet && total)
-		summary(&o, o.prog_argv[0], status, total, n_procs);
+		summary(&o, o.prog_argv[0], status, total, st->ended_by_exec != 0, n_procs);
 	for (size_t k = 0; k < n_procs; k++) {
 		free(procs[k].spe);
 		if (k)

@@ -60,7 +60,8 @@ void record_usage(FILE *out)
 	        "  -q, --quiet            no summary on stderr\n"
 	        "The program's output and exit status pass through; armprof's own errors exit 2.\n"
 	        "A program ended by a signal (^C, kill, a closed pipe, abort, a crash) keeps its\n"
-	        "profile up to the signal; the child processes it forks are recorded with it.\n");
+	        "profile up to the signal, one that execs another program up to the exec; the\n"
+	        "child processes it forks are recorded with it.\n");
 }
 
 static int parse_u64(const char *s, uint64_t *out)

@@ -64,7 +64,7 @@ void record_stats_add(struct record_stats *t, const struct record_stats *s)
 	ADD(records), ADD(records_discarded), ADD(spe_bytes), ADD(mgmt_events), ADD(buffer_drains);
 	ADD(lost_bytes), ADD(loads), ADD(stores), ADD(l1d_misses), ADD(l2_misses), ADD(llc_misses);
 	ADD(peer_hits), ADD(tlb_walks), ADD(branches), ADD(mispredicts), ADD(detailed_ops);
-	ADD(replay_cpu_ns), ADD(loop_run_ops), ADD(checkpoints);
+	ADD(replay_cpu_ns), ADD(loop_run_ops), ADD(checkpoints), ADD(ended_by_exec);
 	ADD(interleave_switches), ADD(interleave_timeouts), ADD(interleave_windows);
 	if (s->interleave)
 		t->interleave = s->interleave;

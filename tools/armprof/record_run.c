@@ -301,6 +301,7 @@ int record_read_stats(const char *path, struct record_stats *st)
 			{ "interleave_windows", &st->interleave_windows },
 			{ "stopped_by_signal", &st->stopped_by_signal },
 			{ "checkpoints", &st->checkpoints },
+			{ "ended_by_exec", &st->ended_by_exec },
 		};
 		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 			if (!strcmp(key, map[i].k))

@@ -44,6 +44,10 @@ struct record_stats {
 	 * was about to end the program (plugins/qemu/stop_signal.h); 0: at exit. */
 	uint64_t stopped_by_signal;
 	uint64_t checkpoints; /* such checkpoints written during the run */
+	/* The outputs were written as the program entered execve, and the
+	 * exec replaced it (a program QEMU ran without the plugin): the
+	 * profile ends there. Summed over processes: how many did. */
+	uint64_t ended_by_exec;
 	size_t n_vcpus;
 	struct record_vcpu vcpu[RECORD_MAX_VCPUS];
 	/* Every thread that ran ("thread=" lines; a vCPU's line names only its
