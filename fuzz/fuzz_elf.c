@@ -1,7 +1,7 @@
 /* The ELF readers: lib/report's (ap_report_load_binary: symbols, a debug
  * file, the FDE and PLT functions of a stripped file, disassembly and
  * lines of the PCs found in it), and the ELF helpers of lib/perfdata
- * (perfdata.h): the executable segments
+ * (perfdata.h): the build ID, the executable segments
  * (ap_perf_elf_exec_maps: the files perf.data's mappings and armprof
  * record name), the interpreter a program asks for (ap_perf_elf_interp:
  * armprof record's choice of an aarch64 root) and the aarch64 check. They
@@ -85,6 +85,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		ap_report_free(rep);
 	}
+	uint8_t id[20];
+	int id_len = ap_perf_elf_build_id(path, id, sizeof(id));
+	if (id_len > (int)sizeof(id))
+		__builtin_trap(); /* never more than fits */
 	int a64 = ap_perf_elf_is_aarch64(path);
 	if (a64 != 0 && a64 != 1)
 		__builtin_trap();

@@ -345,6 +345,11 @@ int ap_perf_elf_is_aarch64(const char *path);
  * or its program headers or interpreter string are out of the file, or
  * the string does not fit in cap). */
 int ap_perf_elf_interp(const char *path, char *out, size_t cap);
+/* The GNU build ID (NT_GNU_BUILD_ID note of a PT_NOTE segment) of the
+ * ELF64 file at path, into id: its length in bytes, 0 when the file has
+ * none, -AP_ERR_FORMAT (not an ELF64 file, or an ID longer than cap) or
+ * -AP_ERR_IO. */
+int ap_perf_elf_build_id(const char *path, uint8_t *id, size_t cap);
 
 #ifdef __cplusplus
 }

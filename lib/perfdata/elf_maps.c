@@ -130,3 +130,54 @@ done:
 	close(fd);
 	return rc;
 }
+
+int ap_perf_elf_build_id(const char *path, uint8_t *id, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -AP_ERR_IO;
+	unsigned char eh[64];
+	int rc = -AP_ERR_FORMAT;
+	if (read_at(fd, eh, sizeof(eh), 0) != 0 || memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 1)
+		goto done;
+	uint64_t phoff = le(eh + 32, 8), phentsize = le(eh + 54, 2), phnum = le(eh + 56, 2);
+	if (phnum && phentsize < 56)
+		goto done;
+	rc = 0;
+	for (uint64_t k = 0; k < phnum && rc == 0; k++) {
+		unsigned char ph[56];
+		if (read_at(fd, ph, sizeof(ph), phoff + k * phentsize) != 0) {
+			rc = -AP_ERR_FORMAT;
+			break;
+		}
+		if (le(ph, 4) != 4) /* PT_NOTE */
+			continue;
+		/* The notes, each: namesz, descsz, type, then the name and the
+		 * descriptor, each padded to 4 bytes. A note segment is small:
+		 * a larger one is not read. */
+		uint64_t off = le(ph + 8, 8), size = le(ph + 32, 8);
+		unsigned char notes[4096];
+		if (size > sizeof(notes) || read_at(fd, notes, (size_t)size, off) != 0)
+			continue;
+		for (uint64_t at = 0; size - at >= 12;) {
+			uint64_t namesz = le(notes + at, 4), descsz = le(notes + at + 4, 4), type = le(notes + at + 8, 4);
+			uint64_t name_at = at + 12, desc_at = name_at + ((namesz + 3) & ~3ull);
+			uint64_t next = desc_at + ((descsz + 3) & ~3ull);
+			if (namesz > size || descsz > size || next > size)
+				break;
+			if (type == 3 && namesz == 4 && !memcmp(notes + name_at, "GNU", 4)) { /* NT_GNU_BUILD_ID */
+				if (descsz == 0 || descsz > cap) {
+					rc = -AP_ERR_FORMAT;
+				} else {
+					memcpy(id, notes + desc_at, (size_t)descsz);
+					rc = (int)descsz;
+				}
+				break;
+			}
+			at = next;
+		}
+	}
+done:
+	close(fd);
+	return rc;
+}

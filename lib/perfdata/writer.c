@@ -1,7 +1,7 @@
 /* ap_perf writer: SPE buffers as a perf.data that Linux perf decodes as Arm
  * SPE. Layout: header | one attr + its id | data (AUXTRACE_INFO, TIME_CONV,
  * side-band, AUXTRACE+payload and AUX per buffer, FINISHED_ROUND) | feature
- * table | features (ARCH, NRCPUS, CPUID, EVENT_DESC, AUXTRACE index).
+ * table | features (BUILD_ID, ARCH, NRCPUS, CPUID, EVENT_DESC, AUXTRACE index).
  * Written to a temporary file in the target's directory, renamed at the end. */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +16,11 @@
 #define W_IDS_OFFSET (W_ATTRS_OFFSET + W_ATTR_ENTRY)               /* 248 */
 #define W_DATA_OFFSET (W_IDS_OFFSET + 8)                           /* 256 */
 #define W_MISC_USER 2u /* PERF_RECORD_MISC_USER */
+#define W_MISC_BUILD_ID_SIZE (1u << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE: the size byte is valid */
+#define W_PROT_EXEC 4u
+#define W_BUILD_ID_MAX 20 /* perf's BUILD_ID_SIZE */
+#define W_HOST_PID (-1) /* HOST_KERNEL_ID: the host machine's files */
+#define W_BUILD_ID_EVENT 36 /* header, pid, 20-byte ID, size, 3 reserved */
 
 struct w_cpu {
 	int32_t cpu;
@@ -33,6 +38,7 @@ struct ap_perf_writer {
 	uint8_t attr[PD_ATTR_SIZE_VER7];
 	struct pd_vec index; /* uint64_t: file offsets of AUXTRACE records */
 	struct pd_vec cpus;  /* struct w_cpu */
+	struct pd_vec dsos;  /* char *: the files of executable mappings, once each */
 	uint64_t reference;
 };
 
@@ -144,6 +150,7 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 		w->cfg.nr_cpus = 1;
 	pd_vec_init(&w->index, sizeof(uint64_t));
 	pd_vec_init(&w->cpus, sizeof(struct w_cpu));
+	pd_vec_init(&w->dsos, sizeof(char *));
 	size_t plen = strlen(path);
 	w->path = malloc(plen + 1);
 	w->tmp = malloc(plen + 8);
@@ -223,6 +230,24 @@ int ap_perf_write_comm(struct ap_perf_writer *w, int32_t pid, int32_t tid, const
 	return w->failed ? -AP_ERR_IO : 0;
 }
 
+/* Keep the name of a file with code, once. Few files (a program and its
+ * libraries): a scan is enough. */
+static int note_dso(struct ap_perf_writer *w, const char *name, size_t len)
+{
+	char **d = w->dsos.data;
+	for (size_t i = 0; i < w->dsos.n; i++)
+		if (strlen(d[i]) == len && !memcmp(d[i], name, len))
+			return 0;
+	char *copy = strndup(name, len);
+	char **slot = copy ? pd_vec_push(&w->dsos) : NULL;
+	if (!slot) {
+		free(copy);
+		return -1;
+	}
+	*slot = copy;
+	return 0;
+}
+
 int ap_perf_write_mmap2(struct ap_perf_writer *w, int32_t pid, int32_t tid, uint64_t addr,
                         uint64_t len, uint64_t pgoff, uint32_t prot, const char *filename,
                         uint64_t time)
@@ -243,6 +268,9 @@ int ap_perf_write_mmap2(struct ap_perf_writer *w, int32_t pid, int32_t tid, uint
 	w_bytes(w, filename, flen);
 	w_zero(w, padded_str(flen) - flen);
 	w_sid(w, pid, tid, time, -1);
+	/* A file with code: its build ID goes into the BUILD_ID feature. */
+	if ((prot & W_PROT_EXEC) && filename[0] == '/' && note_dso(w, filename, flen) != 0)
+		return -AP_ERR_NOMEM;
 	return w->failed ? -AP_ERR_IO : 0;
 }
 
@@ -302,11 +330,43 @@ struct w_section {
 	uint64_t off, size;
 };
 
+/* HEADER_BUILD_ID: per file with a build ID, a struct
+ * perf_record_header_build_id (perf's util/build-id.c write_buildid): an
+ * event header (type 0, misc USER | BUILD_ID_SIZE, size), pid -1 (the
+ * host), 20 bytes of ID, its size, 3 reserved bytes, then the file name
+ * padded to 64. perf report then checks each file against its ID and
+ * finds its debug file by it (perf buildid-list shows them). A file that
+ * cannot be read or has no ID is left out. */
+static void w_build_ids(struct ap_perf_writer *w)
+{
+	char **d = w->dsos.data;
+	for (size_t i = 0; i < w->dsos.n; i++) {
+		uint8_t id[W_BUILD_ID_MAX];
+		int n = ap_perf_elf_build_id(d[i], id, sizeof(id));
+		if (n <= 0)
+			continue;
+		size_t len = strlen(d[i]);
+		size_t padded = (len + 1 + PD_NAME_ALIGN - 1) & ~(size_t)(PD_NAME_ALIGN - 1);
+		w_header(w, 0, W_MISC_USER | W_MISC_BUILD_ID_SIZE, W_BUILD_ID_EVENT + padded);
+		w_u32(w, (uint32_t)W_HOST_PID);
+		w_bytes(w, id, (size_t)n);
+		w_zero(w, W_BUILD_ID_MAX - (size_t)n);
+		uint8_t id_size = (uint8_t)n;
+		w_bytes(w, &id_size, 1);
+		w_zero(w, 3);
+		w_bytes(w, d[i], len);
+		w_zero(w, padded - len);
+	}
+}
+
 static void w_feature(struct ap_perf_writer *w, struct w_section *sec)
 {
 	char cpuid[32];
 	sec->off = w->pos;
 	switch (sec->feat) {
+	case AP_PERF_FEAT_BUILD_ID:
+		w_build_ids(w);
+		break;
 	case AP_PERF_FEAT_ARCH:
 		w_string(w, w->cfg.arch);
 		break;
@@ -345,6 +405,10 @@ static void writer_free(struct ap_perf_writer *w)
 {
 	pd_vec_free(&w->index);
 	pd_vec_free(&w->cpus);
+	char **d = w->dsos.data;
+	for (size_t i = 0; i < w->dsos.n; i++)
+		free(d[i]);
+	pd_vec_free(&w->dsos);
 	free(w->path);
 	free(w->tmp);
 	free(w);
@@ -368,12 +432,22 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err)
 	w_header(w, AP_PERF_RECORD_FINISHED_ROUND, 0, PD_EVENT_HEADER_SIZE);
 	uint64_t data_size = w->pos - W_DATA_OFFSET;
 
-	struct w_section secs[] = {
+	/* In feature bit order: perf reads the sections in that order. The
+	 * BUILD_ID section only when some file of a mapping has a build ID. */
+	struct w_section all[] = {
+		{ AP_PERF_FEAT_BUILD_ID, 0, 0 },
 		{ AP_PERF_FEAT_ARCH, 0, 0 },       { AP_PERF_FEAT_NRCPUS, 0, 0 },
 		{ AP_PERF_FEAT_CPUID, 0, 0 },      { AP_PERF_FEAT_EVENT_DESC, 0, 0 },
 		{ AP_PERF_FEAT_AUXTRACE, 0, 0 },
 	};
-	const size_t n = sizeof(secs) / sizeof(secs[0]);
+	int any_id = 0;
+	char **d = w->dsos.data;
+	for (size_t i = 0; i < w->dsos.n && !any_id; i++) {
+		uint8_t id[W_BUILD_ID_MAX];
+		any_id = ap_perf_elf_build_id(d[i], id, sizeof(id)) > 0;
+	}
+	struct w_section *secs = any_id ? all : all + 1;
+	const size_t n = sizeof(all) / sizeof(all[0]) - (any_id ? 0 : 1);
 	uint64_t table = w->pos;
 	w_zero(w, 16 * n); /* section table, filled below */
 	for (size_t i = 0; i < n; i++)

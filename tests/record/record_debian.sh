@@ -36,6 +36,15 @@ grep -q "^library=0x[0-9a-f]* $root/lib/aarch64-linux-gnu/libc.so.6$" gz.data.me
 # The root, for armprof report's debug files under its usr/lib/debug.
 grep -qx "sysroot=$(realpath "$root")" gz.data.meta || fail "no sysroot= in the metadata"
 
+# perf.data's BUILD_ID feature: each file with code and its build ID, as
+# Linux perf lists them (and checks the files against them).
+if command -v perf > /dev/null; then
+  id=$(aarch64-linux-gnu-readelf -n "$root/bin/gzip" | awk '/Build ID:/ { print $3 }')
+  perf buildid-list -i gz.data 2> /dev/null > ids.txt || fail "perf buildid-list failed on gz.data"
+  grep -qx "$id $(realpath "$root/bin/gzip")" ids.txt || fail "perf buildid-list: no $id for gzip: $(cat ids.txt)"
+  grep -q " .*/libc.so.6$" ids.txt || fail "perf buildid-list: no libc: $(cat ids.txt)"
+fi
+
 "$armprof" report --format json -o gz.json gz.data
 aarch64-linux-gnu-readelf --debug-dump=frames "$root/bin/gzip" > fdes.txt
 bias=$(sed -n 's/^load_bias=//p' gz.data.meta)
