@@ -321,19 +321,22 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 	unsigned n = cfg->prefetch_streams;
 	for (unsigned i = 0; i < n; i++) {
 		struct prefetch_stream *s = &core->stream[i];
-		if (s->last_line == line)
+		/* One comparison for the two cases: the stream's last line
+		 * (nothing to do), or the line after it (the stream advances). */
+		uint64_t ahead = line - s->last_line;
+		if (ahead > 1)
+			continue;
+		if (ahead == 0)
 			return;
-		if (s->last_line + 1 == line) {
-			s->last_line = line;
-			if (!s->confirmed) {
-				s->confirmed = 1;
-				for (unsigned k = 1; k <= cfg->prefetch_degree; k++)
-					prefetch_line(core, line + k);
-			} else {
-				prefetch_line(core, line + cfg->prefetch_degree);
-			}
-			return;
+		s->last_line = line;
+		if (!s->confirmed) {
+			s->confirmed = 1;
+			for (unsigned k = 1; k <= cfg->prefetch_degree; k++)
+				prefetch_line(core, line + k);
+		} else {
+			prefetch_line(core, line + cfg->prefetch_degree);
 		}
+		return;
 	}
 	struct prefetch_stream *s = &core->stream[core->stream_next];
 	core->stream_next = core->stream_next + 1 < n ? core->stream_next + 1 : 0;
