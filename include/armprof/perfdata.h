@@ -162,6 +162,16 @@ struct ap_perf_mmap {
 	struct ap_perf_sample_id sid;
 };
 
+/* An entry of the BUILD_ID feature: a file and its build ID, as perf
+ * record found them (perf buildid-list). */
+struct ap_perf_build_id {
+	int32_t pid;          /* -1: the host */
+	uint16_t misc;
+	uint8_t size;         /* bytes of id (20 when the entry does not say) */
+	uint8_t id[20];
+	const char *filename; /* NUL-terminated copy owned by the reader */
+};
+
 struct ap_perf_aux_record {
 	uint64_t file_offset;
 	uint64_t aux_offset, aux_size, flags;
@@ -227,6 +237,9 @@ struct ap_perf_info {
 	const struct ap_perf_mmap *mmaps;
 	const struct ap_perf_aux_record *aux_records;
 	const struct ap_perf_itrace_start *itrace_starts;
+
+	size_t n_build_ids;   /* entries of the BUILD_ID feature */
+	const struct ap_perf_build_id *build_ids;
 
 	size_t n_aux_buffers; /* AUXTRACE records, in file order */
 	const struct ap_perf_aux_buffer *aux_buffers;

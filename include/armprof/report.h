@@ -102,6 +102,10 @@ int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_b
  * ap_report_load_binary. */
 int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias,
                            char *err_msg, size_t err_len);
+/* The same, the rows naming the library name (a file name) rather than
+ * path's own: for a copy found elsewhere (a build-ID cache's ".../elf"). */
+int ap_report_load_library_named(struct ap_report *r, const char *path, const char *name,
+                                 uint64_t load_bias, char *err_msg, size_t err_len);
 /* A directory to look for separate debug files in, laid out as
  * /usr/lib/debug is (.build-id/xx/yyyy.debug, or the file's own directory
  * below it). Directories are searched in the order added, then

@@ -104,6 +104,7 @@ struct ap_perf_reader {
 	struct pd_vec queue_counts; /* uint32_t per idx */
 	struct pd_vec auxtrace_priv; /* uint64_t */
 	struct pd_vec event_descs;  /* struct pd_event_desc */
+	struct pd_vec build_ids;    /* struct ap_perf_build_id */
 	struct pd_strings strings;
 
 	/* Decompressed PERF_RECORD_COMPRESSED data. */

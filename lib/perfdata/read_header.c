@@ -182,6 +182,41 @@ void pd_name_attrs(struct ap_perf_reader *r)
 	}
 }
 
+/* BUILD_ID: entries of a struct perf_record_header_build_id (an event
+ * header, pid, 24 bytes of ID with its size in byte 20 when misc has
+ * PERF_RECORD_MISC_BUILD_ID_SIZE, else a 20-byte ID), each followed by
+ * its NUL-terminated file name, padded; header.size covers the whole
+ * entry. (perf before 2010 wrote no pid: such files are not read.) */
+#define PD_BUILD_ID_ENTRY 36
+#define PD_MISC_BUILD_ID_SIZE (1u << 15)
+static int read_build_ids(struct ap_perf_reader *r, const uint8_t *p, size_t len, uint64_t offset,
+                          struct ap_perf_error *err)
+{
+	for (size_t pos = 0; pos < len;) {
+		if (len - pos < PD_BUILD_ID_ENTRY)
+			return pd_fail(err, AP_ERR_FORMAT, offset + pos, 0, "feature BUILD_ID",
+			               "entry cut short (%zu bytes left)", len - pos);
+		const uint8_t *e = p + pos;
+		uint16_t misc = pd_u16(e + 4), size = pd_u16(e + 6);
+		if (size < PD_BUILD_ID_ENTRY + 1 || size > len - pos)
+			return pd_fail(err, AP_ERR_FORMAT, offset + pos, 0, "feature BUILD_ID",
+			               "entry size %u is not within its %zu-byte section", size, len - pos);
+		struct ap_perf_build_id *b = pd_vec_push(&r->build_ids);
+		if (!b)
+			return pd_fail(err, AP_ERR_NOMEM, offset + pos, 0, "feature BUILD_ID", "out of memory");
+		b->pid = (int32_t)pd_u32(e + 8);
+		b->misc = misc;
+		memcpy(b->id, e + 12, 20);
+		b->size = (misc & PD_MISC_BUILD_ID_SIZE) && e[32] <= 20 ? e[32] : 20;
+		const char *name = (const char *)e + PD_BUILD_ID_ENTRY;
+		b->filename = pd_strdup_n(&r->strings, name, strnlen(name, size - PD_BUILD_ID_ENTRY));
+		if (!b->filename)
+			return pd_fail(err, AP_ERR_NOMEM, offset + pos, 0, "feature BUILD_ID", "out of memory");
+		pos += size;
+	}
+	return 0;
+}
+
 int pd_read_feature(struct ap_perf_reader *r, unsigned feat, const uint8_t *p, size_t len,
                     uint64_t offset, struct ap_perf_error *err)
 {
@@ -208,6 +243,8 @@ int pd_read_feature(struct ap_perf_reader *r, unsigned feat, const uint8_t *p, s
 		return 0;
 	case AP_PERF_FEAT_EVENT_DESC:
 		return read_event_desc(r, p, len, offset, err);
+	case AP_PERF_FEAT_BUILD_ID:
+		return read_build_ids(r, p, len, offset, err);
 	case AP_PERF_FEAT_AUXTRACE:
 		if (len < 8)
 			return pd_fail(err, AP_ERR_FORMAT, offset, 0, "feature AUXTRACE",

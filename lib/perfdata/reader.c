@@ -40,6 +40,7 @@ static struct ap_perf_reader *reader_new(const struct ap_perf_read_config *cfg)
 	pd_vec_init(&r->ids, sizeof(uint64_t));
 	pd_vec_init(&r->attr_ids_off, sizeof(size_t));
 	pd_vec_init(&r->comms, sizeof(struct ap_perf_comm));
+	pd_vec_init(&r->build_ids, sizeof(struct ap_perf_build_id));
 	pd_vec_init(&r->mmaps, sizeof(struct ap_perf_mmap));
 	pd_vec_init(&r->aux_records, sizeof(struct ap_perf_aux_record));
 	pd_vec_init(&r->itrace_starts, sizeof(struct ap_perf_itrace_start));
@@ -62,6 +63,7 @@ void ap_perf_close(struct ap_perf_reader *r)
 	pd_vec_free(&r->ids);
 	pd_vec_free(&r->attr_ids_off);
 	pd_vec_free(&r->comms);
+	pd_vec_free(&r->build_ids);
 	pd_vec_free(&r->mmaps);
 	pd_vec_free(&r->aux_records);
 	pd_vec_free(&r->itrace_starts);
@@ -86,6 +88,8 @@ static int finalize(struct ap_perf_reader *r, struct ap_perf_error *err)
 	in->auxtrace_priv = r->auxtrace_priv.data;
 	in->n_comms = r->comms.n;
 	in->comms = r->comms.data;
+	in->n_build_ids = r->build_ids.n;
+	in->build_ids = r->build_ids.data;
 	in->n_mmaps = r->mmaps.n;
 	in->mmaps = r->mmaps.data;
 	in->n_aux_records = r->aux_records.n;

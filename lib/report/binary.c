@@ -15,8 +15,9 @@
 
 struct report_binary {
 	struct report_binary *next; /* the next library */
-	const char *file;           /* a library's file name (in path), NULL for the binary */
+	const char *file;           /* a library's file name (in name or path), NULL for the binary */
 	char *path;
+	char *name;                 /* the name rows show, when not path's own (or NULL) */
 	int fd;
 	Elf *elf;
 	/* The separate debug file (report_find_debug_file), when the file is
@@ -58,6 +59,7 @@ void report_binary_free(struct report_binary *b)
 	free(b->all_syms);
 	free(b->added_names);
 	free(b->debug_path);
+	free(b->name);
 	free(b->path);
 	free(b);
 }
@@ -318,23 +320,34 @@ int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_b
 	return 0;
 }
 
-int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias, char *err_msg,
-                           size_t err_len)
+int ap_report_load_library_named(struct ap_report *r, const char *path, const char *name,
+                                 uint64_t load_bias, char *err_msg, size_t err_len)
 {
 	struct report_binary *b;
 	int rc = open_binary(&b, r, path, load_bias, err_msg, err_len);
 	if (rc < 0)
 		return rc;
-	if (b->path) {
-		const char *slash = strrchr(b->path, '/');
-		b->file = slash ? slash + 1 : b->path;
+	if (name && name[0] && !(b->name = strdup(name))) {
+		report_binary_free(b);
+		if (err_msg)
+			snprintf(err_msg, err_len, "%s: out of memory", path);
+		return -AP_ERR_NOMEM;
 	}
+	const char *shown = b->name ? b->name : b->path;
+	const char *slash = strrchr(shown, '/');
+	b->file = slash ? slash + 1 : shown;
 	struct report_binary **tail = &r->libs;
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = b;
 	r->finished = 0;
 	return 0;
+}
+
+int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias, char *err_msg,
+                           size_t err_len)
+{
+	return ap_report_load_library_named(r, path, NULL, load_bias, err_msg, err_len);
 }
 
 static int insn_bytes(const struct report_binary *b, uint64_t addr, uint8_t out[4]);

@@ -6,6 +6,8 @@
  * PERF_RECORD_COMPRESSED (zstd, frames split across records as perf does),
  * read back the same. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -284,6 +286,52 @@ TEST(many_buffers_get_their_own_aux_flags)
 	CHECK(unlink(p2) == 0);
 }
 
+/* The BUILD_ID feature (perf's HEADER_BUILD_ID): the writer lists each
+ * file of an executable mapping that has a GNU build ID, once, and the
+ * reader gives back its name and ID; a file without an ID (or not an ELF
+ * file) is left out, and so is a mapping without PROT_EXEC. */
+TEST(build_ids_round_trip)
+{
+	char self[4096], p2[300];
+	ssize_t self_len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	CHECK(self_len > 0);
+	self[self_len > 0 ? self_len : 0] = 0;
+	uint8_t want[20];
+	int want_len = ap_perf_elf_build_id(self, want, sizeof(want));
+	CHECK(want_len > 0); /* Debian's gcc links with --build-id */
+	CHECK_EQ_U64(ap_perf_elf_build_id(AP_SOURCE_DIR "/tests/perfdata/data/tiny-aarch64.elf", want, 20), 0);
+	CHECK_EQ_U64(ap_perf_elf_build_id("/nonexistent/file", want, 20), (uint64_t)-AP_ERR_IO);
+	CHECK_EQ_U64(ap_perf_elf_build_id("/dev/null", want, 20), (uint64_t)-AP_ERR_FORMAT);
+	CHECK_EQ_U64(ap_perf_elf_build_id(self, want, 4), (uint64_t)-AP_ERR_FORMAT); /* does not fit */
+	want_len = ap_perf_elf_build_id(self, want, sizeof(want));
+
+	snprintf(p2, sizeof(p2), "%s.ids", path);
+	struct ap_perf_writer *w;
+	struct ap_perf_error err;
+	CHECK(ap_perf_writer_open(&w, p2, NULL, &err) == 0);
+	CHECK(ap_perf_write_mmap2(w, 7, 7, 0x400000, 0x1000, 0, 5, self, 0) == 0);
+	CHECK(ap_perf_write_mmap2(w, 7, 7, 0x500000, 0x1000, 0x1000, 5, self, 0) == 0); /* once */
+	CHECK(ap_perf_write_mmap2(w, 7, 7, 0x600000, 0x1000, 0, 5,
+	                          AP_SOURCE_DIR "/tests/perfdata/data/tiny-aarch64.elf", 0) == 0);
+	CHECK(ap_perf_write_mmap2(w, 7, 7, 0x700000, 0x1000, 0, 3, "/etc/hostname", 0) == 0);
+	CHECK(ap_perf_writer_finish(w, &err) == 0);
+
+	struct ap_perf_reader *r;
+	CHECK(ap_perf_open_file(&r, p2, NULL, &err) == 0);
+	const struct ap_perf_info *in = ap_perf_info(r);
+	CHECK((in->features[0] >> AP_PERF_FEAT_BUILD_ID) & 1);
+	CHECK_EQ_U64(in->n_build_ids, 1);
+	if (in->n_build_ids == 1) {
+		CHECK(strcmp(in->build_ids[0].filename, self) == 0);
+		CHECK_EQ_U64(in->build_ids[0].size, (uint64_t)want_len);
+		CHECK_EQ_U64(in->build_ids[0].pid, (uint64_t)(int64_t)-1);
+		CHECK(memcmp(in->build_ids[0].id, want, (size_t)want_len) == 0);
+	}
+	CHECK_EQ_U64(in->n_mmaps, 4);
+	ap_perf_close(r);
+	unlink(p2);
+}
+
 TEST(cleanup)
 {
 	CHECK(unlink(path) == 0);
@@ -331,4 +379,5 @@ TEST(elf_interp)
 
 TEST_MAIN(CASE(setup_writes), CASE(file_mode_round_trip), CASE(pipe_mode_round_trip),
           CASE(compressed_pipe_round_trip), CASE(stdin_like_fd),
-          CASE(many_buffers_get_their_own_aux_flags), CASE(elf_is_aarch64), CASE(elf_interp), CASE(cleanup))
+          CASE(many_buffers_get_their_own_aux_flags), CASE(elf_is_aarch64), CASE(elf_interp),
+          CASE(build_ids_round_trip), CASE(cleanup))

@@ -118,7 +118,26 @@ r = json.load(open(sys.argv[1]))
 assert r["functions"][0]["function"] == "sum_bytes", r["functions"][0]
 PY
 
-# 5. Bad input: a directory that does not exist is no error (nothing is
+# 5. A perf.data read on another machine than the recording's (its
+# programs are not at the recorded paths): --symfs DIR (a copy of the
+# recording machine's files), else the build-ID cache that `perf archive`
+# fills (~/.debug/.build-id/xx/yyyy/elf), found by the BUILD_ID feature
+# (lib/perfdata writes it, as perf record does). A different build at the
+# recorded path is passed over.
+cp full prog && "$armprof" convert --binary "$work/prog" prof.raw moved.data
+fn_of() { "$armprof" report --format json "$@" | python3 -c "import json, sys; print(json.load(sys.stdin)['functions'][0]['function'])"; }
+[ "$(fn_of moved.data)" = sum_bytes ] || fail "perf.data with its program in place"
+mv prog prog.elsewhere
+[ "$(HOME=$work/nohome fn_of moved.data)" = "[unknown]" ] || fail "no program: rows should be unnamed"
+mkdir -p "symfs$work" && cp prog.elsewhere "symfs$work/prog"
+[ "$(HOME=$work/nohome fn_of --symfs "$work/symfs" moved.data)" = sum_bytes ] || fail "--symfs"
+mkdir -p "home/.debug/.build-id/${id:0:2}/${id:2}" && cp prog.elsewhere "home/.debug/.build-id/${id:0:2}/${id:2}/elf"
+[ "$(HOME=$work/home fn_of moved.data)" = sum_bytes ] || fail "the build-ID cache (~/.debug)"
+cp other prog # another build where the program was: its build ID differs
+[ "$(HOME=$work/nohome fn_of moved.data)" = "[unknown]" ] || fail "a different build at the recorded path was used"
+[ "$(HOME=$work/home fn_of moved.data)" = sum_bytes ] || fail "the cache after a different build at the path"
+
+# 6. Bad input: a directory that does not exist is no error (nothing is
 # found there); too many --debug-dir options are.
 args=()
 for i in $(seq 17); do args+=(--debug-dir "d$i"); done

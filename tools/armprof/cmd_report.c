@@ -20,6 +20,8 @@ const char cmd_report_summary[] = "hot functions and instructions of an SPE capt
 
 #define REPORT_MAX_DEBUG_DIRS 16
 
+#include "report_files.h"
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -31,6 +33,9 @@ static void usage(FILE *out)
 	        "  --load-bias N        runtime address - ELF address (default: from FILE.meta, else 0)\n"
 	        "  --debug-dir DIR      look for stripped files' debug files in DIR (laid out as\n"
 	        "                       /usr/lib/debug, which is searched last); repeatable\n"
+	        "  --symfs DIR          perf.data: look for the recorded files under DIR first (a\n"
+	        "                       copy of the recording machine's); files found nowhere are\n"
+	        "                       looked up by their build ID in ~/.debug (perf archive)\n"
 	        "  --top N              rows per table (default 20 for text, all for json/csv; 0 = all)\n"
 	        "  --sort KEY           rank rows by samples (default: where the operations are),\n"
 	        "                       latency (summed total latency: where the cycles go),\n"
@@ -88,12 +93,15 @@ struct meta_libraries {
 	struct {
 		uint64_t bias;
 		char path[1024];
+		/* The file name rows show: the recorded one's, when the file
+		 * was found elsewhere (a build-ID cache's ".../elf"). */
+		char name[256];
 	} lib[REPORT_MAX_LIBRARIES];
 };
 
 /* Add a library, once (the first bias given stands); paths that do not fit
- * are left out. */
-static void add_library(struct meta_libraries *libs, const char *path, uint64_t bias)
+ * are left out. recorded: the path the recording named (for its name). */
+static void add_library(struct meta_libraries *libs, const char *path, const char *recorded, uint64_t bias)
 {
 	size_t len = strlen(path), j = 0;
 	while (j < libs->n && strcmp(libs->lib[j].path, path) != 0)
@@ -102,6 +110,8 @@ static void add_library(struct meta_libraries *libs, const char *path, uint64_t 
 		return;
 	libs->lib[libs->n].bias = bias;
 	memcpy(libs->lib[libs->n].path, path, len + 1);
+	const char *slash = strrchr(recorded, '/');
+	snprintf(libs->lib[libs->n].name, sizeof(libs->lib[0].name), "%s", slash ? slash + 1 : recorded);
 	libs->n++;
 }
 
@@ -131,7 +141,7 @@ static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bia
 			char *end;
 			uint64_t b = strtoull(line + 8, &end, 0);
 			if (*end == ' ' && end[1] == '/')
-				add_library(libs, end + 1, b);
+				add_library(libs, end + 1, end + 1, b);
 		} else if (!strncmp(line, "sysroot=", 8) && line[8] == '/') {
 			int n = snprintf(sysroot_debug, debug_cap, "%s/usr/lib/debug", line + 8);
 			if (n < 0 || (size_t)n >= debug_cap)
@@ -165,27 +175,31 @@ static int feed_raw(const char *path, struct ap_decoder *dec)
 
 /* Without --binary or FILE.meta: the first mapping in the perf.data whose
  * file is a readable ELF with an executable segment at that file offset
- * (the MMAP/MMAP2 records perf and `armprof record` write). Fills binary
- * and bias, or leaves binary empty. */
-static void binary_from_mmaps(const struct ap_perf_info *info, char *binary, size_t cap, uint64_t *bias,
-                              struct meta_libraries *libs)
+ * (the MMAP/MMAP2 records perf and `armprof record` write), the file found
+ * where `how` says (report_files.h: --symfs, the build-ID cache, ...).
+ * Fills binary and bias, or leaves binary empty. */
+static void binary_from_mmaps(const struct ap_perf_info *info, const struct report_file_search *how,
+                              char *binary, size_t cap, uint64_t *bias, struct meta_libraries *libs)
 {
 	for (size_t i = 0; i < info->n_mmaps; i++) {
 		const struct ap_perf_mmap *m = &info->mmaps[i];
-		if (!m->filename || m->filename[0] != '/' || strlen(m->filename) >= cap || !strcmp(m->filename, binary))
+		char path[4096];
+		if (!m->filename || m->filename[0] != '/' ||
+		    !report_locate_file(info, m->filename, how, path, sizeof(path)) || strlen(path) >= cap ||
+		    !strcmp(path, binary))
 			continue;
 		struct ap_perf_elf_map maps[16];
 		struct ap_perf_error err;
-		int n = ap_perf_elf_exec_maps(m->filename, maps, 16, &err);
+		int n = ap_perf_elf_exec_maps(path, maps, 16, &err);
 		for (int k = 0; k < n && k < 16; k++) {
 			if (maps[k].pgoff != m->pgoff)
 				continue;
 			if (!binary[0]) { /* the first is the program */
-				memcpy(binary, m->filename, strlen(m->filename) + 1);
+				memcpy(binary, path, strlen(path) + 1);
 				*bias = m->addr - maps[k].addr;
 				break;
 			}
-			add_library(libs, m->filename, m->addr - maps[k].addr); /* the libraries it ran */
+			add_library(libs, path, m->filename, m->addr - maps[k].addr); /* the libraries it ran */
 			break;
 		}
 	}
@@ -193,10 +207,10 @@ static void binary_from_mmaps(const struct ap_perf_info *info, char *binary, siz
 
 /* A library's symbols: only a warning when they cannot be read (the
  * library may have moved since the recording); its PCs then stay unnamed. */
-static void load_library(struct report_run *run, const char *path, uint64_t bias)
+static void load_library(struct report_run *run, const char *path, const char *name, uint64_t bias)
 {
 	char msg[1200];
-	if (ap_report_load_library(run->rep, path, bias, msg, sizeof(msg)) < 0)
+	if (ap_report_load_library_named(run->rep, path, name, bias, msg, sizeof(msg)) < 0)
 		fprintf(stderr, "armprof report: warning: %s (its functions are left unnamed)\n", msg);
 }
 
@@ -214,9 +228,9 @@ static int load_binary(struct report_run *run, struct report_view *view, const c
 
 /* second_pass: the records again, for the shared cache lines (the
  * binary and the threads' processes are known already). */
-static int feed_perf(const char *path, int32_t cpu, int32_t tid, struct ap_decoder *dec,
-                     struct report_run *run, struct report_view *view, char *binary, size_t cap,
-                     int second_pass)
+static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct report_file_search *how,
+                     struct ap_decoder *dec, struct report_run *run, struct report_view *view, char *binary,
+                     size_t cap, int second_pass)
 {
 	struct perf_input in;
 	int rc = perf_input_open(&in, "report", path, cpu, tid);
@@ -233,14 +247,14 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, struct ap_decod
 		uint64_t bias = 0;
 		struct meta_libraries *libs = calloc(1, sizeof(*libs));
 		if (libs)
-			binary_from_mmaps(ap_perf_info(in.reader), binary, cap, &bias, libs);
+			binary_from_mmaps(ap_perf_info(in.reader), how, binary, cap, &bias, libs);
 		if (binary[0] && (rc = load_binary(run, view, binary, bias)) != 0) {
 			free(libs);
 			perf_input_close(&in, NULL);
 			return rc;
 		}
 		for (size_t i = 0; libs && binary[0] && i < libs->n; i++)
-			load_library(run, libs->lib[i].path, libs->lib[i].bias);
+			load_library(run, libs->lib[i].path, libs->lib[i].name, libs->lib[i].bias);
 		free(libs);
 	}
 	const uint8_t *p;
@@ -273,6 +287,7 @@ struct load_opts {
 	int32_t cpu, tid;
 	const char *const *debug_dirs; /* --debug-dir, in order */
 	size_t n_debug_dirs;
+	const char *symfs; /* --symfs, or NULL */
 };
 
 /* Read input into a finished report (run->rep, made here) and its view:
@@ -319,7 +334,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; binary[0] && i < libs->n; i++)
-		load_library(run, libs->lib[i].path, libs->lib[i].bias);
+		load_library(run, libs->lib[i].path, libs->lib[i].name, libs->lib[i].bias);
 	free(libs);
 
 	struct ap_decoder_config dc;
@@ -332,7 +347,8 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	int rc;
 	if (is_perf) {
 		view->input_kind = "perf.data";
-		rc = feed_perf(input, lo->cpu, lo->tid, &dec, run, view, binary, cap, 0);
+		struct report_file_search how = { lo->symfs, lo->debug_dirs, lo->n_debug_dirs, getenv("HOME") };
+		rc = feed_perf(input, lo->cpu, lo->tid, &how, &dec, run, view, binary, cap, 0);
 	} else {
 		rc = feed_raw(input, &dec);
 	}
@@ -341,7 +357,8 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	if (!rc && !run->nomem && ap_report_has_shared_lines(run->rep) && strcmp(input, "-") != 0) {
 		dc.on_record = on_line_record;
 		ap_decoder_init(&dec, &dc);
-		rc = is_perf ? feed_perf(input, lo->cpu, lo->tid, &dec, run, view, binary, cap, 1) : feed_raw(input, &dec);
+		rc = is_perf ? feed_perf(input, lo->cpu, lo->tid, NULL, &dec, run, view, binary, cap, 1)
+		             : feed_raw(input, &dec);
 	}
 	if (!rc && run->nomem) {
 		fprintf(stderr, "armprof report: out of memory\n");
@@ -371,6 +388,7 @@ int cmd_report(int argc, char **argv)
 	enum ap_report_key sort = AP_REPORT_BY_SAMPLES;
 	const char *debug_dirs[REPORT_MAX_DEBUG_DIRS];
 	size_t n_debug_dirs = 0;
+	const char *symfs = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -386,6 +404,9 @@ int cmd_report(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--binary") && v) {
 			snprintf(binary, sizeof(binary), "%s", v);
+			i++;
+		} else if (!strcmp(a, "--symfs") && v) {
+			symfs = v;
 			i++;
 		} else if (!strcmp(a, "--debug-dir") && v) {
 			if (n_debug_dirs == REPORT_MAX_DEBUG_DIRS) {
@@ -453,7 +474,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "armprof report: --diff and --annotate: one at a time\n");
 		return EXIT_USAGE;
 	}
-	struct load_opts lo = { binary, bias, have_bias, cpu, tid, debug_dirs, n_debug_dirs };
+	struct load_opts lo = { binary, bias, have_bias, cpu, tid, debug_dirs, n_debug_dirs, symfs };
 	struct report_run run, old_run = { 0 };
 	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
 	static char binary_used[4096], old_binary_used[4096];
