@@ -30,6 +30,12 @@ qemu-aarch64 -L "$root" "$root/bin/gzip" -c in.txt > plain.gz
 "$armprof" record -j --sysroot "$root" --counts counts.txt -o gz.data -- "$root/bin/gzip" -c in.txt > rec.gz 2> rec.err ||
   fail "record: $(cat rec.err)"
 cmp -s plain.gz rec.gz || fail "gzip's output under armprof record differs from plain QEMU's"
+# By name, as in a chroot: PATH is searched inside the root first (the
+# host's gzip is an x86-64 program).
+"$armprof" record -q --sysroot "$root" -o byname.data -- gzip -c in.txt > byname.gz 2> byname.err ||
+  fail "record by name: $(cat byname.err)"
+cmp -s plain.gz byname.gz || fail "gzip by name: output differs"
+grep -qx "binary=$(realpath "$root")/bin/gzip" byname.data.meta || fail "gzip by name: not the root's gzip"
 every_op_counted gz.data.meta counts.txt "gzip"
 grep -q "^library=0x[0-9a-f]* $root/lib/aarch64-linux-gnu/libc.so.6$" gz.data.meta ||
   fail "Debian's libc is not among the libraries: $(grep library gz.data.meta)"

@@ -345,7 +345,8 @@ int cmd_record(int argc, char **argv)
 		return r;
 
 	char prog[PATH_MAX], plugin[PATH_MAX], sysroot[PATH_MAX], err[3 * PATH_MAX + 256];
-	if (record_resolve_program(o.prog_argv[0], prog, sizeof(prog), err, sizeof(err)) != 0 ||
+	const char *root = o.sysroot ? o.sysroot : getenv("QEMU_LD_PREFIX");
+	if (record_resolve_program(o.prog_argv[0], root, prog, sizeof(prog), err, sizeof(err)) != 0 ||
 	    record_choose_sysroot(prog, o.sysroot, sysroot, sizeof(sysroot), err, sizeof(err)) != 0 ||
 	    record_find_plugin(o.plugin, plugin, sizeof(plugin), err, sizeof(err)) != 0) {
 		fprintf(stderr, "armprof record: %s\n", err);

@@ -24,27 +24,35 @@ static int is_file_executable(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
 }
 
-int record_resolve_program(const char *prog, char *out, size_t cap, char *err, size_t errlen)
+/* The first executable prog in the directories of PATH, each under root
+ * ("" for the host's own); 1 if found (into out). */
+static int search_path(const char *prog, const char *root, char *out, size_t cap)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/bin:/bin");
+	for (char *save = NULL, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char cand[PATH_MAX];
+		int n = snprintf(cand, sizeof(cand), "%s%s/%s", root, d, prog);
+		if (n > 0 && (size_t)n < sizeof(cand) && is_file_executable(cand)) {
+			snprintf(out, cap, "%s", cand);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int record_resolve_program(const char *prog, const char *root, char *out, size_t cap, char *err,
+                           size_t errlen)
 {
 	if (strchr(prog, '/')) {
 		snprintf(out, cap, "%s", prog);
-	} else {
-		const char *path = getenv("PATH");
-		char buf[4096];
-		snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/bin:/bin");
-		out[0] = 0;
-		for (char *save = NULL, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-			char cand[PATH_MAX];
-			snprintf(cand, sizeof(cand), "%s/%s", d, prog);
-			if (is_file_executable(cand)) {
-				snprintf(out, cap, "%s", cand);
-				break;
-			}
-		}
-		if (!out[0]) {
+	} else if (!(root && root[0] && search_path(prog, root, out, cap)) && !search_path(prog, "", out, cap)) {
+		if (root && root[0])
+			snprintf(err, errlen, "%s: not found on PATH, neither under the root %s nor on the host", prog, root);
+		else
 			snprintf(err, errlen, "%s: not found on PATH", prog);
-			return -1;
-		}
+		return -1;
 	}
 	FILE *f = fopen(out, "rb");
 	if (!f) {

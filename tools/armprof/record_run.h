@@ -73,8 +73,12 @@ size_t record_libraries(const struct record_stats *st, const char *abs_prog, str
                         size_t cap);
 
 /* PROG as given, or found on PATH: an absolute or relative path in out.
- * Returns 0 or -1 with a message in err. Checks it is an aarch64 ELF. */
-int record_resolve_program(const char *prog, char *out, size_t cap, char *err, size_t errlen);
+ * A name without a slash is looked for on PATH inside root first (the
+ * aarch64 root of --sysroot or $QEMU_LD_PREFIX, may be NULL), as in a
+ * chroot, then on the host's PATH. Returns 0 or -1 with a message in err.
+ * Checks it is an aarch64 ELF. */
+int record_resolve_program(const char *prog, const char *root, char *out, size_t cap, char *err,
+                           size_t errlen);
 /* The root QEMU must find a dynamically linked program's interpreter (and
  * shared libraries) under, for its -L: "" for a static program, or when
  * the interpreter is on the host itself (an aarch64 host); else --sysroot
