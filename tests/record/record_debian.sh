@@ -36,6 +36,13 @@ cmp -s plain.gz rec.gz || fail "gzip's output under armprof record differs from 
   fail "record by name: $(cat byname.err)"
 cmp -s plain.gz byname.gz || fail "gzip by name: output differs"
 grep -qx "binary=$(realpath "$root")/bin/gzip" byname.data.meta || fail "gzip by name: not the root's gzip"
+set +e
+"$armprof" record --sysroot "$root" -o none.data -- no-such-program > /dev/null 2> none.err
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "no-such-program: not found on PATH, neither under the root $root nor on the host" none.err ||
+  fail "a name found nowhere: exit $rc, $(cat none.err)"
+[ ! -e none.data ] || fail "a name found nowhere: output written"
 every_op_counted gz.data.meta counts.txt "gzip"
 grep -q "^library=0x[0-9a-f]* $root/lib/aarch64-linux-gnu/libc.so.6$" gz.data.meta ||
   fail "Debian's libc is not among the libraries: $(grep library gz.data.meta)"
