@@ -136,6 +136,12 @@ mkdir -p "home/.debug/.build-id/${id:0:2}/${id:2}" && cp prog.elsewhere "home/.d
 cp other prog # another build where the program was: its build ID differs
 [ "$(HOME=$work/nohome fn_of moved.data)" = "[unknown]" ] || fail "a different build at the recorded path was used"
 [ "$(HOME=$work/home fn_of moved.data)" = sum_bytes ] || fail "the cache after a different build at the path"
+# FILE.meta (armprof record's) naming a program that is gone: a warning,
+# then the perf.data's mappings are searched as above.
+printf 'binary=/nonexistent/prog\nload_bias=0x0\n' > moved.data.meta
+[ "$(HOME=$work/home fn_of moved.data 2> meta.err)" = sum_bytes ] || fail "FILE.meta's binary gone: $(cat meta.err)"
+grep -q "warning: moved.data.meta's binary /nonexistent/prog cannot be read" meta.err || fail "no warning: $(cat meta.err)"
+rm moved.data.meta
 
 # 6. Bad input: a directory that does not exist is no error (nothing is
 # found there); too many --debug-dir options are.

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "armprof/decode.h"
@@ -328,6 +329,14 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	view->input = input;
 	view->input_kind = "raw SPE";
 	view->ended_by_signal = ended_by_signal;
+	/* FILE.meta's binary may have moved since the recording (a copied
+	 * recording): then the perf.data's mappings are searched instead
+	 * (report_files.h); --binary names a file that must be there. */
+	if (binary[0] && !lo->binary[0] && access(binary, R_OK) != 0) {
+		fprintf(stderr, "armprof report: warning: %s.meta's binary %s cannot be read; %s\n", input, binary,
+		        "looking for the programs the perf.data names instead (--symfs, ~/.debug)");
+		binary[0] = 0;
+	}
 	if (binary[0] && load_binary(run, view, binary, bias) != 0) {
 		ap_report_free(run->rep);
 		free(libs);
