@@ -7,7 +7,8 @@
  *     named sub_<address> (the ELF address, as objdump shows it).
  *   - the PLT stubs, one per .rela.plt entry in order, named <symbol>@plt
  *     as perf names them.
- * Only what no symbol covers is added (report_binary_add_functions). */
+ * Only what no symbol covers is added (report_elf_functions, called by
+ * binary.c add_unnamed_functions). */
 #include <elf.h>
 #include <gelf.h>
 #include <stdio.h>
