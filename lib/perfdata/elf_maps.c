@@ -91,24 +91,50 @@ static uint64_t le(const unsigned char *p, int bytes)
 	return v;
 }
 
+/* An ELF64 little-endian file opened for its program headers. */
+struct phdrs {
+	int fd;
+	uint64_t off, entsize, num;
+};
+
+/* 0 with h->fd open, -AP_ERR_IO (cannot open) or -AP_ERR_FORMAT (not such
+ * a file, or program headers too small to read). */
+static int open_phdrs(const char *path, struct phdrs *h)
+{
+	h->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (h->fd < 0)
+		return -AP_ERR_IO;
+	unsigned char eh[64];
+	if (read_at(h->fd, eh, sizeof(eh), 0) != 0 || memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 1)
+		goto bad;
+	h->off = le(eh + 32, 8);
+	h->entsize = le(eh + 54, 2);
+	h->num = le(eh + 56, 2);
+	if (h->num && h->entsize < 56)
+		goto bad;
+	return 0;
+bad:
+	close(h->fd);
+	return -AP_ERR_FORMAT;
+}
+
+/* Program header k (its first 56 bytes): 0, or -1 if it is not in the file. */
+static int read_phdr(const struct phdrs *h, uint64_t k, unsigned char ph[56])
+{
+	return read_at(h->fd, ph, 56, h->off + k * h->entsize);
+}
+
 int ap_perf_elf_interp(const char *path, char *out, size_t cap)
 {
 	if (cap)
 		out[0] = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -AP_ERR_IO;
-	unsigned char eh[64];
-	int rc = -AP_ERR_FORMAT;
-	if (read_at(fd, eh, sizeof(eh), 0) != 0 || memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 1)
-		goto done;
-	uint64_t phoff = le(eh + 32, 8), phentsize = le(eh + 54, 2), phnum = le(eh + 56, 2);
-	if (phnum && phentsize < 56)
-		goto done;
-	rc = 0;
-	for (uint64_t k = 0; k < phnum; k++) {
+	struct phdrs h;
+	int rc = open_phdrs(path, &h);
+	if (rc)
+		return rc;
+	for (uint64_t k = 0; k < h.num; k++) {
 		unsigned char ph[56];
-		if (read_at(fd, ph, sizeof(ph), phoff + k * phentsize) != 0) {
+		if (read_phdr(&h, k, ph) != 0) {
 			rc = -AP_ERR_FORMAT;
 			break;
 		}
@@ -116,7 +142,7 @@ int ap_perf_elf_interp(const char *path, char *out, size_t cap)
 			continue;
 		uint64_t off = le(ph + 8, 8), size = le(ph + 32, 8);
 		/* The string with its NUL; nothing after the first NUL counts. */
-		if (size < 2 || size > cap || read_at(fd, out, (size_t)size, off) != 0) {
+		if (size < 2 || size > cap || read_at(h.fd, out, (size_t)size, off) != 0) {
 			if (cap)
 				out[0] = 0;
 			rc = -AP_ERR_FORMAT;
@@ -126,27 +152,19 @@ int ap_perf_elf_interp(const char *path, char *out, size_t cap)
 		rc = out[0] ? 1 : -AP_ERR_FORMAT;
 		break;
 	}
-done:
-	close(fd);
+	close(h.fd);
 	return rc;
 }
 
 int ap_perf_elf_build_id(const char *path, uint8_t *id, size_t cap)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -AP_ERR_IO;
-	unsigned char eh[64];
-	int rc = -AP_ERR_FORMAT;
-	if (read_at(fd, eh, sizeof(eh), 0) != 0 || memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 1)
-		goto done;
-	uint64_t phoff = le(eh + 32, 8), phentsize = le(eh + 54, 2), phnum = le(eh + 56, 2);
-	if (phnum && phentsize < 56)
-		goto done;
-	rc = 0;
-	for (uint64_t k = 0; k < phnum && rc == 0; k++) {
+	struct phdrs h;
+	int rc = open_phdrs(path, &h);
+	if (rc)
+		return rc;
+	for (uint64_t k = 0; k < h.num && rc == 0; k++) {
 		unsigned char ph[56];
-		if (read_at(fd, ph, sizeof(ph), phoff + k * phentsize) != 0) {
+		if (read_phdr(&h, k, ph) != 0) {
 			rc = -AP_ERR_FORMAT;
 			break;
 		}
@@ -157,7 +175,7 @@ int ap_perf_elf_build_id(const char *path, uint8_t *id, size_t cap)
 		 * a larger one is not read. */
 		uint64_t off = le(ph + 8, 8), size = le(ph + 32, 8);
 		unsigned char notes[4096];
-		if (size > sizeof(notes) || read_at(fd, notes, (size_t)size, off) != 0)
+		if (size > sizeof(notes) || read_at(h.fd, notes, (size_t)size, off) != 0)
 			continue;
 		for (uint64_t at = 0; size - at >= 12;) {
 			uint64_t namesz = le(notes + at, 4), descsz = le(notes + at + 4, 4), type = le(notes + at + 8, 4);
@@ -177,7 +195,6 @@ int ap_perf_elf_build_id(const char *path, uint8_t *id, size_t cap)
 			at = next;
 		}
 	}
-done:
-	close(fd);
+	close(h.fd);
 	return rc;
 }

@@ -1017,17 +1017,27 @@ static void release_all(void)
  * goes on unchanged should the program survive (a blocked signal). Its
  * operations so far are given to the SPE model (none of them is selected,
  * as in finish_tb), so that SAMPLE_POP counts them. */
+/* Hold every vCPU (hold_all) and replay what each logged so far, for
+ * outputs written as they stand; 0 if they could not all be held. Under
+ * output_lock. */
+static int hold_and_replay_all(void)
+{
+	if (setup_failed || !hold_all())
+		return 0;
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
+		struct vcpu_state *v = vcpus[i];
+		if (!v || !v->active)
+			continue;
+		replay_logged(v);
+		spe_catch_up(v);
+	}
+	return 1;
+}
+
 static void checkpoint(int sig)
 {
 	pthread_mutex_lock(&output_lock);
-	if (!setup_failed && hold_all()) {
-		for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
-			struct vcpu_state *v = vcpus[i];
-			if (!v || !v->active)
-				continue;
-			replay_logged(v);
-			spe_catch_up(v);
-		}
+	if (hold_and_replay_all()) {
 		stopped_by_signal = sig;
 		checkpoints++;
 		last_checkpoint_signal = sig;
@@ -1048,14 +1058,7 @@ static void checkpoint(int sig)
 static void exec_checkpoint(void)
 {
 	pthread_mutex_lock(&output_lock);
-	if (!setup_failed && hold_all()) {
-		for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
-			struct vcpu_state *v = vcpus[i];
-			if (!v || !v->active)
-				continue;
-			replay_logged(v);
-			spe_catch_up(v);
-		}
+	if (hold_and_replay_all()) {
 		ended_by_exec = 1;
 		write_outputs();
 		ended_by_exec = 0;
