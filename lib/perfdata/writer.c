@@ -22,6 +22,14 @@
 #define W_HOST_PID (-1) /* HOST_KERNEL_ID: the host machine's files */
 #define W_BUILD_ID_EVENT 36 /* header, pid, 20-byte ID, size, 3 reserved */
 
+/* A file of an executable mapping and its build ID (read once, when the
+ * file is first mapped; id_len 0: none, or not readable). */
+struct w_dso {
+	char *name;
+	uint8_t id[W_BUILD_ID_MAX];
+	int id_len;
+};
+
 struct w_cpu {
 	int32_t cpu;
 	uint64_t aux_head; /* bytes written so far for this cpu's AUX area */
@@ -38,7 +46,7 @@ struct ap_perf_writer {
 	uint8_t attr[PD_ATTR_SIZE_VER7];
 	struct pd_vec index; /* uint64_t: file offsets of AUXTRACE records */
 	struct pd_vec cpus;  /* struct w_cpu */
-	struct pd_vec dsos;  /* char *: the files of executable mappings, once each */
+	struct pd_vec dsos;  /* struct w_dso: the files of executable mappings, once each */
 	uint64_t reference;
 };
 
@@ -150,7 +158,7 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 		w->cfg.nr_cpus = 1;
 	pd_vec_init(&w->index, sizeof(uint64_t));
 	pd_vec_init(&w->cpus, sizeof(struct w_cpu));
-	pd_vec_init(&w->dsos, sizeof(char *));
+	pd_vec_init(&w->dsos, sizeof(struct w_dso));
 	size_t plen = strlen(path);
 	w->path = malloc(plen + 1);
 	w->tmp = malloc(plen + 8);
@@ -230,21 +238,24 @@ int ap_perf_write_comm(struct ap_perf_writer *w, int32_t pid, int32_t tid, const
 	return w->failed ? -AP_ERR_IO : 0;
 }
 
-/* Keep the name of a file with code, once. Few files (a program and its
- * libraries): a scan is enough. */
+/* Keep a file with code, once, with its build ID. Few files (a program and
+ * its libraries): a scan is enough. */
 static int note_dso(struct ap_perf_writer *w, const char *name, size_t len)
 {
-	char **d = w->dsos.data;
+	struct w_dso *d = w->dsos.data;
 	for (size_t i = 0; i < w->dsos.n; i++)
-		if (strlen(d[i]) == len && !memcmp(d[i], name, len))
+		if (strlen(d[i].name) == len && !memcmp(d[i].name, name, len))
 			return 0;
 	char *copy = strndup(name, len);
-	char **slot = copy ? pd_vec_push(&w->dsos) : NULL;
+	struct w_dso *slot = copy ? pd_vec_push(&w->dsos) : NULL;
 	if (!slot) {
 		free(copy);
 		return -1;
 	}
-	*slot = copy;
+	slot->name = copy;
+	slot->id_len = ap_perf_elf_build_id(copy, slot->id, sizeof(slot->id));
+	if (slot->id_len < 0)
+		slot->id_len = 0;
 	return 0;
 }
 
@@ -339,22 +350,20 @@ struct w_section {
  * cannot be read or has no ID is left out. */
 static void w_build_ids(struct ap_perf_writer *w)
 {
-	char **d = w->dsos.data;
+	const struct w_dso *d = w->dsos.data;
 	for (size_t i = 0; i < w->dsos.n; i++) {
-		uint8_t id[W_BUILD_ID_MAX];
-		int n = ap_perf_elf_build_id(d[i], id, sizeof(id));
-		if (n <= 0)
+		if (!d[i].id_len)
 			continue;
-		size_t len = strlen(d[i]);
+		size_t len = strlen(d[i].name), n = (size_t)d[i].id_len;
 		size_t padded = (len + 1 + PD_NAME_ALIGN - 1) & ~(size_t)(PD_NAME_ALIGN - 1);
 		w_header(w, 0, W_MISC_USER | W_MISC_BUILD_ID_SIZE, W_BUILD_ID_EVENT + padded);
 		w_u32(w, (uint32_t)W_HOST_PID);
-		w_bytes(w, id, (size_t)n);
-		w_zero(w, W_BUILD_ID_MAX - (size_t)n);
+		w_bytes(w, d[i].id, n);
+		w_zero(w, W_BUILD_ID_MAX - n);
 		uint8_t id_size = (uint8_t)n;
 		w_bytes(w, &id_size, 1);
 		w_zero(w, 3);
-		w_bytes(w, d[i], len);
+		w_bytes(w, d[i].name, len);
 		w_zero(w, padded - len);
 	}
 }
@@ -405,9 +414,9 @@ static void writer_free(struct ap_perf_writer *w)
 {
 	pd_vec_free(&w->index);
 	pd_vec_free(&w->cpus);
-	char **d = w->dsos.data;
+	struct w_dso *d = w->dsos.data;
 	for (size_t i = 0; i < w->dsos.n; i++)
-		free(d[i]);
+		free(d[i].name);
 	pd_vec_free(&w->dsos);
 	free(w->path);
 	free(w->tmp);
@@ -441,11 +450,9 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err)
 		{ AP_PERF_FEAT_AUXTRACE, 0, 0 },
 	};
 	int any_id = 0;
-	char **d = w->dsos.data;
-	for (size_t i = 0; i < w->dsos.n && !any_id; i++) {
-		uint8_t id[W_BUILD_ID_MAX];
-		any_id = ap_perf_elf_build_id(d[i], id, sizeof(id)) > 0;
-	}
+	const struct w_dso *d = w->dsos.data;
+	for (size_t i = 0; i < w->dsos.n; i++)
+		any_id |= d[i].id_len > 0;
 	struct w_section *secs = any_id ? all : all + 1;
 	const size_t n = sizeof(all) / sizeof(all[0]) - (any_id ? 0 : 1);
 	uint64_t table = w->pos;

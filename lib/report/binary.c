@@ -23,7 +23,6 @@ struct report_binary {
 	/* The separate debug file (report_find_debug_file), when the file is
 	 * stripped and one was found: its symbols and lines stand in for the
 	 * file's; code bytes still come from the file. */
-	char *debug_path;
 	int debug_fd;
 	Elf *debug_elf;
 	Dwarf *dw;         /* NULL without DWARF */
@@ -58,7 +57,6 @@ void report_binary_free(struct report_binary *b)
 	free(b->syms);
 	free(b->all_syms);
 	free(b->added_names);
-	free(b->debug_path);
 	free(b->name);
 	free(b->path);
 	free(b);
@@ -166,15 +164,9 @@ static void open_debug_file(struct report_binary *b, const struct ap_report *r)
 	if (b->debug_fd < 0)
 		return;
 	b->debug_elf = elf_begin(b->debug_fd, ELF_C_READ_MMAP, NULL);
-	b->debug_path = strdup(found);
-	if (!b->debug_elf || !b->debug_path) {
-		if (b->debug_elf)
-			elf_end(b->debug_elf);
+	if (!b->debug_elf) {
 		close(b->debug_fd);
-		free(b->debug_path);
-		b->debug_elf = NULL;
 		b->debug_fd = -1;
-		b->debug_path = NULL;
 	}
 }
 

@@ -356,7 +356,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	int rc;
 	if (is_perf) {
 		view->input_kind = "perf.data";
-		struct report_file_search how = { lo->symfs, lo->debug_dirs, lo->n_debug_dirs, getenv("HOME") };
+		struct report_file_search how = { lo->symfs, getenv("HOME") };
 		rc = feed_perf(input, lo->cpu, lo->tid, &how, &dec, run, view, binary, cap, 0);
 	} else {
 		rc = feed_raw(input, &dec);

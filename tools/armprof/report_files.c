@@ -57,12 +57,5 @@ int report_locate_file(const struct ap_perf_info *info, const char *filename,
 		if (try_path(out, cap, want, cache, "/elf") || try_path(out, cap, want, cache, ""))
 			return 1;
 	}
-	for (size_t d = 0; d <= how->n_debug_dirs; d++) {
-		const char *dir = d < how->n_debug_dirs ? how->debug_dirs[d] : "/usr/lib/debug";
-		char file[200];
-		snprintf(file, sizeof(file), "/%s.debug", rel);
-		if (try_path(out, cap, want, dir, file))
-			return 1;
-	}
 	return 0;
 }

@@ -8,10 +8,8 @@
 #include "armprof/perfdata.h"
 
 struct report_file_search {
-	const char *symfs;              /* --symfs: a copy of the recording machine's files, or NULL */
-	const char *const *debug_dirs;  /* --debug-dir, in order */
-	size_t n_debug_dirs;
-	const char *home;               /* for the build-ID cache, $HOME/.debug; NULL: none */
+	const char *symfs; /* --symfs: a copy of the recording machine's files, or NULL */
+	const char *home;  /* for the build-ID cache, $HOME/.debug; NULL: none */
 };
 
 /* The path of filename (as the recording named it) to read here, into out;
@@ -20,9 +18,9 @@ struct report_file_search {
  *   2. filename itself;
  *   3. by the file's build ID from the BUILD_ID feature: perf's build-ID
  *      cache, HOME/.debug/.build-id/xx/yyyy/elf (or the file that path
- *      names), where `perf archive` output is unpacked; then a debug file,
- *      DIR/.build-id/xx/yyyy.debug for each debug directory and
- *      /usr/lib/debug (symbols and lines, no code).
+ *      names), where `perf archive` output is unpacked.
+ * (A stripped file found so gets its debug file as any other does:
+ * lib/report debug_file.c.)
  * When the perf.data gives filename's build ID, a candidate with another
  * (a rebuilt program at the same path) is passed over. */
 int report_locate_file(const struct ap_perf_info *info, const char *filename,
