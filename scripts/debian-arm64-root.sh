@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Makes DIR/root an aarch64 root file system of Debian's own arm64 packages:
 # its C library and a few stripped, dynamically linked programs as Debian
-# ships them (gzip, bzip2, xz, zstd and their libraries), for recording
-# real distribution programs (`armprof record --sysroot DIR/root -- DIR/root/bin/gzip ...`;
-# tests/record/record_debian.sh, bench/bench_real_programs.sh).
+# ships them (gzip, bzip2, xz, zstd and their libraries; coreutils for its
+# multi-threaded sort, which needs only libc), for recording real
+# distribution programs (`armprof record --sysroot DIR/root -- DIR/root/bin/gzip ...`;
+# tests/record/record_debian.sh, record_debian_threads.sh,
+# bench/bench_real_programs.sh).
 #
 #   bash scripts/debian-arm64-root.sh DIR [PACKAGE...]
 #
@@ -16,7 +18,7 @@ set -euo pipefail
 dir=${1:?usage: debian-arm64-root.sh DIR [PACKAGE...]}
 shift
 pkgs=("$@")
-[ ${#pkgs[@]} -gt 0 ] || pkgs=(libc6 libgcc-s1 gzip bzip2 libbz2-1.0 xz-utils liblzma5 zstd libzstd1 liblz4-1 zlib1g)
+[ ${#pkgs[@]} -gt 0 ] || pkgs=(libc6 libgcc-s1 gzip bzip2 libbz2-1.0 xz-utils liblzma5 zstd libzstd1 liblz4-1 zlib1g coreutils)
 stamp="$dir/root/.armprof-packages"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "${pkgs[*]}" ]; then
   exit 0

@@ -17,8 +17,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 # Debian's own arm64 programs, unpacked (not installed) into .cache/ for
-# tests/record/record_debian.sh: a real distribution program under armprof
-# record. Optional: without it (no arm64 package lists, no root) that test
-# skips.
+# tests/record/record_debian.sh and record_debian_threads.sh: real
+# distribution programs under armprof record. Optional: without it (no
+# arm64 package lists, no root) those tests skip.
 bash "$(dirname "$0")/debian-arm64-root.sh" "$(dirname "$0")/../.cache/debian-arm64" ||
-  echo "install-deps.sh: no Debian arm64 programs (tests/record/record_debian.sh will skip)"
+  echo "install-deps.sh: no Debian arm64 programs (tests/record/record_debian*.sh will skip)"

@@ -61,41 +61,6 @@ fi
 "$armprof" report --format json -o gz.json gz.data
 aarch64-linux-gnu-readelf --debug-dump=frames "$root/bin/gzip" > fdes.txt
 bias=$(sed -n 's/^load_bias=//p' gz.data.meta)
-python3 - gz.json fdes.txt counts.txt "$bias" <<'PY'
-import bisect, json, math, re, sys
-r = json.load(open(sys.argv[1]))
-bias = int(sys.argv[4], 16)
-# binutils' reading of gzip's FDEs: pc=START..END
-fdes = sorted({(int(a, 16), int(b, 16)) for a, b in re.findall(r"pc=([0-9a-f]+)\.\.([0-9a-f]+)", open(sys.argv[2]).read())})
-starts = [a for a, _ in fdes]
-total_samples = sum(f["samples"] for f in r["functions"])
-assert total_samples == r["records"], (total_samples, r["records"])
-own = [f for f in r["functions"] if "binary" not in f and not f["function"].endswith("@plt")]
-# gzip is stripped: its own functions are sub_<ELF address>, each an FDE's
-# start (its PLT stubs, <symbol>@plt, may take a sample or not).
-assert own and all(f["function"].startswith("sub_") for f in own), [f["function"] for f in own]
-for f in own:
-    start = int(f["function"][4:], 16)
-    assert start in starts and int(f["addr"], 16) == start + bias, f
-assert any(f.get("binary") == "libc.so.6" for f in r["functions"])
-# Exact operations per function, from the counts and binutils' extents.
-ops = {}
-total_ops = 0
-for line in open(sys.argv[3]):
-    if line.startswith("#"):
-        continue
-    pc, n, _ = line.split()
-    pc, n = int(pc, 16) - bias, int(n)
-    total_ops += n
-    i = bisect.bisect_right(starts, pc) - 1
-    if i >= 0 and pc < fdes[i][1]:
-        ops[fdes[i][0]] = ops.get(fdes[i][0], 0) + n
-for f in own[:5]:
-    start = int(f["function"][4:], 16)
-    p = ops[start] / total_ops
-    share = f["samples"] / total_samples
-    sigma = math.sqrt(p * (1 - p) / total_samples)
-    assert abs(share - p) <= 5 * sigma + 1e-9, (f["function"], share, p, sigma)
-    print(f"{f['function']}: {share:.4f} of the samples, {p:.4f} of the operations (sigma {sigma:.4f})")
-PY
+python3 "$src/tests/record/fde_fidelity.py" gz.json fdes.txt counts.txt "$bias" ||
+  fail "gzip: its functions, or their shares of the samples"
 echo "record_debian: ok"
