@@ -37,6 +37,15 @@ grep -q "the threads were replayed in model-clock order, each within about 8 cyc
   fail "default: the summary does not say how the threads were replayed: $(cat fsdefault.err)"
 grep -q "each thread was replayed on a model thread of its own (--interleave 0)" fs0.err ||
   fail "--interleave 0: the summary does not say so: $(cat fs0.err)"
+# Without the timing model threads cannot meet (no caches): the hub is not
+# used, since their order would change nothing, and every operation is
+# still counted.
+"$armprof" record -o fsnt.data --counts fsnt.counts --no-timing -- "$examples/false_sharing" $iters \
+  > fsnt.out 2> fsnt.err || fail "--no-timing: armprof record failed: $(cat fsnt.err)"
+every_op_counted fsnt.data.meta fsnt.counts "false_sharing --no-timing"
+grep -q "each thread was replayed on a model thread of its own (--no-timing: without caches the threads do not meet" fsnt.err ||
+  fail "--no-timing: the summary does not say how the threads were replayed: $(cat fsnt.err)"
+! grep -q "model-clock order" fsnt.err || fail "--no-timing: the threads were interleaved: $(cat fsnt.err)"
 
 # The share of all accesses that met the other core's write (the summary's
 # peer-core figure, from every access the model saw): steady from run to

@@ -320,7 +320,11 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 		        (double)st->replay_cpu_ns / 1e9,
 		        st->pipeline ? "on model threads, beside the program's" : "on the program's threads",
 		        pct(st->loop_run_ops, st->ops));
-	if ((o->model || o->timing) && st->n_vcpus > 1) {
+	if (!o->timing && o->model && st->n_vcpus > 1)
+		fprintf(stderr, "armprof record: each thread was replayed %s (--no-timing: without caches the threads "
+		        "do not meet, and their order changes nothing)\n",
+		        st->pipeline ? "on a model thread of its own" : "on itself");
+	else if (o->timing && st->n_vcpus > 1) {
 		if (st->interleave)
 			fprintf(stderr,
 			        "armprof record: the threads were replayed in model-clock order, each within about %" PRIu64

@@ -48,6 +48,7 @@ void record_usage(FILE *out)
 	        "                         threads meet in the caches as on hardware (false sharing);\n"
 	        "                         default 8; 0: a model thread per program thread, which\n"
 	        "                         meet only where their batches overlap in host time\n"
+	        "                         (with --no-timing threads do not meet: always 0)\n"
 	        "      --no-loop-runs     replay every iteration of a one-block loop through the models\n"
 	        "                         (default: runs of iterations that change nothing but counts\n"
 	        "                         are taken at once; the results are the same)\n"
