@@ -167,7 +167,7 @@ static const uint8_t *section_bytes(Elf *elf, const char *name, GElf_Shdr *sh, s
 static int add_fde_functions(Elf *elf, const struct report_binary_symbols *have, struct added *a)
 {
 	GElf_Shdr hdr_sh, eh_sh;
-	size_t hdr_len, eh_len;
+	size_t hdr_len = 0, eh_len = 0; /* set by section_bytes when it finds the section */
 	const uint8_t *hdr = section_bytes(elf, ".eh_frame_hdr", &hdr_sh, &hdr_len);
 	const uint8_t *eh = section_bytes(elf, ".eh_frame", &eh_sh, &eh_len);
 	if (!hdr || !eh)
