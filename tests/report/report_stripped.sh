@@ -96,6 +96,37 @@ r = json.load(open(sys.argv[1]))
 assert r["functions"][0]["function"] == "sum_bytes", r["functions"][0]
 PY
 
+# 2c. A debug file that dwz compressed, as Debian's -dbgsym packages ship
+# them: the DWARF the programs of a package share moved to a common file
+# (.gnu_debugaltlink names it, an absolute path on the recording machine).
+# Names (the debug file's symbol table) and source lines (its line
+# tables) do not need that file: with it in the root, and without it.
+if command -v dwz > /dev/null; then
+  aarch64-linux-gnu-gcc -O2 -g -Wl,--build-id -o other2 "$prog"
+  aarch64-linux-gnu-objcopy --only-keep-debug other2 other2.debug
+  cp full.debug dwz.debug
+  dwz -m common.debug -M /usr/lib/debug/.dwz/aarch64-linux-gnu/armprof-test.debug dwz.debug other2.debug ||
+    fail "dwz failed"
+  aarch64-linux-gnu-readelf -S dwz.debug | grep -q "\.gnu_debugaltlink" || fail "dwz made no .gnu_debugaltlink"
+  mkdir -p "dwzroot/usr/lib/debug/.build-id/${id:0:2}"
+  cp dwz.debug "dwzroot/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
+  cp prof.raw dwz.raw
+  printf 'binary=%s\nload_bias=0x0\nsysroot=%s\n' "$work/stripped" "$work/dwzroot" > dwz.raw.meta
+  for with_common in no yes; do
+    if [ $with_common = yes ]; then
+      mkdir -p dwzroot/usr/lib/debug/.dwz/aarch64-linux-gnu
+      cp common.debug dwzroot/usr/lib/debug/.dwz/aarch64-linux-gnu/armprof-test.debug
+    fi
+    "$armprof" report --format json -o dwz-$with_common.json dwz.raw
+    python3 - dwz-$with_common.json <<'PY' || fail "dwz-compressed debug file (common file in the root: $with_common)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert [f["function"] for f in r["functions"]] == ["sum_bytes", "main", "memcpy@plt"], r["functions"]
+assert r["instructions"][0]["line"].startswith("dynamic.c:"), r["instructions"][0]
+PY
+  done
+fi
+
 # 3. A debug file of another build at that path is not taken.
 aarch64-linux-gnu-gcc -O2 -g -Wl,--build-id -o other "$prog"
 aarch64-linux-gnu-objcopy --only-keep-debug other "dbg/.build-id/${id:0:2}/${id:2}.debug"
