@@ -51,8 +51,12 @@ python3 "$src/tests/record/fde_fidelity.py" sort.json fdes.txt counts.txt "$bias
   fail "sort: its functions, or their shares of the samples"
 
 # Both threads: each has a good part of the samples (they sort a half
-# each), and each took some loads from the other's cache.
-python3 - sort.json > tids.txt <<'PY' || fail "sort: the threads in the report"
+# each), and each took some loads from the other's cache when they were
+# interleaved (the default on a host with more than one CPU; on one CPU
+# they are replayed on their own threads, and meet only by chance).
+interleaved=0
+grep -q "the threads were replayed in model-clock order" rec.err && interleaved=1
+python3 - sort.json $interleaved > tids.txt <<'PY' || fail "sort: the threads in the report"
 import json, sys
 r = json.load(open(sys.argv[1]))
 threads = r["threads"]
@@ -60,9 +64,11 @@ assert len(threads) == 2, threads
 assert sum(t["samples"] for t in threads) == r["records"]
 for t in threads:
     assert t["samples"] > r["records"] // 5, (t["tid"], t["samples"], r["records"])
-    assert t["data_source"].get("PEER-CORE", 0) > 0, (t["tid"], t["data_source"])
+    if sys.argv[2] == "1":
+        assert t["data_source"].get("PEER-CORE", 0) > 0, (t["tid"], t["data_source"])
     print(t["tid"])
 PY
+[ $interleaved = 1 ] || echo "note: the threads were not interleaved (one host CPU?): PEER-CORE not checked"
 if command -v perf > /dev/null; then
   perf script -i sort.data -F tid 2> /dev/null | awk '{ print $1 }' | sort -u > perf-tids.txt ||
     fail "perf script failed on sort.data"
