@@ -231,10 +231,17 @@ struct dir_view {
 	uint32_t version;
 };
 
+/* A line's slot: its own low bits, with the higher ones folded in so that
+ * regions far apart (the stack, the heap, the program) spread over the
+ * table. Neighbouring lines get neighbouring slots, as they would in a
+ * table indexed by address: a program's accesses, mostly near each other,
+ * then touch few host cache lines and pages of this large table (a
+ * multiplicative hash scattered them: a host cache and TLB miss on most
+ * line changes of a multi-threaded program). */
 static inline _Atomic uint64_t *dir_slot(struct ap_uarch_system *s, uint64_t line)
 {
-	uint64_t h = line * 0x9E3779B97F4A7C15ull;
-	return &s->dir[(h >> 32) & s->dir_mask];
+	unsigned bits = s->cfg.directory_bits;
+	return &s->dir[(line ^ (line >> bits) ^ (line >> 2 * bits)) & s->dir_mask];
 }
 
 static inline struct dir_view dir_read(_Atomic uint64_t *slot, uint64_t line)
