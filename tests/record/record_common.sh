@@ -47,3 +47,15 @@ for k, v in per.items():
     print(k, v)
 PY
 }
+
+# need_debian_root PROG WHAT: Debian's own arm64 programs, unpacked by
+# scripts/debian-arm64-root.sh (install-deps.sh does it), in $root: PROG (a
+# path inside it, WHAT names its package) and glibc; else the test skips.
+need_debian_root() {
+  root=${ARMPROF_DEBIAN_ROOT:-$src/.cache/debian-arm64/root}
+  if [ ! -x "$root/$1" ] || [ ! -e "$root/lib/ld-linux-aarch64.so.1" ]; then
+    echo "SKIP: needs Debian's arm64 $2 and glibc in $root (bash scripts/debian-arm64-root.sh .cache/debian-arm64)"
+    exit 77
+  fi
+  command -v aarch64-linux-gnu-readelf >/dev/null || { echo "SKIP: needs aarch64-linux-gnu-readelf"; exit 77; }
+}

@@ -12,12 +12,7 @@
 set -euo pipefail
 source "$(dirname "$0")/record_common.sh"
 
-root=${ARMPROF_DEBIAN_ROOT:-$src/.cache/debian-arm64/root}
-if [ ! -x "$root/bin/gzip" ] || [ ! -e "$root/lib/ld-linux-aarch64.so.1" ]; then
-  echo "SKIP: needs Debian's arm64 gzip and glibc in $root (bash scripts/debian-arm64-root.sh .cache/debian-arm64)"
-  exit 77
-fi
-command -v aarch64-linux-gnu-readelf >/dev/null || { echo "SKIP: needs aarch64-linux-gnu-readelf"; exit 77; }
+need_debian_root bin/gzip gzip
 
 # 400 KB of text that compresses like text (not random bytes).
 python3 -c "

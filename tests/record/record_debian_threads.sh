@@ -20,12 +20,7 @@
 set -euo pipefail
 source "$(dirname "$0")/record_common.sh"
 
-root=${ARMPROF_DEBIAN_ROOT:-$src/.cache/debian-arm64/root}
-if [ ! -x "$root/usr/bin/sort" ] || [ ! -e "$root/lib/ld-linux-aarch64.so.1" ]; then
-  echo "SKIP: needs Debian's arm64 coreutils and glibc in $root (bash scripts/debian-arm64-root.sh .cache/debian-arm64)"
-  exit 77
-fi
-command -v aarch64-linux-gnu-readelf >/dev/null || { echo "SKIP: needs aarch64-linux-gnu-readelf"; exit 77; }
+need_debian_root usr/bin/sort coreutils
 
 # More lines than sort's threshold for a second thread (coreutils'
 # SUBTHREAD_LINES_HEURISTIC, 128 Ki lines).
