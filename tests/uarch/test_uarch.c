@@ -169,6 +169,36 @@ TEST(coherence_peer_core_and_cluster)
 	rig_close(&r);
 }
 
+/* The directory has one slot per line of a span of memory as large as it
+ * (2^directory_bits lines): the lines of such a span never lose each
+ * other's entries, and neither do lines a span apart (the stack and the
+ * heap at the same offset): every line core 0 wrote is then seen by core 1
+ * as the peer's. (A multiplicative hash of the line lost 5 of these 64
+ * lines; the line's low bits alone, the line a span apart: uarch.c dir_slot.) */
+TEST(coherence_directory_keeps_a_span_of_lines)
+{
+	struct ap_uarch_config cfg;
+	ap_uarch_config_init(&cfg);
+	cfg.prefetch_degree = 0;
+	cfg.directory_bits = 6;
+	struct rig r;
+	rig_open(&r, &cfg, 2);
+	struct ap_uarch_result s;
+	uint64_t line = cfg.l1d.line_bytes, span = line << cfg.directory_bits;
+	for (uint64_t i = 0; i < 64; i++)
+		ap_uarch_access(r.core[0], 0x100000 + i * line, 8, AP_UARCH_STORE, &s);
+	unsigned peer = 0;
+	for (uint64_t i = 0; i < 64; i++)
+		peer += load(r.core[1], 0x100000 + i * line).data_source == AP_DS_PEER_CORE;
+	CHECK_EQ_U64(peer, 64);
+	/* Two lines a span apart, both written: both found. */
+	ap_uarch_access(r.core[0], 0x300000, 8, AP_UARCH_STORE, &s);
+	ap_uarch_access(r.core[0], 0x300000 + span, 8, AP_UARCH_STORE, &s);
+	CHECK_EQ_U64(load(r.core[1], 0x300000).data_source, AP_DS_PEER_CORE);
+	CHECK_EQ_U64(load(r.core[1], 0x300000 + span).data_source, AP_DS_PEER_CORE);
+	rig_close(&r);
+}
+
 /* ap_uarch_core_met_others counts the accesses of a core that met another
  * core's write (a stale copy, or a line from the peer's cache), warming
  * ones included, and nothing else: the QEMU plugin's interleaved replay
@@ -342,6 +372,6 @@ TEST(config_keys_by_name)
 
 TEST_MAIN(CASE(config_keys_by_name), CASE(first_touch_goes_to_dram_then_hits_l1), CASE(working_set_sizes_pick_the_level),
           CASE(l1d_lru_replacement), CASE(tlb_levels), CASE(stores_have_no_data_source_and_short_latency),
-          CASE(coherence_peer_core_and_cluster), CASE(met_others_counts_meetings_only), CASE(owner_stores_keep_other_copies_stale),
+          CASE(coherence_peer_core_and_cluster), CASE(coherence_directory_keeps_a_span_of_lines), CASE(met_others_counts_meetings_only), CASE(owner_stores_keep_other_copies_stale),
           CASE(branch_predictor_learns_patterns),
           CASE(stream_prefetcher), CASE(invalid_configurations))
