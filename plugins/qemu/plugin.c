@@ -22,7 +22,9 @@
  * exact per-PC operation counts, a summary. */
 #define _GNU_SOURCE 1 /* syscall(SYS_gettid) */
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -84,6 +86,11 @@ static atomic_int signals_armed;
 /* The outputs being written are the ones before an execve: should it
  * succeed, QEMU (and this plugin) is gone, and they stand. */
 static int ended_by_exec;
+/* The program's execs of an aarch64 program that failed with ENOEXEC (the
+ * host runs none without a binfmt_misc handler), and the first one's file. */
+static pthread_mutex_t exec_failed_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t aarch64_execs_failed;
+static char aarch64_exec_failed_path[512];
 
 static void fail(const char *msg)
 {
@@ -882,6 +889,11 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		return;
 	v->sigaction_act = num == AARCH64_NR_RT_SIGACTION ? a2 : 0;
 	v->sigaction_sig = a1;
+	/* execveat's file name is relative to its directory descriptor: only
+	 * the current directory's (AT_FDCWD) is followed, or an absolute name. */
+	v->exec_path = num == AARCH64_NR_EXECVE                           ? a1
+	               : num == AARCH64_NR_EXECVEAT && (int)a1 == AT_FDCWD ? a2
+	                                                                   : 0;
 	/* Interleaved replay: what the thread logged so far goes to the hub
 	 * now, and the hub need not wait for more until the call returns
 	 * (it may block: a futex, a read). */
@@ -892,6 +904,43 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		replay_hub_poke(&hub);
 	if (num == AARCH64_NR_EXECVE || num == AARCH64_NR_EXECVEAT)
 		exec_checkpoint();
+}
+
+static int file_is_aarch64_elf(const char *path)
+{
+	unsigned char h[EI_NIDENT + 4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t got = read(fd, h, sizeof(h));
+	close(fd);
+	/* e_machine, little-endian, right after e_ident and e_type */
+	return got == (ssize_t)sizeof(h) && !memcmp(h, ELFMAG, SELFMAG) && h[EI_CLASS] == ELFCLASS64 &&
+	       h[EI_DATA] == ELFDATA2LSB && (h[EI_NIDENT + 2] | h[EI_NIDENT + 3] << 8) == EM_AARCH64;
+}
+
+/* An exec failed with ENOEXEC: if its file is an aarch64 program, the
+ * host has no binfmt_misc handler to run it under QEMU (QEMU 7.2's execve
+ * hands the file to the host kernel), which armprof record's summary says,
+ * since the program's own message ("Exec format error") does not. */
+static void note_failed_exec(uint64_t guest_name)
+{
+	/* The call just read the name from there: it is mapped. */
+	const char *name = guest_maps_host(guest_name);
+	char path[sizeof(aarch64_exec_failed_path)];
+	size_t n = 0;
+	while (name && n + 1 < sizeof(path) && name[n])
+		path[n] = name[n], n++;
+	path[n] = 0;
+	if (!n || (name && name[n]) || !file_is_aarch64_elf(path))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)path[i] < 0x20)
+			path[i] = '?'; /* one line in the stats file */
+	pthread_mutex_lock(&exec_failed_lock);
+	if (!aarch64_execs_failed++)
+		memcpy(aarch64_exec_failed_path, path, n + 1);
+	pthread_mutex_unlock(&exec_failed_lock);
 }
 
 static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, int64_t ret)
@@ -908,6 +957,8 @@ static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t
 		if (act)
 			stop_signal_guest_sigaction((int)v->sigaction_sig, act[0], act[1]);
 	}
+	if ((num == AARCH64_NR_EXECVE || num == AARCH64_NR_EXECVEAT) && v->exec_path && ret == -ENOEXEC)
+		note_failed_exec(v->exec_path);
 	atomic_store(&v->in_syscall, 0);
 	/* After the store: a checkpoint that saw the thread in its call
 	 * cannot have finished before this load sees its request. */
@@ -928,6 +979,8 @@ static void write_outputs(void)
 		                       .detail_window = detail_window,
 		                       .stopped_by_signal = stopped_by_signal,
 		                       .ended_by_exec = ended_by_exec,
+		                       .aarch64_execs_failed = aarch64_execs_failed,
+		                       .aarch64_exec_failed_path = aarch64_exec_failed_path,
 		                       .checkpoints = checkpoints,
 		                       .hub = use_hub ? &hub : NULL,
 		                       .thread_ids = thread_ids,
@@ -1112,6 +1165,8 @@ static void after_fork_in_child(void)
 	stopped_by_signal = 0;
 	checkpoints = 0;
 	n_thread_ids = 0; /* the child's threads are its own */
+	pthread_mutex_init(&exec_failed_lock, NULL);
+	aarch64_execs_failed = 0; /* and so are its execs */
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
 		struct vcpu_state *v = vcpus[i];
 		if (!v)

@@ -191,6 +191,11 @@ static int emit_stats(FILE *f, const void *ctx)
 	 * left, the exec replaced the program, and the outputs end there. */
 	if (run->ended_by_exec)
 		fprintf(f, "ended_by_exec=1\n");
+	/* The host could not run an aarch64 program the program exec'd (no
+	 * binfmt_misc handler): armprof record says so. */
+	if (run->aarch64_execs_failed)
+		fprintf(f, "aarch64_execs_failed=%" PRIu64 "\naarch64_exec_failed_path=%s\n", run->aarch64_execs_failed,
+		        run->aarch64_exec_failed_path);
 	fprintf(f, "checkpoints=%" PRIu64 "\n", run->checkpoints);
 	fprintf(f, "timing_window=%" PRIu64 "\ndetailed_ops=%" PRIu64 "\n", run->detail_window, detailed);
 	/* Where the time went: the replay of the event logs through the

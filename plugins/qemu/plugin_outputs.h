@@ -25,6 +25,8 @@ struct plugin_run_view {
 	uint64_t entry_code, detail_window;
 	int stopped_by_signal; /* a checkpoint or a fault's outputs: this signal */
 	int ended_by_exec;     /* the outputs written as the program enters execve */
+	uint64_t aarch64_execs_failed;        /* execs of an aarch64 program that failed (ENOEXEC) */
+	const char *aarch64_exec_failed_path; /* the first one's file */
 	uint64_t checkpoints;
 	const struct replay_hub *hub; /* interleaved replay, or NULL */
 	const int64_t *thread_ids;    /* every thread that ran */

@@ -50,7 +50,19 @@ if ! grep -qs "^enabled" /proc/sys/fs/binfmt_misc/qemu-aarch64; then
   "$armprof" report --format json -o failed.json failed.data
   [ "$(samples_of failed.json work_before_exec)" -gt 0 ] && [ "$(samples_of failed.json work_after_failed_exec)" -gt 0 ] ||
     fail "failed exec: the work before and after the exec attempt should both have samples"
+  # The summary says why, which "Exec format error" does not: also for
+  # a forked child's exec (as system() makes it), counted in its process.
+  want="1 exec of an aarch64 program failed with ENOEXEC (\"Exec format error\"; the first: ./execer): this host has no binfmt_misc handler"
+  grep -qF "$want" failed.err || fail "failed exec: the summary does not say why: $(cat failed.err)"
+  "$armprof" record -o failedchild.data -- ./execer child ./execer > failedchild.out 2> failedchild.err ||
+    fail "failed exec in a child: $(cat failedchild.err)"
+  grep -qF "$want" failedchild.err || fail "failed exec in a child: the summary does not say why: $(cat failedchild.err)"
 fi
+# An exec that succeeds, or fails for another reason than an aarch64
+# file, says nothing of it.
+! grep -q "failed with ENOEXEC" self.err || fail "exec of /bin/false: an ENOEXEC line: $(cat self.err)"
+"$armprof" record -o nofile.data -- ./execer self ./no-such-program > nofile.out 2> nofile.err || true
+! grep -q "failed with ENOEXEC" nofile.err || fail "exec of a missing file: an ENOEXEC line: $(cat nofile.err)"
 
 # 3. A forked child execs /bin/true; the parent waits and works on.
 set +e

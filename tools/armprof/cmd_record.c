@@ -280,6 +280,12 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 	if (child_execs)
 		fprintf(stderr, "armprof record: %" PRIu64 " of the child processes replaced their program (execve): "
 		        "each is profiled up to its exec\n", child_execs);
+	if (st->aarch64_execs_failed)
+		fprintf(stderr,
+		        "armprof record: %" PRIu64 " exec%s of an aarch64 program failed with ENOEXEC (\"Exec format "
+		        "error\"; the first: %s): this host has no binfmt_misc handler that runs aarch64 programs "
+		        "under qemu-aarch64 (with one, the new program runs, though without armprof's plugin)\n",
+		        st->aarch64_execs_failed, st->aarch64_execs_failed == 1 ? "" : "s", st->aarch64_exec_failed_path);
 	if (o->model) {
 		fprintf(stderr,
 		        "armprof record: %" PRIu64 " operations fed, SAMPLE_POP %" PRIu64 ", %" PRIu64

@@ -66,6 +66,9 @@ void record_stats_add(struct record_stats *t, const struct record_stats *s)
 	ADD(peer_hits), ADD(tlb_walks), ADD(branches), ADD(mispredicts), ADD(detailed_ops);
 	ADD(replay_cpu_ns), ADD(loop_run_ops), ADD(checkpoints), ADD(ended_by_exec);
 	ADD(interleave_switches), ADD(interleave_timeouts), ADD(interleave_windows);
+	ADD(aarch64_execs_failed);
+	if (!t->aarch64_exec_failed_path[0])
+		memcpy(t->aarch64_exec_failed_path, s->aarch64_exec_failed_path, sizeof(t->aarch64_exec_failed_path));
 	if (s->interleave)
 		t->interleave = s->interleave;
 #undef ADD

@@ -251,6 +251,12 @@ int record_read_stats(const char *path, struct record_stats *st)
 			}
 			continue;
 		}
+		if (!strncmp(line, "aarch64_exec_failed_path=", 25)) {
+			snprintf(st->aarch64_exec_failed_path, sizeof(st->aarch64_exec_failed_path), "%.*s",
+			         (int)sizeof(st->aarch64_exec_failed_path) - 1, line + 25);
+			st->aarch64_exec_failed_path[strcspn(st->aarch64_exec_failed_path, "\n")] = 0;
+			continue;
+		}
 		int64_t tid;
 		if (sscanf(line, "thread=%" SCNd64, &tid) == 1) {
 			if (st->n_threads < RECORD_MAX_THREADS)
@@ -310,6 +316,7 @@ int record_read_stats(const char *path, struct record_stats *st)
 			{ "stopped_by_signal", &st->stopped_by_signal },
 			{ "checkpoints", &st->checkpoints },
 			{ "ended_by_exec", &st->ended_by_exec },
+			{ "aarch64_execs_failed", &st->aarch64_execs_failed },
 		};
 		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 			if (!strcmp(key, map[i].k))

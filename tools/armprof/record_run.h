@@ -48,6 +48,10 @@ struct record_stats {
 	 * exec replaced it (a program QEMU ran without the plugin): the
 	 * profile ends there. Summed over processes: how many did. */
 	uint64_t ended_by_exec;
+	/* Execs of an aarch64 program that failed with ENOEXEC: the host has no
+	 * binfmt_misc handler to run it under QEMU. The first one's file. */
+	uint64_t aarch64_execs_failed;
+	char aarch64_exec_failed_path[512];
 	size_t n_vcpus;
 	struct record_vcpu vcpu[RECORD_MAX_VCPUS];
 	/* Every thread that ran ("thread=" lines; a vCPU's line names only its
