@@ -5,8 +5,8 @@
  * apart or a file cut short by a killed process must still give a clear
  * refusal, never a crash. The input is split at the first NUL byte: the
  * summary before it, a counts file after it.
- *   - the summary: every count within its array, every map path a
- *     terminated string; the load bias and the libraries worked out from
+ *   - the summary: every count within its array, every map path and the
+ *     failed exec's file a terminated string; the load bias and the libraries worked out from
  *     the maps name only paths the maps hold;
  *   - the counts: merged with themselves, either refused with a message
  *     naming the file and line, or written in rising PC order, each PC once,
@@ -43,6 +43,9 @@ static void check_stats(const char *path)
 		return;
 	if (st.n_vcpus > RECORD_MAX_VCPUS || st.n_maps > RECORD_MAX_MAPS || st.n_threads > RECORD_MAX_THREADS)
 		__builtin_trap();
+	if (!memchr(st.aarch64_exec_failed_path, 0, sizeof(st.aarch64_exec_failed_path)) ||
+	    strchr(st.aarch64_exec_failed_path, '\n'))
+		__builtin_trap(); /* one terminated line */
 	for (size_t i = 0; i < st.n_maps; i++)
 		if (!memchr(st.map[i].path, 0, sizeof(st.map[i].path)) || st.map[i].path[0] != '/')
 			__builtin_trap();
