@@ -970,6 +970,13 @@ static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t
 
 static void write_outputs(void)
 {
+	/* A thread's failed exec may be noted meanwhile (a checkpoint holds
+	 * only the threads that run guest code). */
+	char failed_path[sizeof(aarch64_exec_failed_path)];
+	pthread_mutex_lock(&exec_failed_lock);
+	uint64_t execs_failed = aarch64_execs_failed;
+	memcpy(failed_path, aarch64_exec_failed_path, sizeof(failed_path));
+	pthread_mutex_unlock(&exec_failed_lock);
 	struct plugin_run_view run = { .opts = &opts,
 		                       .vcpus = vcpus,
 		                       .all_tbs = &all_tbs,
@@ -979,8 +986,8 @@ static void write_outputs(void)
 		                       .detail_window = detail_window,
 		                       .stopped_by_signal = stopped_by_signal,
 		                       .ended_by_exec = ended_by_exec,
-		                       .aarch64_execs_failed = aarch64_execs_failed,
-		                       .aarch64_exec_failed_path = aarch64_exec_failed_path,
+		                       .aarch64_execs_failed = execs_failed,
+		                       .aarch64_exec_failed_path = failed_path,
 		                       .checkpoints = checkpoints,
 		                       .hub = use_hub ? &hub : NULL,
 		                       .thread_ids = thread_ids,
