@@ -890,10 +890,10 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	v->sigaction_act = num == AARCH64_NR_RT_SIGACTION ? a2 : 0;
 	v->sigaction_sig = a1;
 	/* execveat's file name is relative to its directory descriptor: only
-	 * the current directory's (AT_FDCWD) is followed, or an absolute name. */
-	v->exec_path = num == AARCH64_NR_EXECVE                           ? a1
-	               : num == AARCH64_NR_EXECVEAT && (int)a1 == AT_FDCWD ? a2
-	                                                                   : 0;
+	 * the current directory's (AT_FDCWD) is followed, or an absolute name
+	 * (note_failed_exec). */
+	v->exec_path = num == AARCH64_NR_EXECVE ? a1 : num == AARCH64_NR_EXECVEAT ? a2 : 0;
+	v->exec_relative_ok = num == AARCH64_NR_EXECVE || (int)a1 == AT_FDCWD;
 	/* Interleaved replay: what the thread logged so far goes to the hub
 	 * now, and the hub need not wait for more until the call returns
 	 * (it may block: a futex, a read). */
@@ -923,7 +923,7 @@ static int file_is_aarch64_elf(const char *path)
  * host has no binfmt_misc handler to run it under QEMU (QEMU 7.2's execve
  * hands the file to the host kernel), which armprof record's summary says,
  * since the program's own message ("Exec format error") does not. */
-static void note_failed_exec(uint64_t guest_name)
+static void note_failed_exec(uint64_t guest_name, int relative_ok)
 {
 	/* The call just read the name from there: it is mapped. */
 	const char *name = guest_maps_host(guest_name);
@@ -932,7 +932,7 @@ static void note_failed_exec(uint64_t guest_name)
 	while (name && n + 1 < sizeof(path) && name[n])
 		path[n] = name[n], n++;
 	path[n] = 0;
-	if (!n || (name && name[n]) || !file_is_aarch64_elf(path))
+	if (!n || (name && name[n]) || (path[0] != '/' && !relative_ok) || !file_is_aarch64_elf(path))
 		return;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)path[i] < 0x20)
@@ -958,7 +958,7 @@ static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t
 			stop_signal_guest_sigaction((int)v->sigaction_sig, act[0], act[1]);
 	}
 	if ((num == AARCH64_NR_EXECVE || num == AARCH64_NR_EXECVEAT) && v->exec_path && ret == -ENOEXEC)
-		note_failed_exec(v->exec_path);
+		note_failed_exec(v->exec_path, v->exec_relative_ok);
 	atomic_store(&v->in_syscall, 0);
 	/* After the store: a checkpoint that saw the thread in its call
 	 * cannot have finished before this load sees its request. */

@@ -129,7 +129,8 @@ struct vcpu_state {
 	int held;
 	_Atomic int in_syscall;
 	uint64_t sigaction_sig, sigaction_act; /* an rt_sigaction under way (act != 0) */
-	uint64_t exec_path; /* the guest address of an execve's file name under way, or 0 */
+	uint64_t exec_path;   /* the guest address of an exec's file name under way, or 0 */
+	int exec_relative_ok; /* a relative name is the current directory's (not execveat's dirfd) */
 
 	/* The replay side, on the model thread (event_ring.h): on host cache
 	 * lines of its own, so that the two threads do not pass lines back
