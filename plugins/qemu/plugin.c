@@ -22,7 +22,6 @@
  * exact per-PC operation counts, a summary. */
 #define _GNU_SOURCE 1 /* syscall(SYS_gettid) */
 #include <dlfcn.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -35,6 +34,7 @@
 #include <unistd.h>
 
 #include "armprof/error.h"
+#include "armprof/perfdata.h"
 #include "guest_maps.h"
 #include "plugin_outputs.h"
 #include "plugin_state.h"
@@ -906,19 +906,6 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		exec_checkpoint();
 }
 
-static int file_is_aarch64_elf(const char *path)
-{
-	unsigned char h[EI_NIDENT + 4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	ssize_t got = read(fd, h, sizeof(h));
-	close(fd);
-	/* e_machine, little-endian, right after e_ident and e_type */
-	return got == (ssize_t)sizeof(h) && !memcmp(h, ELFMAG, SELFMAG) && h[EI_CLASS] == ELFCLASS64 &&
-	       h[EI_DATA] == ELFDATA2LSB && (h[EI_NIDENT + 2] | h[EI_NIDENT + 3] << 8) == EM_AARCH64;
-}
-
 /* An exec failed with ENOEXEC: if its file is an aarch64 program, the
  * host has no binfmt_misc handler to run it under QEMU (QEMU 7.2's execve
  * hands the file to the host kernel), which armprof record's summary says,
@@ -932,7 +919,7 @@ static void note_failed_exec(uint64_t guest_name, int relative_ok)
 	while (name && n + 1 < sizeof(path) && name[n])
 		path[n] = name[n], n++;
 	path[n] = 0;
-	if (!n || (name && name[n]) || (path[0] != '/' && !relative_ok) || !file_is_aarch64_elf(path))
+	if (!n || (name && name[n]) || (path[0] != '/' && !relative_ok) || !ap_perf_elf_is_aarch64(path))
 		return;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)path[i] < 0x20)
