@@ -89,7 +89,7 @@ static int emit_counts_locked(FILE *f, const struct plugin_run_view *run)
 		while (j < k && pcs[j].pc == pcs[i].pc)
 			sum += pcs[j++].count;
 		if (sum)
-			fprintf(f, "0x%" PRIx64 " %" PRIu64 " %s\n", pcs[i].pc, sum, a64_kind_name(&pcs[i].in->cls));
+			fprintf(f, "0x%" PRIx64 " %" PRIu64 " %s\n", pcs[i].pc, sum, ap_a64_kind_name(&pcs[i].in->cls));
 		i = j;
 	}
 	free(pcs);
