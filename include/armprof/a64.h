@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "armprof/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #ifdef __cplusplus
@@ -67,11 +69,11 @@ struct ap_a64_class {
 };
 
 /* Classify the instruction word insn (little-endian value as fetched). */
-void ap_a64_classify(uint32_t insn, struct ap_a64_class *out);
+AP_API void ap_a64_classify(uint32_t insn, struct ap_a64_class *out);
 
 /* "LD", "ST", "ATOMIC", "B", "B.COND", "BR", "CSEL", "OTHER": a short name
  * for summaries and tests. */
-const char *ap_a64_kind_name(const struct ap_a64_class *c);
+AP_API const char *ap_a64_kind_name(const struct ap_a64_class *c);
 
 #ifdef __cplusplus
 }
