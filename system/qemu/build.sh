@@ -54,7 +54,8 @@ fi
 
 # A deb-src entry for each deb entry the machine has (same mirror, suites
 # and components), so that `apt-get source` reaches the same archive.
-if ! apt-cache showsrc qemu 2>/dev/null | grep -qx "Version: $version"; then
+has_source() { apt-cache showsrc qemu 2>/dev/null | sed -n 's/^Version: //p' | grep -Fx -- "$version" >/dev/null; }
+if ! has_source; then
   src_list=/etc/apt/sources.list.d/armprof-deb-src.sources
   if [ ! -f "$src_list" ]; then
     deb_sources=$(ls /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v armprof-deb-src || true)
@@ -64,7 +65,7 @@ if ! apt-cache showsrc qemu 2>/dev/null | grep -qx "Version: $version"; then
       $deb_sources | $SUDO tee "$src_list" >/dev/null
   fi
   $SUDO apt-get update -qq
-  apt-cache showsrc qemu 2>/dev/null | grep -qx "Version: $version" ||
+  has_source ||
     die "Debian's archive has no qemu source $version (it has: $(apt-cache showsrc qemu 2>/dev/null |
          sed -n 's/^Version: //p' | tr '\n' ' ')); the patches are for $version: rebase them (docs/system.md)"
 fi
