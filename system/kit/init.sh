@@ -49,11 +49,11 @@ finish() {
 }
 
 # Failure before the command: say what and where, with the kernel's lines
-# about it, then the marker the host turns into an exit status.
+# about it printed before, then the marker with the message, which the host
+# turns into an exit status.
 fail() {
 	kind=$1
 	shift
-	echo "armprof guest: $*"
 	echo "$mark error $kind $*"
 	finish "error $kind"
 }
@@ -80,7 +80,7 @@ fi
 # appear once 9pnet_virtio has bound them, which can lag the insmod.
 mount_9p() {
 	tries=0
-	while ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 "$1" "$2" 2>/tmp/mount.err; do
+	while ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=mmap "$1" "$2" 2>/tmp/mount.err; do
 		tries=$((tries + 1))
 		[ $tries -lt 50 ] || return 1
 		usleep 100000
@@ -114,7 +114,7 @@ if [ "$spe" = 1 ] && [ ! -e /sys/bus/event_source/devices/arm_spe_0 ]; then
 		why="arm_spe_pmu loaded but did not probe (no SPE in the CPU, no device-tree node, or KPTI on)"
 	fi
 	echo "armprof guest: kernel lines about SPE:"
-	dmesg | grep -i -e spe -e kpti | sed 's/^/armprof guest:   /'
+	dmesg | grep -i -e arm_spe -e kpti -e 'page table isolation' | sed 's/^/armprof guest:   /'
 	fail spe "$why; /sys/bus/event_source/devices has: $(ls /sys/bus/event_source/devices | tr '\n' ' ')"
 fi
 
