@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The unmodified arm_spe_pmu driver on armprof's SPE CPU (issue 17): with a
 # QEMU that has the spe CPU property (system/qemu/build.sh), Debian's driver
-# probes on every vCPU (dmesg "probed SPEv1.x for CPUs 0-1"), perf lists
+# probes on every vCPU (dmesg "arm_spe_pmu spe: probed for CPUs 0-1 [...]"), perf lists
 # arm_spe_0, and a perf record of the SPE event in the guest writes a
 # perf.data on the host whose AUX data armprof decode reads without error.
 # Skipped (77) without such a QEMU (Debian's stock one has no SPE: see
@@ -45,7 +45,7 @@ bad() {
 rc=$?
 cat out.txt err.txt
 [ $rc -eq 0 ] || bad "armprof system: exit $rc"
-grep -Eq 'arm_spe_pmu: probed SPEv1\.[0-9]+ for CPUs 0-1' dmesg.txt || bad "dmesg: $(grep -i spe dmesg.txt)"
+grep -Eq 'arm_spe_pmu .*probed for CPUs 0-1 ' dmesg.txt || bad "dmesg: $(grep -i spe dmesg.txt)"
 grep -q "arm_spe_0" out.txt || bad "perf list shows no arm_spe_0"
 grep -qx "perf record: 0" out.txt || bad "perf record failed"
 "$armprof" decode --stats perf.data > decoded.txt 2> decode.err || bad "armprof decode: $(cat decode.err)"
