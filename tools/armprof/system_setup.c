@@ -191,9 +191,13 @@ static char *qemu_escaped(struct system_setup *s, const char *path)
  * that the model this armprof was built with runs in it, not the copy
  * installed when QEMU was built: the library beside this executable (a
  * build tree) or in ../lib (an installed one) goes first on
- * LD_LIBRARY_PATH. Without either, QEMU's own RUNPATH copy runs. */
+ * LD_LIBRARY_PATH. Without either, QEMU's own RUNPATH copy runs; so it does
+ * for a sanitizer build, whose library QEMU (no sanitizer runtime) cannot load. */
 static void use_own_model(void)
 {
+#if defined(__SANITIZE_ADDRESS__)
+	return;
+#endif
 	char exe[PATH_MAX], lib[PATH_MAX + 32];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
