@@ -4,6 +4,8 @@
 # in one run of this script so the ratios compare like with like:
 #   off      the same QEMU with spe=off (QEMU as upstream runs it)
 #   idle     spe=on, nothing recording: the inline count of every instruction
+#   clock    spe=on, perf record -e cpu-clock of the program: perf's own
+#            start-up and exit (a large program under TCG), no SPE
 #   perf     spe=on, perf record -e arm_spe_0/ts_enable=1,pa_enable=1/ of
 #            the program: sampling every 1024 operations (the driver's
 #            default), records written through the guest's page tables,
@@ -41,13 +43,16 @@ run() { # NAME ARMPROF-SYSTEM-OPTIONS... -- GUEST-PREFIX
 }
 run off --no-spe -- ""
 run idle -- ""
+run clock -- "perf record -q -e cpu-clock -o /tmp/c.data --"
 run perf -- "perf record -q -e arm_spe_0/ts_enable=1,pa_enable=1/ -o /tmp/p.data --"
 
 med() { awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' "$tmp/$1.sorted"; }
 best() { head -n 1 "$tmp/$1.sorted"; }
 base=$(med off)
-echo "| configuration | best s | median s | median / off |"
-echo "|---|---|---|---|"
-for c in off idle perf; do
-  printf '| %s | %s | %s | %.2fx |\n' "$c" "$(best $c)" "$(med $c)" "$(echo "$(med $c) / $base" | bc -l)"
+clock=$(med clock)
+echo "| configuration | best s | median s | median / off | median / clock |"
+echo "|---|---|---|---|---|"
+for c in off idle clock perf; do
+  printf '| %s | %s | %s | %.2fx | %.2fx |\n' "$c" "$(best $c)" "$(med $c)" \
+    "$(echo "$(med $c) / $base" | bc -l)" "$(echo "$(med $c) / $clock" | bc -l)"
 done

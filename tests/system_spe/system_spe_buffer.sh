@@ -34,7 +34,7 @@ PY
 # The default buffer keeps every record: the program's exact operations
 # (armprof record --counts, the same binary and input) over the driver's
 # default interval, 1024, within 5 sigma (SPE-2.2-1).
-if command -v qemu-aarch64 > /dev/null; then
+if command -v qemu-aarch64 > /dev/null && [ -e "$build/armprof-qemu.so" ]; then
   "$armprof" record --no-timing --counts exact.counts -o rec.data -- ./pointer_chase 300000 > /dev/null 2> rec.err ||
     fail "armprof record: $(cat rec.err)"
   python3 - "$large" exact.counts <<'PY'

@@ -8,7 +8,10 @@
 # space (EL1 records, [kernel.kallsyms]).
 set -euo pipefail
 . "$(dirname "$0")/system_common.sh" "$@"
-command -v qemu-aarch64 > /dev/null || { echo "SKIP: needs qemu-aarch64 for the exact counts"; exit 77; }
+if ! command -v qemu-aarch64 > /dev/null || [ ! -e "$build/armprof-qemu.so" ]; then
+  echo "SKIP: needs qemu-aarch64 and armprof-qemu.so (not built with sanitizers) for the exact counts"
+  exit 77
+fi
 cp "$examples/pointer_chase" .
 spe=arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,branch_filter=1/
 sys -- "perf record -q -e arm_spe_0/ts_enable=1/u -o u.data ./pointer_chase 300000 > /dev/null &&
