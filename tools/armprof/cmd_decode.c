@@ -131,7 +131,9 @@ int cmd_decode(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	int perf = perf_input_sniff(path); /* perf.data: decode its AUX buffers */
+	int perf = perf_input_sniff("decode", path); /* perf.data: decode its AUX buffers */
+	if (perf < 0)
+		return EXIT_USAGE;
 	FILE *in = perf ? NULL : cli_open_input("decode", path);
 	if (!perf && !in)
 		return EXIT_USAGE;
@@ -214,6 +216,8 @@ int cmd_decode(int argc, char **argv)
 		        (unsigned long long)st->pad_bytes, (unsigned long long)st->align_bytes);
 	if (io_error)
 		return EXIT_USAGE;
+	if (!perf && !st->bytes)
+		fprintf(stderr, "armprof decode: %s: warning: the input is empty (no SPE data)\n", path);
 	if (st->records_with_errors) {
 		fprintf(stderr, "armprof decode: %s: %llu of %llu records held errors\n", path,
 		        (unsigned long long)st->records_with_errors, (unsigned long long)st->records);

@@ -163,14 +163,17 @@ static int feed_raw(const char *path, struct ap_decoder *dec)
 	while (!rc && (n = fread(buf, 1, sizeof(buf), f)) > 0)
 		rc = ap_decoder_feed(dec, buf, n);
 	int bad = ferror(f);
+	int e = errno;
 	if (f != stdin)
 		fclose(f);
 	if (bad) {
-		fprintf(stderr, "armprof report: %s: read error\n", path);
+		fprintf(stderr, "armprof report: %s: read error: %s\n", path, strerror(e));
 		return EXIT_USAGE;
 	}
 	if (!rc)
 		ap_decoder_finish(dec);
+	if (!rc && !ap_decoder_stats(dec)->bytes)
+		fprintf(stderr, "armprof report: %s: warning: the input is empty (no SPE data)\n", path);
 	return 0;
 }
 
@@ -265,8 +268,9 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 		if (ap_decoder_feed(dec, p, n) != 0 || ap_decoder_finish(dec) != 0)
 			break;
 	}
+	rc = second_pass ? 0 : perf_input_check_selection(&in);
 	perf_input_close(&in, NULL);
-	return 0;
+	return rc;
 }
 
 static int parse_num(const char *s, uint64_t *out)
@@ -352,9 +356,11 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	dc.ctx = run;
 	struct ap_decoder dec;
 	ap_decoder_init(&dec, &dc);
-	int is_perf = strcmp(input, "-") != 0 && perf_input_sniff(input);
+	int is_perf = perf_input_sniff("report", input);
 	int rc;
-	if (is_perf) {
+	if (is_perf < 0) {
+		rc = EXIT_USAGE;
+	} else if (is_perf) {
 		view->input_kind = "perf.data";
 		struct report_file_search how = { lo->symfs, getenv("HOME") };
 		rc = feed_perf(input, lo->cpu, lo->tid, &how, &dec, run, view, binary, cap, 0);
@@ -362,8 +368,9 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		rc = feed_raw(input, &dec);
 	}
 	/* Shared cache lines: the same records again, for the lines the
-	 * first pass found (a file only: standard input cannot be read twice). */
-	if (!rc && !run->nomem && ap_report_has_shared_lines(run->rep) && strcmp(input, "-") != 0) {
+	 * first pass found (a file, or a perf.data on standard input, which
+	 * cli_stdin.h copied to one: raw data on it cannot be read twice). */
+	if (!rc && !run->nomem && ap_report_has_shared_lines(run->rep) && (strcmp(input, "-") != 0 || is_perf)) {
 		dc.on_record = on_line_record;
 		ap_decoder_init(&dec, &dc);
 		rc = is_perf ? feed_perf(input, lo->cpu, lo->tid, NULL, &dec, run, view, binary, cap, 1)
