@@ -70,3 +70,13 @@ int cli_read_all(const char *cmd, const char *path, uint8_t **data, size_t *len)
 	*len = n;
 	return 0;
 }
+
+int cli_no_record_stop(const char *cmd, const char *path, const struct ap_decoder *dec)
+{
+	const struct ap_decoder_stats *st = ap_decoder_stats(dec);
+	if (st->records || st->bytes < CLI_NO_RECORD_LIMIT)
+		return 0;
+	fprintf(stderr, "armprof %s: %s: %u MiB read and not one SPE record (padding only): not SPE data; stopping\n",
+	        cmd, path, CLI_NO_RECORD_LIMIT >> 20);
+	return 1;
+}

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "armprof/decode.h"
 #include "cli_output.h"
 
 /* Open path for reading ("-" is stdin). On failure prints
@@ -16,5 +17,15 @@ FILE *cli_open_input(const char *cmd, const char *path);
 /* Read a whole input into a malloc'd buffer. Returns 0 or prints and
  * returns -1. */
 int cli_read_all(const char *cmd, const char *path, uint8_t **data, size_t *len);
+
+/* Raw input read this far without a single SPE record is not SPE data
+ * (/dev/zero: padding only, forever): decode, report and convert stop
+ * there. Any stream that holds records streams for as long as it lasts,
+ * as `cat` does, in bounded memory. */
+#define CLI_NO_RECORD_LIMIT (64u << 20)
+/* 1 after printing "armprof CMD: PATH: 64 MiB read and not one SPE record
+ * ...; stopping" when dec has read CLI_NO_RECORD_LIMIT bytes without a
+ * record; else 0. Called once per chunk fed. */
+int cli_no_record_stop(const char *cmd, const char *path, const struct ap_decoder *dec);
 
 #endif

@@ -176,13 +176,18 @@ int cmd_decode(int argc, char **argv)
 	size_t map_len = 0;
 	if (in && in != stdin)
 		map = map_input(in, &map_len);
+	int not_spe = 0;
 	if (map) {
-		for (size_t off = 0; off < map_len; off += chunk)
+		for (size_t off = 0; off < map_len && !not_spe; off += chunk) {
 			ap_decoder_feed(&dec, map + off, map_len - off < chunk ? map_len - off : chunk);
+			not_spe = cli_no_record_stop("decode", path, &dec);
+		}
 		munmap((void *)map, map_len);
 	} else {
-		while (in && (n = fread(buf, 1, chunk, in)) > 0)
+		while (in && !not_spe && (n = fread(buf, 1, chunk, in)) > 0) {
 			ap_decoder_feed(&dec, buf, n);
+			not_spe = cli_no_record_stop("decode", path, &dec);
+		}
 	}
 	if (in && ferror(in)) {
 		fprintf(stderr, "armprof decode: %s: read error at byte %llu\n", path,
@@ -191,16 +196,18 @@ int cmd_decode(int argc, char **argv)
 	}
 	ap_decoder_finish(&dec);
 	free(buf);
+	errno = 0;
 	record_writer_flush(run.writer);
-	if (record_writer_failed(run.writer)) {
-		fprintf(stderr, "armprof decode: write error on standard output\n");
-		io_error = 1;
-	}
+	int out_errno = record_writer_failed(run.writer);
+	int out_error = out_errno || fflush(stdout) != 0 || ferror(stdout);
+	if (!out_errno)
+		out_errno = errno;
 	record_writer_free(run.writer);
 	if (in && in != stdin)
 		fclose(in);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "armprof decode: write error on standard output\n");
+	if (out_error) {
+		fprintf(stderr, "armprof decode: standard output: write failed: %s\n",
+		        out_errno ? strerror(out_errno) : "I/O error");
 		io_error = 1;
 	}
 
@@ -216,6 +223,8 @@ int cmd_decode(int argc, char **argv)
 		        (unsigned long long)st->pad_bytes, (unsigned long long)st->align_bytes);
 	if (io_error)
 		return EXIT_USAGE;
+	if (not_spe)
+		return EXIT_DATA_ERROR;
 	if (!perf && !st->bytes)
 		fprintf(stderr, "armprof decode: %s: warning: the input is empty (no SPE data)\n", path);
 	if (st->records_with_errors) {

@@ -521,14 +521,11 @@ int cmd_record(int argc, char **argv)
 			failed = write_perf(&o, prog, bias, procs, n_procs, total->n_vcpus) != 0;
 		}
 	}
-	if (!failed && o.counts) {
-		if (n_procs == 1 && rename(t.counts, o.counts) != 0) {
-			fprintf(stderr, "armprof record: %s: %s\n", o.counts, strerror(errno));
-			failed = 1;
-		} else if (n_procs > 1 && merge_counts(&t, procs, n_procs, o.counts) != 0) {
-			failed = 1;
-		}
-	}
+	/* Written through cli_output.h like every output (never renamed from
+	 * the temporary directory, which may be on another file system than
+	 * --counts and would replace a link there). */
+	if (!failed && o.counts && merge_counts(&t, procs, n_procs, o.counts) != 0)
+		failed = 1;
 	if (!failed && o.model && write_meta(&o, prog, sysroot, bias, total, libs, n_libs, n_procs, status) != 0)
 		failed = 1;
 	if (!o.quiet && total)

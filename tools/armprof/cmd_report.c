@@ -160,8 +160,11 @@ static int feed_raw(const char *path, struct ap_decoder *dec)
 	static uint8_t buf[1 << 20];
 	size_t n;
 	int rc = 0;
-	while (!rc && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+	int not_spe = 0;
+	while (!rc && !not_spe && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		rc = ap_decoder_feed(dec, buf, n);
+		not_spe = cli_no_record_stop("report", path, dec);
+	}
 	int bad = ferror(f);
 	int e = errno;
 	if (f != stdin)
@@ -170,6 +173,8 @@ static int feed_raw(const char *path, struct ap_decoder *dec)
 		fprintf(stderr, "armprof report: %s: read error: %s\n", path, strerror(e));
 		return EXIT_USAGE;
 	}
+	if (not_spe)
+		return EXIT_DATA_ERROR;
 	if (!rc)
 		ap_decoder_finish(dec);
 	if (!rc && !ap_decoder_stats(dec)->bytes)

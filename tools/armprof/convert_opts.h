@@ -17,9 +17,6 @@ struct convert_opts {
  * MiB: converting holds at most one buffer and a read chunk in memory,
  * whatever the input's length. */
 #define CONVERT_DEFAULT_BUFFER (16u << 20)
-/* Input read this far without a single record is not SPE data (e.g.
- * /dev/zero: padding only): the conversion stops there. */
-#define CONVERT_NO_RECORD_LIMIT (64u << 20)
 
 /* Raw SPE bytes (a file, a pipe, "-") to a perf.data: an exit status. */
 int convert_raw_to_perf(const struct convert_opts *o);

@@ -131,12 +131,8 @@ static int pump(struct stream *s, FILE *in, struct ap_decoder *dec)
 			fprintf(stderr, "armprof convert: out of memory\n");
 			return EXIT_USAGE;
 		}
-		const struct ap_decoder_stats *st = ap_decoder_stats(dec);
-		if (!st->records && st->bytes >= CONVERT_NO_RECORD_LIMIT) {
-			fprintf(stderr, "armprof convert: %s: %u MiB read and not one SPE record (padding only): "
-			        "not SPE data; stopping\n", s->o->in, CONVERT_NO_RECORD_LIMIT >> 20);
+		if (cli_no_record_stop("convert", s->o->in, dec))
 			return EXIT_DATA_ERROR;
-		}
 		/* A full buffer with no record end to cut at (not SPE records):
 		 * cut at the limit, so that memory stays bounded. */
 		if (s->have == s->cap && s->base == s->buf_base)

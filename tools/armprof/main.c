@@ -1,5 +1,6 @@
 /* armprof: command-line entry point; dispatches to one subcommand per file. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,6 +50,10 @@ static int check_stdout(const char *cmd, int rc)
 
 int main(int argc, char **argv)
 {
+	/* A file size limit (ulimit -f) is an error the writer reports
+	 * (EFBIG, "File too large") and cleans up after, not a signal that
+	 * kills armprof with its temporary file left behind. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
