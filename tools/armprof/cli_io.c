@@ -1,5 +1,5 @@
 #include "cli_io.h"
-#include "cli_stdin.h"
+#include "cli_stream.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,12 +9,12 @@
 
 FILE *cli_open_input(const char *cmd, const char *path)
 {
-	if (!strcmp(path, "-")) {
-		FILE *f = cli_stdin_stream();
-		if (!f)
-			fprintf(stderr, "armprof %s: -: out of memory\n", cmd);
-		return f;
-	}
+	/* An input whose magic was read already (cli_stream.h) */
+	FILE *stream = cli_stream_open(path);
+	if (stream)
+		return stream;
+	if (!strcmp(path, "-"))
+		return stdin;
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		fprintf(stderr, "armprof %s: %s: %s\n", cmd, path, strerror(errno));

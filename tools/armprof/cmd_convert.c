@@ -142,7 +142,7 @@ int cmd_convert(int argc, char **argv)
 	o.out = pos[1];
 	if (!o.have_tid)
 		o.tid = o.pid;
-	/* By its magic ('-' too: cli_stdin.h); --to raw: the input must be
+	/* By its magic ('-' and pipes too: cli_stream.h); --to raw: the input must be
 	 * perf.data (the reader says why if it is not). */
 	int in_perf = perf_input_sniff("convert", o.in);
 	if (in_perf < 0)

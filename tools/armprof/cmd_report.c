@@ -11,6 +11,7 @@
 #include "armprof/decode.h"
 #include "armprof/report.h"
 #include "cli_io.h"
+#include "cli_stream.h"
 #include "commands.h"
 #include "perf_input.h"
 #include "report_annotate.h"
@@ -373,9 +374,10 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		rc = feed_raw(input, &dec);
 	}
 	/* Shared cache lines: the same records again, for the lines the
-	 * first pass found (a file, or a perf.data on standard input, which
-	 * cli_stdin.h copied to one: raw data on it cannot be read twice). */
-	if (!rc && !run->nomem && ap_report_has_shared_lines(run->rep) && (strcmp(input, "-") != 0 || is_perf)) {
+	 * first pass found (a file, or a perf.data from a pipe, which
+	 * cli_stream.h copied to one: raw data from a pipe cannot be read
+	 * twice). */
+	if (!rc && !run->nomem && ap_report_has_shared_lines(run->rep) && (is_perf || !cli_stream_is_stream(input))) {
 		dc.on_record = on_line_record;
 		ap_decoder_init(&dec, &dc);
 		rc = is_perf ? feed_perf(input, lo->cpu, lo->tid, NULL, &dec, run, view, binary, cap, 1)

@@ -3,17 +3,16 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli_stdin.h"
+#include "cli_stream.h"
 #include "commands.h"
 #include "perf_input.h"
 
 int perf_input_sniff(const char *cmd, const char *path)
 {
-	if (!strcmp(path, "-"))
-		return cli_stdin_is_perf(cmd);
+	if (cli_stream_is_stream(path))
+		return cli_stream_is_perf(cmd, path);
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return 0;
@@ -54,14 +53,12 @@ int perf_input_open(struct perf_input *in, const char *cmd, const char *path, in
 	in->cmd = cmd;
 	in->path = path;
 	struct ap_perf_error err;
-	/* Standard input, once cli_stdin.h copied a perf.data on it to a
-	 * file, is mapped through its /proc link like any file. */
-	struct stat st;
-	int stdin_file = !strcmp(path, "-") && fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
-	                 lseek(STDIN_FILENO, 0, SEEK_CUR) == 0;
-	int rc = !strcmp(path, "-") && !stdin_file ? ap_perf_open_fd(&in->reader, STDIN_FILENO, NULL, &err)
-	                                           : ap_perf_open_file(&in->reader, stdin_file ? "/proc/self/fd/0" : path,
-	                                                               NULL, &err);
+	/* A perf.data read from a pipe was copied to a file (cli_stream.h):
+	 * mapped from there like any file. */
+	const char *copy = cli_stream_perf_path(path);
+	int rc = copy                  ? ap_perf_open_file(&in->reader, copy, NULL, &err)
+	         : !strcmp(path, "-") ? ap_perf_open_fd(&in->reader, STDIN_FILENO, NULL, &err)
+	                              : ap_perf_open_file(&in->reader, path, NULL, &err);
 	if (rc)
 		return perf_input_report(cmd, path, rc, &err);
 	const struct ap_perf_info *info = ap_perf_info(in->reader);

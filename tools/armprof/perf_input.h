@@ -12,8 +12,8 @@
 #include "armprof/perfdata.h"
 
 /* 1 if path is a perf.data file, 0 if not or unreadable (the caller's own
- * open reports). "-": standard input by its magic too (cli_stdin.h: a
- * perf.data on it is copied to a temporary file first); -1 when it could
+ * open reports). "-" and pipes by their magic too (cli_stream.h: a
+ * perf.data there is copied to a temporary file first); -1 when it could
  * not be read or copied (the reason printed). */
 int perf_input_sniff(const char *cmd, const char *path);
 
