@@ -18,7 +18,9 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 	        "usage: armprof convert [--to raw|perf] [options] IN OUT\n"
-	        "  IN is raw SPE bytes or a perf.data (recognised by its magic); '-' is stdin.\n"
+	        "  IN is raw SPE bytes or a perf.data (recognised by its magic, on a pipe too);\n"
+	        "  '-' is stdin, OUT '-' stdout. OUT: a regular file (or a link's target) is\n"
+	        "  replaced when complete; a device or FIFO is written in place (docs/outputs.md).\n"
 	        "  OUT's format: --to, else its suffix (.data/.perf: perf.data, .spe/.raw/.bin: raw),\n"
 	        "  else the other format than IN's.\n"
 	        "raw -> perf.data:\n"
@@ -31,9 +33,12 @@ static void usage(FILE *out)
 	        "  --midr HEX        MIDR_EL1 for the CPUID feature (default 0x413fd0c1, Neoverse N1)\n"
 	        "  --pmu-type N      attr.type of arm_spe_0 (default 10)\n"
 	        "  --buffer-size N   split into AUX buffers of at most N bytes at record boundaries\n"
+	        "                    (default 16 MiB: a stream of any length in bounded memory;\n"
+	        "                    input with no record in its first 64 MiB is not SPE data)\n"
 	        "perf.data -> raw:\n"
-	        "  --cpu N, --tid N  only the AUX buffers of that CPU / thread\n"
-	        "exit status: 0 converted, 1 the input is malformed, 2 usage or I/O error\n");
+	        "  --cpu N, --tid N  only the AUX buffers of that CPU / thread (none: an error)\n"
+	        "exit status: 0 converted, 1 the input is malformed or not SPE data, or the\n"
+	        "  selection is empty, 2 usage or I/O error (a failed write, with its reason)\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v)

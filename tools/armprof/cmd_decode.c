@@ -24,8 +24,13 @@ static void usage(FILE *out)
 	        "  --chunk-size N  feed the decoder N bytes at a time (default 1 MiB)\n"
 	        "  FILE may be a perf.data (docs/perfdata.md): its AUX buffers are decoded,\n"
 	        "  --cpu N / --tid N select them, and a line per buffer goes to stderr\n"
-	        "  (all with --stats; else the truncated and collision ones)\n"
-	        "exit status: 0 decoded, 1 the input held errors, 2 usage or I/O error\n");
+	        "  (all with --stats; else the truncated and collision ones); a selection that\n"
+	        "  selects nothing is an error\n"
+	        "  '-' is standard input: it, a FIFO or a device is read by its magic too (a\n"
+	        "  perf.data is copied to a temporary file; raw data streams as it comes). Raw\n"
+	        "  input with no record in its first 64 MiB (/dev/zero) is not SPE data: stop.\n"
+	        "exit status: 0 decoded (an empty input: with a warning), 1 the input held errors,\n"
+	        "  is not SPE data or the selection is empty, 2 usage or I/O error (docs/outputs.md)\n");
 }
 
 struct decode_run {

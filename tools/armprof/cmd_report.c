@@ -51,11 +51,16 @@ static void usage(FILE *out)
 	        "  --no-disasm          no instruction text (capstone)\n"
 	        "  --no-lines           no source lines (DWARF)\n"
 	        "  --cpu N, --tid N     perf.data: only the AUX buffers of this cpu / thread\n"
-	        "  -o FILE              write the report to FILE (default stdout)\n"
+	        "  -o FILE              write the report to FILE (default stdout; a link's target is\n"
+	        "                       replaced, a device or FIFO written in place: docs/outputs.md)\n"
+	        "FILE '-' is standard input; a perf.data there or on a pipe is recognised by its\n"
+	        "magic. Raw input with no record in its first 64 MiB is not SPE data (exit 1).\n"
+	        "--cpu/--tid that select nothing are an error (exit 1).\n"
 	        "tables: functions, threads (CONTEXTIDR_EL1), shared cache lines (lines whose loads\n"
 	        "another core's cache served, as perf c2c shows them; FILE is read twice for them),\n"
 	        "instructions\n"
-	        "exit status: 0 reported, 1 the input held decode errors, 2 usage or I/O error\n");
+	        "exit status: 0 reported, 1 the input held decode errors (or is not SPE data, or the\n"
+	        "selection is empty), 2 usage or I/O error (a write that failed, with its reason)\n");
 }
 
 struct report_run {
