@@ -288,7 +288,9 @@ void plugin_write_outputs(const struct plugin_run_view *run)
 	if (bad && (!run->child || err != ENOENT)) {
 		char msg[1200];
 		snprintf(msg, sizeof(msg), "armprof plugin: %s: cannot write: %s\n", bad, strerror(err ? err : EIO));
+		/* QEMU shows plugin output only with -d plugin: stderr too. */
 		qemu_plugin_outs(msg);
+		fputs(msg, stderr);
 	}
 }
 
