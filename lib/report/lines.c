@@ -27,8 +27,9 @@ static int from_another_core(const struct ap_record *rec)
 
 static uint64_t line_of(const struct ap_record *rec)
 {
-	/* VA bits [55:0]: byte 7 is the TAG (SPE-5.3.1-17), not address. */
-	return (rec->vaddr & 0x00FFFFFFFFFFFFFFull) / AP_REPORT_LINE_BYTES;
+	/* The canonical address: byte 7 is the TAG (SPE-5.3.1-17), not
+	 * address; a kernel line is at 0xffff.. as perf shows it. */
+	return ap_record_vaddr(rec) / AP_REPORT_LINE_BYTES;
 }
 
 static int cmp_tid(const void *a, const void *b)

@@ -245,8 +245,10 @@ static void write_jsonl(struct line *l, const struct ap_record *r)
 		json_u64(l, "target_el", r->target_el);
 		json_u64(l, "target_ns", r->target_ns);
 	}
-	if (h & AP_HAS_VADDR)
-		json_hex(l, "vaddr", r->vaddr);
+	if (h & AP_HAS_VADDR) {
+		json_hex(l, "vaddr", ap_record_vaddr(r));
+		json_hex(l, "tag", ap_record_vaddr_tag(r));
+	}
 	if (h & AP_HAS_PADDR) {
 		json_hex(l, "paddr", r->paddr);
 		json_u64(l, "pa_ns", r->pa_ns);
@@ -365,7 +367,11 @@ static void write_text(struct line *l, const struct ap_record *r)
 	}
 	if (h & AP_HAS_VADDR) {
 		PUT_LIT(l, " va=");
-		put_hex(l, r->vaddr);
+		put_hex(l, ap_record_vaddr(r));
+		if (ap_record_vaddr_tag(r)) {
+			PUT_LIT(l, " tag=");
+			put_hex(l, ap_record_vaddr_tag(r));
+		}
 	}
 	if (h & AP_HAS_PADDR) {
 		PUT_LIT(l, " pa=");
@@ -436,7 +442,7 @@ static void write_text(struct line *l, const struct ap_record *r)
 static const char csv_header[] =
 	"offset,pc,el,ns,op,cond,indirect,simd,atomic,excl,ar,target,target_el,target_ns,"
 	"vaddr,paddr,pa_ns,events,lat_total,lat_issue,lat_xlat,ts,ctx_el1,ctx_el2,"
-	"data_source,end,errors\n";
+	"data_source,end,errors,tag\n";
 
 static void csv_hex(struct line *l, int present, uint64_t v)
 {
@@ -473,7 +479,7 @@ static void write_csv(struct line *l, const struct ap_record *r)
 	csv_hex(l, h & AP_HAS_TARGET, r->target);
 	csv_u64(l, h & AP_HAS_TARGET, r->target_el);
 	csv_u64(l, h & AP_HAS_TARGET, r->target_ns);
-	csv_hex(l, h & AP_HAS_VADDR, r->vaddr);
+	csv_hex(l, h & AP_HAS_VADDR, ap_record_vaddr(r));
 	csv_hex(l, h & AP_HAS_PADDR, r->paddr);
 	csv_u64(l, h & AP_HAS_PADDR, r->pa_ns);
 	csv_u64(l, h & AP_HAS_EVENTS, r->events);
@@ -487,6 +493,7 @@ static void write_csv(struct line *l, const struct ap_record *r)
 	put_char(l, ',');
 	put_str(l, end_name(r));
 	csv_u64(l, 1, r->n_errors_total);
+	csv_hex(l, h & AP_HAS_VADDR, ap_record_vaddr_tag(r));
 	put_char(l, '\n');
 }
 

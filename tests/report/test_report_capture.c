@@ -1,0 +1,78 @@
+/* lib/report on the shapes captures from real hardware have: kernel data
+ * addresses without a tag (spec/002 5.3.1, SPE-5.3.1-17), PIDs in
+ * CONTEXTIDR_EL2 on hosts whose kernel runs at EL2 (5.3.3, SPE-5.3.3-4),
+ * and each CPU's IMPLEMENTATION DEFINED Data Source values (5.3.5,
+ * SPE-5.3.5-1). */
+#include "armprof/codec.h"
+#include "armprof/error.h"
+#include "armprof/report.h"
+#include "harness.h"
+
+/* A load at vaddr with Data Source ds from a thread whose PID is in the
+ * Context packet of index ctx_index (0: CONTEXTIDR_EL1, 1: _EL2). */
+static struct ap_record load_at(uint64_t pc, uint64_t vaddr, uint16_t ds, int ctx_index, uint32_t pid)
+{
+	struct ap_record r;
+	memset(&r, 0, sizeof(r));
+	r.has = AP_HAS_PC | AP_HAS_OP | AP_HAS_EVENTS | AP_HAS_VADDR | AP_HAS_DATA_SOURCE;
+	r.pc = pc;
+	r.op_class = AP_OP_CLASS_LDST;
+	r.op_subclass = AP_OP_LDST_GP;
+	r.events = AP_EV_RETIRED | AP_EV_L1D_ACCESS;
+	r.vaddr = vaddr;
+	r.data_source = ds;
+	if (ctx_index == 0) {
+		r.has |= AP_HAS_CTX_EL1;
+		r.ctx_el1 = pid;
+	} else if (ctx_index == 1) {
+		r.has |= AP_HAS_CTX_EL2;
+		r.ctx_el2 = pid;
+	}
+	return r;
+}
+
+static void add_both_passes(struct ap_report *r, const struct ap_record *recs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ_U64(ap_report_add(r, &recs[i]), 0);
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ_U64(ap_report_add_line_sample(r, &recs[i]), 0);
+	CHECK_EQ_U64(ap_report_finish(r), 0);
+}
+
+/* A kernel line (packet VA 0x00ff.., TAG 0 as without TBI) and the same
+ * line through a tagged pointer (KASAN tag 0xf3) are one line, shown at
+ * its canonical address 0xffff.. (5.3.1: TAG is not address). */
+TEST(kernel_lines_are_canonical)
+{
+	struct ap_report *r;
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	struct ap_record recs[] = {
+		load_at(0xffff800010000000, 0x00ff000012345600, 0x9, 0, 7),
+		load_at(0xffff800010000004, 0xf3ff000012345608, 0x0, 0, 8),
+		load_at(0xffff800010000008, 0x00ff000012345640, 0x0, 0, 8), /* the next line */
+	};
+	add_both_passes(r, recs, sizeof(recs) / sizeof(recs[0]));
+	const struct ap_report_line *lines;
+	CHECK_EQ_U64(ap_report_shared_lines(r, &lines, NULL), 1);
+	CHECK_EQ_U64(lines[0].addr, 0xffff000012345600ull);
+	CHECK_EQ_U64(lines[0].stats.samples, 2);
+	CHECK_EQ_U64(lines[0].threads, 2);
+	ap_report_free(r);
+}
+
+/* The record's helpers: canonical address and tag. */
+TEST(canonical_vaddr_and_tag)
+{
+	struct ap_record a = load_at(0, 0x00ff000012345678, 0, -1, 0);
+	CHECK_EQ_U64(ap_record_vaddr(&a), 0xffff000012345678ull);
+	CHECK_EQ_U64(ap_record_vaddr_tag(&a), 0);
+	a.vaddr = 0x3c00ffffc0001000;
+	CHECK_EQ_U64(ap_record_vaddr(&a), 0x0000ffffc0001000ull);
+	CHECK_EQ_U64(ap_record_vaddr_tag(&a), 0x3c);
+	a.vaddr = 0xf3ff0000abcd0040;
+	CHECK_EQ_U64(ap_record_vaddr(&a), 0xffff0000abcd0040ull);
+	CHECK_EQ_U64(ap_record_vaddr_tag(&a), 0xf3);
+}
+
+TEST_MAIN(CASE(kernel_lines_are_canonical), CASE(canonical_vaddr_and_tag))
