@@ -139,12 +139,32 @@ const struct ap_report_stats *ap_report_totals(const struct ap_report *r);
 uint64_t ap_report_records(const struct ap_report *r);
 size_t ap_report_instructions(const struct ap_report *r, const struct ap_report_row **rows);
 size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row **rows);
-/* One row per thread, by the records' CONTEXTIDR_EL1 (which holds the
- * thread id under Linux with CONFIG_PID_IN_CONTEXTIDR, and under armprof
- * record): addr is that value, AP_REPORT_NO_CONTEXT for the records
+/* One row per thread, by the records' Context packet (spec/002 5.3.3):
+ * Linux with CONFIG_PID_IN_CONTEXTIDR writes the thread id to
+ * CONTEXTIDR_EL1 when its kernel runs at EL1 (and armprof record does),
+ * and to CONTEXTIDR_EL2 when it runs at EL2 (VHE: Neoverse and Ampere
+ * servers, bare-metal clouds), whose records then carry the Context packet
+ * of INDEX 1 only. addr is the value, AP_REPORT_NO_CONTEXT for the records
  * without a Context packet; name NULL. Ranked like the other tables. */
 #define AP_REPORT_NO_CONTEXT UINT64_MAX
 size_t ap_report_threads(const struct ap_report *r, const struct ap_report_row **rows);
+/* Which Context packet gives a record's thread when it has both (a record
+ * with one takes that one). AUTO, the default, prefers CONTEXTIDR_EL2 as
+ * perf does: Linux sets PMSCR_EL2.CX only when its kernel runs at EL2,
+ * where CONTEXTIDR_EL1 then holds a guest's value. Set before the first
+ * record: the threads table, the shared lines' threads and processes and
+ * ap_report_thread_of all use it. */
+enum ap_report_context {
+	AP_REPORT_CONTEXT_AUTO = 0,
+	AP_REPORT_CONTEXT_EL1,
+	AP_REPORT_CONTEXT_EL2,
+};
+void ap_report_set_context(struct ap_report *r, enum ap_report_context prefer);
+/* The thread of rec, as the report takes it, or AP_REPORT_NO_CONTEXT. */
+uint64_t ap_report_thread_of(const struct ap_report *r, const struct ap_record *rec);
+/* How many records (ap_report_add) took their thread from CONTEXTIDR_EL1
+ * (Context INDEX 0) and from CONTEXTIDR_EL2 (INDEX 1); either may be NULL. */
+void ap_report_context_counts(const struct ap_report *r, uint64_t *from_el1, uint64_t *from_el2);
 
 /* Shared cache lines, as `perf c2c` shows them: the data lines of
  * AP_REPORT_LINE_BYTES where some sampled load's data came from another
@@ -182,7 +202,7 @@ struct ap_report_line {
 	uint64_t pid;        /* its process (ap_report_set_thread_process), else AP_REPORT_NO_PROCESS */
 	uint64_t addr;       /* the line's first byte (virtual, in that process) */
 	uint64_t peer_loads; /* its sampled loads that another core's cache served */
-	uint32_t threads;    /* distinct CONTEXTIDR_EL1 values among its samples */
+	uint32_t threads;    /* distinct threads (ap_report_thread_of) among its samples */
 	struct ap_report_stats stats; /* every sample with a data address in the line */
 	size_t n_functions;  /* most samples first */
 	struct ap_report_line_function function[AP_REPORT_LINE_FUNCTIONS];
@@ -192,7 +212,7 @@ struct ap_report_line {
 /* "false", "true" or "one thread". */
 const char *ap_report_sharing_name(enum ap_report_sharing s);
 int ap_report_has_shared_lines(const struct ap_report *r);
-/* Thread tid (a CONTEXTIDR_EL1 value) belongs to process pid: one virtual
+/* Thread tid (a Context value, ap_report_thread_of) belongs to process pid: one virtual
  * address in two processes is two lines (a forked child's copy of a
  * variable is not its parent's). Give every mapping before the first
  * record; threads not given are of no known process (all one). 0, or

@@ -79,7 +79,8 @@ int ap_report_set_thread_process(struct ap_report *r, uint64_t tid, uint64_t pid
 /* The process of the record's thread, or AP_REPORT_NO_PROCESS. */
 static uint64_t process_of(struct report_lines *l, const struct ap_record *rec)
 {
-	if (!l->n_procs || !(rec->has & AP_HAS_CTX_EL1))
+	uint64_t tid = report_thread(l->prefer, rec, NULL);
+	if (!l->n_procs || tid == AP_REPORT_NO_CONTEXT)
 		return AP_REPORT_NO_PROCESS;
 	if (!l->procs_sorted) {
 		qsort(l->procs, l->n_procs, sizeof(*l->procs), cmp_tid);
@@ -88,12 +89,12 @@ static uint64_t process_of(struct report_lines *l, const struct ap_record *rec)
 	size_t lo = 0, hi = l->n_procs;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (l->procs[mid].pc < rec->ctx_el1)
+		if (l->procs[mid].pc < tid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < l->n_procs && l->procs[lo].pc == rec->ctx_el1 ? l->procs[lo].count : AP_REPORT_NO_PROCESS;
+	return lo < l->n_procs && l->procs[lo].pc == tid ? l->procs[lo].count : AP_REPORT_NO_PROCESS;
 }
 
 static uint64_t key_hash(uint64_t line, uint64_t pid)
@@ -176,7 +177,7 @@ int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec)
 	if (!a)
 		return 0;
 	report_stats_add(&a->line.stats, rec);
-	uint64_t ctx = rec->has & AP_HAS_CTX_EL1 ? rec->ctx_el1 : AP_REPORT_NO_CONTEXT;
+	uint64_t ctx = report_thread(l->prefer, rec, NULL);
 	/* Which thread touched which word: one thread per word is false
 	 * sharing, two on one word true sharing. */
 	struct ap_report_line_word *w = &a->line.word[(rec->vaddr % AP_REPORT_LINE_BYTES) / 8];

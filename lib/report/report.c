@@ -109,7 +109,10 @@ static int grow_thread_index(struct ap_report *r)
 
 static int add_to_thread(struct ap_report *r, const struct ap_record *rec)
 {
-	uint64_t ctx = rec->has & AP_HAS_CTX_EL1 ? rec->ctx_el1 : AP_REPORT_NO_CONTEXT;
+	int from_el2;
+	uint64_t ctx = report_thread(r->lines.prefer, rec, &from_el2);
+	if (ctx != AP_REPORT_NO_CONTEXT)
+		r->ctx_from[from_el2]++;
 	size_t i = r->last_thread;
 	if (i >= r->n_thread_rows || r->thread_rows[i].addr != ctx) {
 		if ((r->n_thread_rows + 1) * 2 > r->thread_index_cap && grow_thread_index(r) < 0)
@@ -310,4 +313,22 @@ size_t ap_report_threads(const struct ap_report *r, const struct ap_report_row *
 {
 	*rows = r->thread_rows;
 	return r->finished ? r->n_thread_rows : 0;
+}
+
+void ap_report_set_context(struct ap_report *r, enum ap_report_context prefer)
+{
+	r->lines.prefer = prefer;
+}
+
+uint64_t ap_report_thread_of(const struct ap_report *r, const struct ap_record *rec)
+{
+	return report_thread(r->lines.prefer, rec, NULL);
+}
+
+void ap_report_context_counts(const struct ap_report *r, uint64_t *from_el1, uint64_t *from_el2)
+{
+	if (from_el1)
+		*from_el1 = r->ctx_from[0];
+	if (from_el2)
+		*from_el2 = r->ctx_from[1];
 }

@@ -62,7 +62,20 @@ struct report_line_acc {
 	uint64_t other_pcs;
 	uint64_t word_thread[AP_REPORT_LINE_WORDS]; /* the first thread that touched each word */
 };
+/* The thread of rec: the Context packet prefer names when the record has
+ * it, else the other one (ap_report_set_context). *from_el2 (may be NULL):
+ * 1 when the value came from CONTEXTIDR_EL2. */
+static inline uint64_t report_thread(enum ap_report_context prefer, const struct ap_record *rec, int *from_el2)
+{
+	int el1 = (rec->has & AP_HAS_CTX_EL1) != 0, el2 = (rec->has & AP_HAS_CTX_EL2) != 0;
+	int use_el2 = el2 && (!el1 || prefer != AP_REPORT_CONTEXT_EL1);
+	if (from_el2)
+		*from_el2 = use_el2;
+	return use_el2 ? rec->ctx_el2 : el1 ? rec->ctx_el1 : AP_REPORT_NO_CONTEXT;
+}
+
 struct report_lines {
+	enum ap_report_context prefer; /* ap_report_set_context */
 	/* tid -> pid (ap_report_set_thread_process): a sorted array, looked up
 	 * by bisection; few entries (a program's threads). */
 	struct report_pc_count *procs; /* pc: tid, count: pid */
@@ -89,6 +102,7 @@ struct ap_report {
 	size_t cap, n;
 	struct ap_report_stats totals;
 	uint64_t records;
+	uint64_t ctx_from[2]; /* records whose thread came from CONTEXTIDR_EL1, _EL2 */
 
 	struct report_binary *bin;
 	struct report_binary *libs; /* ap_report_load_library, a list in the order added */

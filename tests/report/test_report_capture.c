@@ -75,4 +75,55 @@ TEST(canonical_vaddr_and_tag)
 	CHECK_EQ_U64(ap_record_vaddr_tag(&a), 0xf3);
 }
 
-TEST_MAIN(CASE(kernel_lines_are_canonical), CASE(canonical_vaddr_and_tag))
+/* A host whose kernel runs at EL2 (VHE) writes the PID to CONTEXTIDR_EL2:
+ * its records carry the Context packet of INDEX 1 only (5.3.3,
+ * SPE-5.3.3-4). The threads table and the shared lines take the thread
+ * from it; a record with both takes CONTEXTIDR_EL2 unless told EL1. */
+TEST(threads_from_el2_hosts)
+{
+	struct ap_report *r;
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	struct ap_record recs[] = {
+		load_at(0x1000, 0x4a2100, 0x9, 1, 500), /* PEER-CORE: a shared line */
+		load_at(0x1004, 0x4a2108, 0x0, 1, 501),
+		load_at(0x1008, 0x4a2110, 0x0, 1, 501),
+		load_at(0x100c, 0x9000, 0x0, -1, 0),  /* no Context packet */
+	};
+	struct ap_record both = load_at(0x1010, 0x9008, 0x0, 0, 7); /* ctx_el1 7 ... */
+	both.has |= AP_HAS_CTX_EL2;
+	both.ctx_el2 = 500; /* ... and ctx_el2 500 */
+	CHECK_EQ_U64(ap_report_thread_of(r, &both), 500);
+	CHECK_EQ_U64(ap_report_thread_of(r, &recs[3]), AP_REPORT_NO_CONTEXT);
+	CHECK_EQ_U64(ap_report_add(r, &both), 0);
+	add_both_passes(r, recs, sizeof(recs) / sizeof(recs[0]));
+	const struct ap_report_row *rows;
+	CHECK_EQ_U64(ap_report_threads(r, &rows), 3);
+	CHECK_EQ_U64(rows[0].addr, 500); /* 2 samples: the EL1+EL2 one counts as 500 */
+	CHECK_EQ_U64(rows[0].stats.samples, 2);
+	CHECK_EQ_U64(rows[1].addr, 501);
+	CHECK_EQ_U64(rows[2].addr, AP_REPORT_NO_CONTEXT);
+	uint64_t el1 = 9, el2 = 9;
+	ap_report_context_counts(r, &el1, &el2);
+	CHECK_EQ_U64(el1, 0);
+	CHECK_EQ_U64(el2, 4);
+	const struct ap_report_line *lines;
+	CHECK_EQ_U64(ap_report_shared_lines(r, &lines, NULL), 1);
+	CHECK_EQ_U64(lines[0].threads, 2); /* 500 and 501, from CONTEXTIDR_EL2 */
+	CHECK(lines[0].sharing == AP_REPORT_SHARING_FALSE);
+	ap_report_free(r);
+
+	/* Told EL1: the record with both counts as thread 7. */
+	CHECK_EQ_U64(ap_report_new(&r), 0);
+	ap_report_set_context(r, AP_REPORT_CONTEXT_EL1);
+	CHECK_EQ_U64(ap_report_thread_of(r, &both), 7);
+	CHECK_EQ_U64(ap_report_thread_of(r, &recs[0]), 500); /* only EL2: that one */
+	CHECK_EQ_U64(ap_report_add(r, &both), 0);
+	CHECK_EQ_U64(ap_report_add(r, &recs[0]), 0);
+	CHECK_EQ_U64(ap_report_finish(r), 0);
+	ap_report_context_counts(r, &el1, &el2);
+	CHECK_EQ_U64(el1, 1);
+	CHECK_EQ_U64(el2, 1);
+	ap_report_free(r);
+}
+
+TEST_MAIN(CASE(kernel_lines_are_canonical), CASE(canonical_vaddr_and_tag), CASE(threads_from_el2_hosts))

@@ -49,9 +49,15 @@ static void usage(FILE *out)
 	        "                       samples, the latency and the misses are)\n"
 	        "  --no-disasm          no instruction text (capstone)\n"
 	        "  --no-lines           no source lines (DWARF)\n"
-	        "  --cpu N, --tid N     perf.data: only the AUX buffers of this cpu / thread\n"
+	        "  --cpu N              perf.data: only the AUX buffers of this cpu\n"
+	        "  --tid N              only thread N: its AUX buffers (perf.data, per-thread mode),\n"
+	        "                       and the records whose Context packet says N (CPU-wide\n"
+	        "                       buffers, raw streams)\n"
+	        "  --context WHICH      the Context packet that gives a record's thread when it has\n"
+	        "                       both: auto (default: CONTEXTIDR_EL2, as perf; Linux writes the\n"
+	        "                       PID there when its kernel runs at EL2), el1 or el2\n"
 	        "  -o FILE              write the report to FILE (default stdout)\n"
-	        "tables: functions, threads (CONTEXTIDR_EL1), shared cache lines (lines whose loads\n"
+	        "tables: functions, threads (Context packet), shared cache lines (lines whose loads\n"
 	        "another core's cache served, as perf c2c shows them; FILE is read twice for them),\n"
 	        "instructions\n"
 	        "exit status: 0 reported, 1 the input held decode errors, 2 usage or I/O error\n");
@@ -61,11 +67,21 @@ struct report_run {
 	struct ap_report *rep;
 	int nomem;
 	uint64_t decode_errors;
+	int32_t tid;    /* --tid, or AP_PERF_ANY */
+	int by_context; /* --tid: select the records by their Context packet */
 };
+
+/* --tid: a record of another thread is left out. */
+static int other_thread(const struct report_run *run, const struct ap_record *rec)
+{
+	return run->by_context && ap_report_thread_of(run->rep, rec) != (uint64_t)(uint32_t)run->tid;
+}
 
 static int on_record(void *ctx, const struct ap_record *rec)
 {
 	struct report_run *run = ctx;
+	if (other_thread(run, rec))
+		return 0;
 	if (rec->n_errors_total)
 		run->decode_errors++;
 	if (ap_report_add(run->rep, rec) < 0) {
@@ -80,7 +96,7 @@ static int on_record(void *ctx, const struct ap_record *rec)
 static int on_line_record(void *ctx, const struct ap_record *rec)
 {
 	struct report_run *run = ctx;
-	if (ap_report_add_line_sample(run->rep, rec) < 0) {
+	if (!other_thread(run, rec) && ap_report_add_line_sample(run->rep, rec) < 0) {
 		run->nomem = 1;
 		return 1;
 	}
@@ -234,7 +250,7 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
                      size_t cap, int second_pass)
 {
 	struct perf_input in;
-	int rc = perf_input_open(&in, "report", path, cpu, tid);
+	int rc = perf_input_open(&in, "report", path, cpu, AP_PERF_ANY);
 	if (rc)
 		return rc;
 	/* Which process each thread is of (COMM records), so that a forked
@@ -261,6 +277,11 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 	const uint8_t *p;
 	size_t n;
 	while (perf_input_next(&in, dec, &p, &n)) {
+		/* --tid: a per-thread buffer of that thread whole; a CPU-wide
+		 * one (tid -1), its records of the thread. */
+		if (tid != AP_PERF_ANY && in.cur->tid != tid && in.cur->tid != -1)
+			continue;
+		run->by_context = tid != AP_PERF_ANY && in.cur->tid != tid;
 		/* Each AUX buffer is a stream of its own: records never span two. */
 		if (ap_decoder_feed(dec, p, n) != 0 || ap_decoder_finish(dec) != 0)
 			break;
@@ -286,6 +307,7 @@ struct load_opts {
 	uint64_t bias;
 	int have_bias;
 	int32_t cpu, tid;
+	enum ap_report_context context;
 	const char *const *debug_dirs; /* --debug-dir, in order */
 	size_t n_debug_dirs;
 	const char *symfs; /* --symfs, or NULL */
@@ -317,6 +339,9 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		free(libs);
 		return EXIT_USAGE;
 	}
+	ap_report_set_context(run->rep, lo->context);
+	run->tid = lo->tid;
+	run->by_context = lo->tid != AP_PERF_ANY; /* a raw stream: by context */
 	/* --debug-dir first, then the recording's aarch64 root's. */
 	for (size_t i = 0; i <= lo->n_debug_dirs; i++)
 		if ((i < lo->n_debug_dirs || sysroot_debug[0]) &&
@@ -394,6 +419,7 @@ int cmd_report(int argc, char **argv)
 	uint64_t bias = 0, top = 0;
 	int have_bias = 0, have_top = 0, disasm = 1, lines = 1;
 	int32_t cpu = AP_PERF_ANY, tid = AP_PERF_ANY;
+	enum ap_report_context context = AP_REPORT_CONTEXT_AUTO;
 	enum ap_report_key sort = AP_REPORT_BY_SAMPLES;
 	const char *debug_dirs[REPORT_MAX_DEBUG_DIRS];
 	size_t n_debug_dirs = 0;
@@ -461,6 +487,15 @@ int cmd_report(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			i++;
+		} else if (!strcmp(a, "--context") && v) {
+			if (!strcmp(v, "auto") || !strcmp(v, "el1") || !strcmp(v, "el2")) {
+				context = v[0] == 'a' ? AP_REPORT_CONTEXT_AUTO
+				          : v[2] == '1' ? AP_REPORT_CONTEXT_EL1 : AP_REPORT_CONTEXT_EL2;
+			} else {
+				fprintf(stderr, "armprof report: --context '%s': expected auto, el1 or el2\n", v);
+				return EXIT_USAGE;
+			}
+			i++;
 		} else if (!strcmp(a, "-o") && v) {
 			output = v;
 			i++;
@@ -483,7 +518,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "armprof report: --diff and --annotate: one at a time\n");
 		return EXIT_USAGE;
 	}
-	struct load_opts lo = { binary, bias, have_bias, cpu, tid, debug_dirs, n_debug_dirs, symfs };
+	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, debug_dirs, n_debug_dirs, symfs };
 	struct report_run run, old_run = { 0 };
 	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
 	static char binary_used[4096], old_binary_used[4096];

@@ -156,6 +156,24 @@ void report_text_row(FILE *out, const struct ap_report_row *row, const struct ap
 	        q.lat_p99, 100.0 * q.l1d_miss, 100.0 * q.llc_miss, 100.0 * q.tlb_walk, 100.0 * q.mispredict, src);
 }
 
+/* Where the records' threads came from (ap_report_set_context): the
+ * register, "CONTEXTIDR_EL2 or _EL1" when some records had only one. */
+static const char *context_register(const struct ap_report *r)
+{
+	uint64_t el1, el2;
+	ap_report_context_counts(r, &el1, &el2);
+	return el1 && el2 ? "CONTEXTIDR_EL2 or _EL1" : el2 ? "CONTEXTIDR_EL2" : "CONTEXTIDR_EL1";
+}
+
+static const char *context_source(const struct ap_report *r)
+{
+	uint64_t el1, el2;
+	ap_report_context_counts(r, &el1, &el2);
+	return el1 && el2 ? "CONTEXTIDR_EL2 or CONTEXTIDR_EL1 (Context packets of index 1 and 0)"
+	       : el2      ? "CONTEXTIDR_EL2 (Context packet index 1: a kernel at EL2)"
+	                  : "CONTEXTIDR_EL1 (Context packet index 0)";
+}
+
 static void write_text(FILE *out, const struct ap_report *r, const struct report_view *v)
 {
 	const struct ap_report_stats *t = ap_report_totals(r);
@@ -170,6 +188,12 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	fprintf(out, "\n# binary: %s", v->binary ? v->binary : "(none: use --binary for symbols)");
 	if (v->binary && v->load_bias)
 		fprintf(out, " (load bias 0x%" PRIx64 ")", v->load_bias);
+	uint64_t el1, el2;
+	ap_report_context_counts(r, &el1, &el2);
+	if (el1 || el2)
+		fprintf(out, "\n# threads from: %s", context_source(r));
+	if (el1 && el2)
+		fprintf(out, " (%" PRIu64 " records from CONTEXTIDR_EL2, %" PRIu64 " from CONTEXTIDR_EL1)", el2, el1);
 	struct ap_report_rates q;
 	ap_report_rates(t, &q);
 	fprintf(out, "\n# samples: %" PRIu64 " (loads %" PRIu64 ", stores %" PRIu64 ", atomics %" PRIu64
@@ -190,7 +214,9 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	if (nt > 1) {
 		n = v->top_functions && v->top_functions < nt ? v->top_functions : nt;
 		fprintf(out, "\nThreads (%zu of %zu, by %s)\n", n, nt, report_sort_name(v->sort));
-		report_text_header(out, "thread (CONTEXTIDR_EL1)");
+		char what[64];
+		snprintf(what, sizeof(what), "thread (%s)", context_register(r));
+		report_text_header(out, what);
 		for (size_t i = 0; i < n; i++) {
 			report_text_row(out, &rows[i], t);
 			if (rows[i].addr == AP_REPORT_NO_CONTEXT)
@@ -289,7 +315,10 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 		report_json_stats(out, &rows[i].stats, t);
 		fputc('}', out);
 	}
-	fprintf(out, "],\n\"threads\":[");
+	uint64_t el1, el2;
+	ap_report_context_counts(r, &el1, &el2);
+	fprintf(out, "],\n\"thread_context\":{\"contextidr_el1\":%" PRIu64 ",\"contextidr_el2\":%" PRIu64 "}", el1, el2);
+	fprintf(out, ",\n\"threads\":[");
 	size_t nt = ap_report_threads(r, &rows);
 	n = v->top_functions && v->top_functions < nt ? v->top_functions : nt;
 	for (size_t i = 0; i < n; i++) {
