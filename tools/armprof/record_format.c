@@ -122,26 +122,26 @@ int record_format_parse(const char *name, enum record_format *fmt)
 	return 0;
 }
 
-/* An event's name in quotes, for named bits (b < AP_EV_NAMED_COUNT). The
- * quoted names are kept in 16-byte slots so that one fixed-size copy (a
- * single vector move) writes any of them: a memcpy call per name was 15% of
+/* An event's name in quotes, for named bits (ap_event_name not NULL). The
+ * quoted names are kept in 32-byte slots so that one fixed-size copy (a
+ * vector move or two) writes any of them: a memcpy call per name was 15% of
  * `decode --format jsonl`. The line always has MAX_RECORD_LINE bytes free. */
 static void put_quoted_name(struct line *l, unsigned b)
 {
-	static char quoted[AP_EV_NAMED_COUNT][16];
+	static char quoted[AP_EV_NAMED_COUNT][32];
 	static uint8_t len[AP_EV_NAMED_COUNT];
 	if (!len[b]) {
 		const char *n = ap_event_name(b);
 		size_t k = strlen(n);
-		if (k > 13)
-			k = 13;
+		if (k > 29)
+			k = 29;
 		quoted[b][0] = '"';
 		memcpy(quoted[b] + 1, n, k);
 		quoted[b][k + 1] = '"';
 		len[b] = (uint8_t)(k + 2);
 	}
-	if (l->len + 16 < sizeof(l->buf)) {
-		memcpy(l->buf + l->len, quoted[b], 16);
+	if (l->len + 32 < sizeof(l->buf)) {
+		memcpy(l->buf + l->len, quoted[b], 32);
 		l->len += len[b];
 	}
 }
@@ -263,7 +263,7 @@ static void write_jsonl(struct line *l, const struct ap_record *r)
 			if (!first)
 				put_char(l, ',');
 			first = 0;
-			if (b < AP_EV_NAMED_COUNT) {
+			if (b < AP_EV_NAMED_COUNT && ap_event_name(b)) {
 				put_quoted_name(l, b);
 			} else {
 				PUT_LIT(l, "\"e");
