@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "armprof/data_source.h"
 #include "armprof/record.h"
 
 #ifdef __cplusplus
@@ -25,8 +26,10 @@ extern "C" {
 #define AP_REPORT_HIST_EXACT 32
 #define AP_REPORT_HIST_BINS (AP_REPORT_HIST_EXACT + 7 * 16)
 
-/* Data Source values kept apart (the payload's low 4 bits; Neoverse
- * encodings of uarch.h); other values are counted in data_source_other. */
+/* Data Source values kept apart: values 0..15 of the Neoverse encoding
+ * that every known CPU's values are mapped onto (armprof/data_source.h,
+ * ap_report_set_data_source_encoding), or the raw values 0..15 for a CPU
+ * of no known encoding; other values are counted in data_source_other. */
 #define AP_REPORT_DS_VALUES 16
 
 /* Everything the report counts for one instruction, one function, or all. */
@@ -79,6 +82,18 @@ struct ap_report;
 
 int ap_report_new(struct ap_report **out);
 void ap_report_free(struct ap_report *r);
+/* The Data Source encoding of the CPU that wrote the records (by its MIDR:
+ * ap_ds_encoding_of_midr): the statistics count each value as the
+ * Neoverse class it maps onto, named by ap_report_data_source_name; the
+ * shared cache lines are those of loads another core's cache served. With
+ * AP_DS_ENC_RAW the raw values are counted, unnamed, and no line is known
+ * to be shared. Default AP_DS_ENC_NEOVERSE (armprof's model, Neoverse N1
+ * like). Set before the first record. */
+void ap_report_set_data_source_encoding(struct ap_report *r, enum ap_ds_encoding enc);
+enum ap_ds_encoding ap_report_data_source_encoding(const struct ap_report *r);
+/* The name the report shows for a counted Data Source value (index of
+ * ap_report_stats.data_source): the Neoverse class, or NULL (RAW). */
+const char *ap_report_source_label(const struct ap_report *r, unsigned value);
 /* Count one record. Records without a PC count only in the totals. Never
  * fails once created except -AP_ERR_NOMEM (when the PC table must grow). */
 int ap_report_add(struct ap_report *r, const struct ap_record *rec);
@@ -168,8 +183,8 @@ void ap_report_context_counts(const struct ap_report *r, uint64_t *from_el1, uin
 
 /* Shared cache lines, as `perf c2c` shows them: the data lines of
  * AP_REPORT_LINE_BYTES where some sampled load's data came from another
- * core's cache (Data Source PEER-CORE, LOCAL-CLUSTER, PEER-CLUSTER or
- * REMOTE: the Neoverse values Linux perf decodes, spec/002 5.3.5), each
+ * core's cache (Data Source class PEER-CORE, LOCAL-CLUSTER, PEER-CLUSTER
+ * or REMOTE of the records' encoding, spec/002 5.3.5), each
  * with the statistics of every sample whose data address lies in it, the
  * threads and the functions those samples came from. Which lines these
  * are is known only after the last record, so they take a second pass

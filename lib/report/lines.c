@@ -14,15 +14,12 @@
 #include "armprof/error.h"
 #include "report_internal.h"
 
-/* Neoverse Data Source values (uarch.h enum ap_data_source, Linux perf's
- * ARM_SPE_NV_*): the data was in another core's cache, in this cluster,
- * another one or another chip. */
-static int from_another_core(const struct ap_record *rec)
+/* The data was in another core's cache, in this cluster, another one or
+ * another chip (the Data Source classes of the records' encoding:
+ * data_source.h). */
+static int from_another_core(const struct report_lines *l, const struct ap_record *rec)
 {
-	if (!(rec->has & AP_HAS_DATA_SOURCE))
-		return 0;
-	unsigned v = rec->data_source & 0xF;
-	return v == 0x9 || v == 0xa || v == 0xc || v == 0xd;
+	return (rec->has & AP_HAS_DATA_SOURCE) && ap_ds_from_another_core(l->ds_enc, rec->data_source);
 }
 
 static uint64_t line_of(const struct ap_record *rec)
@@ -125,7 +122,7 @@ static struct report_line_acc *find(const struct report_lines *l, uint64_t line,
 /* First pass: a load from another core's cache notes its line. */
 int report_lines_note(struct report_lines *l, const struct ap_record *rec)
 {
-	if (!(rec->has & AP_HAS_VADDR) || !from_another_core(rec))
+	if (!(rec->has & AP_HAS_VADDR) || !from_another_core(l, rec))
 		return 0;
 	uint64_t line = line_of(rec), pid = process_of(l, rec);
 	struct report_line_acc *a = find(l, line, pid);
@@ -176,7 +173,7 @@ int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec)
 	struct report_line_acc *a = find(l, line_of(rec), process_of(l, rec));
 	if (!a)
 		return 0;
-	report_stats_add(&a->line.stats, rec);
+	report_stats_add(&a->line.stats, rec, l->ds_enc);
 	uint64_t ctx = report_thread(l->prefer, rec, NULL);
 	/* Which thread touched which word: one thread per word is false
 	 * sharing, two on one word true sharing. */

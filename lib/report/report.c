@@ -14,6 +14,7 @@ int ap_report_new(struct ap_report **out)
 	if (!r)
 		return -AP_ERR_NOMEM;
 	r->cap = 1024;
+	r->lines.ds_enc = AP_DS_ENC_NEOVERSE;
 	r->pcs = calloc(r->cap, sizeof(*r->pcs));
 	r->used = calloc(r->cap, 1);
 	r->stats = calloc(r->cap, sizeof(*r->stats));
@@ -136,14 +137,14 @@ static int add_to_thread(struct ap_report *r, const struct ap_record *rec)
 		}
 		r->last_thread = i;
 	}
-	report_stats_add(&r->thread_rows[i].stats, rec);
+	report_stats_add(&r->thread_rows[i].stats, rec, r->lines.ds_enc);
 	return 0;
 }
 
 int ap_report_add(struct ap_report *r, const struct ap_record *rec)
 {
 	r->records++;
-	report_stats_add(&r->totals, rec);
+	report_stats_add(&r->totals, rec, r->lines.ds_enc);
 	if (add_to_thread(r, rec) < 0 || report_lines_note(&r->lines, rec) < 0)
 		return -AP_ERR_NOMEM;
 	if (!(rec->has & AP_HAS_PC))
@@ -158,7 +159,7 @@ int ap_report_add(struct ap_report *r, const struct ap_record *rec)
 		r->pcs[i] = rec->pc;
 		r->n++;
 	}
-	report_stats_add(&r->stats[i], rec);
+	report_stats_add(&r->stats[i], rec, r->lines.ds_enc);
 	r->finished = 0;
 	return 0;
 }
@@ -331,4 +332,14 @@ void ap_report_context_counts(const struct ap_report *r, uint64_t *from_el1, uin
 		*from_el1 = r->ctx_from[0];
 	if (from_el2)
 		*from_el2 = r->ctx_from[1];
+}
+
+void ap_report_set_data_source_encoding(struct ap_report *r, enum ap_ds_encoding enc)
+{
+	r->lines.ds_enc = enc;
+}
+
+enum ap_ds_encoding ap_report_data_source_encoding(const struct ap_report *r)
+{
+	return r->lines.ds_enc;
 }

@@ -74,8 +74,20 @@ static inline uint64_t report_thread(enum ap_report_context prefer, const struct
 	return use_el2 ? rec->ctx_el2 : el1 ? rec->ctx_el1 : AP_REPORT_NO_CONTEXT;
 }
 
+/* The Data Source value a record counts as (ap_report_set_data_source_
+ * encoding): its Neoverse class, or the raw value for RAW; -1 without a
+ * Data Source packet or for a value the encoding does not define. */
+static inline int report_ds_value(enum ap_ds_encoding enc, const struct ap_record *rec)
+{
+	if (!(rec->has & AP_HAS_DATA_SOURCE))
+		return -1;
+	return enc == AP_DS_ENC_RAW ? (int)rec->data_source : ap_ds_common(enc, rec->data_source);
+}
+
+/* How the records are read (shared by the whole report). */
 struct report_lines {
 	enum ap_report_context prefer; /* ap_report_set_context */
+	enum ap_ds_encoding ds_enc;    /* ap_report_set_data_source_encoding */
 	/* tid -> pid (ap_report_set_thread_process): a sorted array, looked up
 	 * by bisection; few entries (a program's threads). */
 	struct report_pc_count *procs; /* pc: tid, count: pid */
@@ -125,7 +137,8 @@ struct ap_report {
 	int finished;
 };
 
-void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec);
+/* Count rec, its Data Source as report_ds_value reads it in enc. */
+void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec, enum ap_ds_encoding enc);
 void report_stats_merge(struct ap_report_stats *into, const struct ap_report_stats *from);
 
 /* binary.c */

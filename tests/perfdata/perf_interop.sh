@@ -111,7 +111,7 @@ grep -q "aux buffer 1: cpu 1 .* AUX truncated" m.err || fail "decode does not re
 grep -q "aux buffer 2: cpu 0 .* AUX collision" m.err || fail "decode does not report the collision"
 grep -q "3 of 3 AUX buffers selected, 1 truncated, 1 with collisions" m.err || fail "decode summary missing"
 "$ARMPROF" decode --format jsonl --cpu 1 multi.data > c1.jsonl 2> /dev/null
-"$ARMPROF" decode --format jsonl multi.data.buf1.spe > b1.jsonl
+"$ARMPROF" decode --format jsonl --cpu-model neoverse-n1 multi.data.buf1.spe > b1.jsonl
 cmp c1.jsonl b1.jsonl || fail "decode --cpu 1 is not cpu 1's buffer"
 "$ARMPROF" decode --stats --tid 9999 multi.data > /dev/null 2> t.err
 grep -q "0 of 3 AUX buffers selected" t.err || fail "decode --tid did not select by thread"

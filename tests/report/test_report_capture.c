@@ -126,4 +126,53 @@ TEST(threads_from_el2_hosts)
 	ap_report_free(r);
 }
 
-TEST_MAIN(CASE(kernel_lines_are_canonical), CASE(canonical_vaddr_and_tag), CASE(threads_from_el2_hosts))
+/* Each CPU's Data Source values (5.3.5, SPE-5.3.5-1: IMPLEMENTATION
+ * DEFINED): AmpereOne's 0x0 (local chip cache: another core's) makes a
+ * shared line where Neoverse's 0x0 (L1D) does not; counted as the
+ * Neoverse class perf maps it onto. Of a CPU of no known encoding the raw
+ * values are counted and no line is known to be shared. */
+TEST(data_source_per_cpu)
+{
+	struct ap_record recs[] = {
+		load_at(0x1000, 0x4a2100, 0x0, 0, 11),
+		load_at(0x1004, 0x4a2108, 0x0, 0, 12),
+		load_at(0x1008, 0x4a2110, 0x5, 0, 11),
+		load_at(0x100c, 0x9000, 0x7, 0, 11),
+	};
+	static const struct {
+		enum ap_ds_encoding enc;
+		size_t lines;
+		uint64_t peer_loads;
+		unsigned counted[4]; /* where each record's value is counted */
+	} cases[] = {
+		{ AP_DS_ENC_AMPEREONE, 1, 3, { 0x9, 0x9, 0xd, 0xe } },
+		{ AP_DS_ENC_NEOVERSE, 0, 0, { 0x0, 0x0, 16, 16 } }, /* 5, 7: undefined -> other */
+		{ AP_DS_ENC_RAW, 0, 0, { 0x0, 0x0, 0x5, 0x7 } },
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct ap_report *r;
+		CHECK_EQ_U64(ap_report_new(&r), 0);
+		CHECK_EQ_U64(ap_report_data_source_encoding(r), AP_DS_ENC_NEOVERSE); /* the default */
+		ap_report_set_data_source_encoding(r, cases[c].enc);
+		add_both_passes(r, recs, sizeof(recs) / sizeof(recs[0]));
+		const struct ap_report_line *lines;
+		CHECK_EQ_U64(ap_report_shared_lines(r, &lines, NULL), cases[c].lines);
+		if (cases[c].lines)
+			CHECK_EQ_U64(lines[0].peer_loads, cases[c].peer_loads);
+		uint64_t want[AP_REPORT_DS_VALUES + 1] = { 0 };
+		for (size_t i = 0; i < 4; i++)
+			want[cases[c].counted[i]]++;
+		const struct ap_report_stats *t = ap_report_totals(r);
+		for (unsigned v = 0; v < AP_REPORT_DS_VALUES; v++)
+			CHECK_EQ_U64(t->data_source[v], want[v]);
+		CHECK_EQ_U64(t->data_source_other, want[AP_REPORT_DS_VALUES]);
+		if (cases[c].enc == AP_DS_ENC_RAW)
+			CHECK(ap_report_source_label(r, 0x9) == NULL);
+		else
+			CHECK_EQ_STR(ap_report_source_label(r, 0x9), "PEER-CORE");
+		ap_report_free(r);
+	}
+}
+
+TEST_MAIN(CASE(kernel_lines_are_canonical), CASE(canonical_vaddr_and_tag), CASE(threads_from_el2_hosts),
+          CASE(data_source_per_cpu))

@@ -16,6 +16,7 @@
 #include "report_annotate.h"
 #include "report_diff.h"
 #include "report_format.h"
+#include "report_meta.h"
 
 const char cmd_report_summary[] = "hot functions and instructions of an SPE capture (text, json, csv)";
 
@@ -56,6 +57,10 @@ static void usage(FILE *out)
 	        "  --context WHICH      the Context packet that gives a record's thread when it has\n"
 	        "                       both: auto (default: CONTEXTIDR_EL2, as perf; Linux writes the\n"
 	        "                       PID there when its kernel runs at EL2), el1 or el2\n"
+	        "  --cpu-model CPU      the CPU that wrote the records, for its Data Source values\n"
+	        "                       (IMPLEMENTATION DEFINED): neoverse-n1, neoverse-n2,\n"
+	        "                       neoverse-v1, neoverse-v2, ampereone or none (default: the\n"
+	        "                       perf.data's CPUID, FILE.meta's midr=; else raw values)\n"
 	        "  -o FILE              write the report to FILE (default stdout)\n"
 	        "tables: functions, threads (Context packet), shared cache lines (lines whose loads\n"
 	        "another core's cache served, as perf c2c shows them; FILE is read twice for them),\n"
@@ -68,6 +73,7 @@ struct report_run {
 	int nomem;
 	uint64_t decode_errors;
 	int32_t tid;    /* --tid, or AP_PERF_ANY */
+	int have_midr;  /* the CPU is known before the input is read */
 	int by_context; /* --tid: select the records by their Context packet */
 };
 
@@ -101,71 +107,6 @@ static int on_line_record(void *ctx, const struct ap_record *rec)
 		return 1;
 	}
 	return 0;
-}
-
-/* The libraries (dynamic loader, shared libraries) FILE.meta names. */
-#define REPORT_MAX_LIBRARIES 64
-struct meta_libraries {
-	size_t n;
-	struct {
-		uint64_t bias;
-		char path[1024];
-		/* The file name rows show: the recorded one's, when the file
-		 * was found elsewhere (a build-ID cache's ".../elf"). */
-		char name[256];
-	} lib[REPORT_MAX_LIBRARIES];
-};
-
-/* Add a library, once (the first bias given stands); paths that do not fit
- * are left out. recorded: the path the recording named (for its name). */
-static void add_library(struct meta_libraries *libs, const char *path, const char *recorded, uint64_t bias)
-{
-	size_t len = strlen(path), j = 0;
-	while (j < libs->n && strcmp(libs->lib[j].path, path) != 0)
-		j++;
-	if (j < libs->n || libs->n == REPORT_MAX_LIBRARIES || len >= sizeof(libs->lib[0].path))
-		return;
-	libs->lib[libs->n].bias = bias;
-	memcpy(libs->lib[libs->n].path, path, len + 1);
-	const char *slash = strrchr(recorded, '/');
-	snprintf(libs->lib[libs->n].name, sizeof(libs->lib[0].name), "%s", slash ? slash + 1 : recorded);
-	libs->n++;
-}
-
-/* FILE.meta from `armprof record`: binary=, load_bias=, library=BIAS PATH,
- * stopped_by_signal=, sysroot= (its usr/lib/debug into sysroot_debug). */
-static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bias, int *have_bias,
-                      struct meta_libraries *libs, int *ended_by_signal, char *sysroot_debug,
-                      size_t debug_cap)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s.meta", input);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	char line[4200];
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (!strncmp(line, "binary=", 7) && !binary[0] && strlen(line + 7) < cap)
-			memcpy(binary, line + 7, strlen(line + 7) + 1);
-		else if (!strncmp(line, "load_bias=", 10) && !*have_bias) {
-			*bias = strtoull(line + 10, NULL, 0);
-			*have_bias = 1;
-		} else if (!strncmp(line, "stopped_by_signal=", 18)) {
-			long sig = strtol(line + 18, NULL, 10);
-			*ended_by_signal = sig > 0 && sig < 128 ? (int)sig : 0;
-		} else if (!strncmp(line, "library=", 8)) {
-			char *end;
-			uint64_t b = strtoull(line + 8, &end, 0);
-			if (*end == ' ' && end[1] == '/')
-				add_library(libs, end + 1, end + 1, b);
-		} else if (!strncmp(line, "sysroot=", 8) && line[8] == '/') {
-			int n = snprintf(sysroot_debug, debug_cap, "%s/usr/lib/debug", line + 8);
-			if (n < 0 || (size_t)n >= debug_cap)
-				sysroot_debug[0] = 0;
-		}
-	}
-	fclose(f);
 }
 
 static int feed_raw(const char *path, struct ap_decoder *dec)
@@ -216,7 +157,7 @@ static void binary_from_mmaps(const struct ap_perf_info *info, const struct repo
 				*bias = m->addr - maps[k].addr;
 				break;
 			}
-			add_library(libs, path, m->filename, m->addr - maps[k].addr); /* the libraries it ran */
+			report_meta_add_library(libs, path, m->filename, m->addr - maps[k].addr); /* the libraries it ran */
 			break;
 		}
 	}
@@ -256,6 +197,11 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 	/* Which process each thread is of (COMM records), so that a forked
 	 * child's copy of a line is not its parent's line. */
 	const struct ap_perf_info *info = ap_perf_info(in.reader);
+	/* The Data Source encoding of the CPU the perf.data names (CPUID),
+	 * unless --cpu-model said. */
+	if (!second_pass && !run->have_midr)
+		ap_report_set_data_source_encoding(run->rep, info->has_midr ? ap_ds_encoding_of_midr(info->midr)
+		                                                            : AP_DS_ENC_RAW);
 	for (size_t i = 0; !second_pass && i < info->n_comms; i++)
 		if (info->comms[i].tid >= 0 && info->comms[i].pid >= 0 &&
 		    ap_report_set_thread_process(run->rep, (uint64_t)info->comms[i].tid, (uint64_t)info->comms[i].pid) < 0)
@@ -308,6 +254,8 @@ struct load_opts {
 	int have_bias;
 	int32_t cpu, tid;
 	enum ap_report_context context;
+	uint64_t midr; /* --cpu-model's, or FILE.meta's midr= */
+	int have_midr;
 	const char *const *debug_dirs; /* --debug-dir, in order */
 	size_t n_debug_dirs;
 	const char *symfs; /* --symfs, or NULL */
@@ -331,7 +279,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	int ended_by_signal = 0;
 	char sysroot_debug[4200] = "";
 	if (strcmp(input, "-") != 0)
-		read_meta(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal, sysroot_debug,
+		report_meta_read(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal, sysroot_debug,
 		          sizeof(sysroot_debug));
 	memset(run, 0, sizeof(*run));
 	if (ap_report_new(&run->rep) < 0) {
@@ -340,6 +288,11 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		return EXIT_USAGE;
 	}
 	ap_report_set_context(run->rep, lo->context);
+	/* --cpu-model, else FILE.meta's midr=, else (perf.data) its CPUID, else
+	 * raw values. */
+	uint64_t midr = lo->midr;
+	run->have_midr = lo->have_midr || report_meta_midr(input, &midr);
+	ap_report_set_data_source_encoding(run->rep, run->have_midr ? ap_ds_encoding_of_midr(midr) : AP_DS_ENC_RAW);
 	run->tid = lo->tid;
 	run->by_context = lo->tid != AP_PERF_ANY; /* a raw stream: by context */
 	/* --debug-dir first, then the recording's aarch64 root's. */
@@ -420,6 +373,8 @@ int cmd_report(int argc, char **argv)
 	int have_bias = 0, have_top = 0, disasm = 1, lines = 1;
 	int32_t cpu = AP_PERF_ANY, tid = AP_PERF_ANY;
 	enum ap_report_context context = AP_REPORT_CONTEXT_AUTO;
+	uint64_t midr = 0;
+	int have_midr = 0;
 	enum ap_report_key sort = AP_REPORT_BY_SAMPLES;
 	const char *debug_dirs[REPORT_MAX_DEBUG_DIRS];
 	size_t n_debug_dirs = 0;
@@ -487,6 +442,13 @@ int cmd_report(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			i++;
+		} else if (!strcmp(a, "--cpu-model") && v) {
+			if (ap_ds_cpu_model(v, &midr) != 0) {
+				fprintf(stderr, "armprof report: --cpu-model '%s': expected %s\n", v, ap_ds_cpu_model_names());
+				return EXIT_USAGE;
+			}
+			have_midr = 1;
+			i++;
 		} else if (!strcmp(a, "--context") && v) {
 			if (!strcmp(v, "auto") || !strcmp(v, "el1") || !strcmp(v, "el2")) {
 				context = v[0] == 'a' ? AP_REPORT_CONTEXT_AUTO
@@ -518,7 +480,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "armprof report: --diff and --annotate: one at a time\n");
 		return EXIT_USAGE;
 	}
-	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, debug_dirs, n_debug_dirs, symfs };
+	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs };
 	struct report_run run, old_run = { 0 };
 	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
 	static char binary_used[4096], old_binary_used[4096];
@@ -540,6 +502,7 @@ int cmd_report(int argc, char **argv)
 	}
 	char err[4600];
 	int ok = 1;
+	report_format_set_encoding(ap_report_data_source_encoding(run.rep));
 	if (annotate)
 		ok = report_write_annotation(out.f, fmt, run.rep, &view, annotate, err, sizeof(err)) == 0;
 	else if (diff_old) {

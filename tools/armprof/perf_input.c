@@ -113,12 +113,15 @@ void perf_input_close(struct perf_input *in, FILE *out)
 }
 
 int perf_input_feed(const char *cmd, const char *path, int32_t cpu, int32_t tid,
-                    struct ap_decoder *dec, int verbose)
+                    struct ap_decoder *dec, int verbose,
+                    void (*on_open)(void *ctx, const struct ap_perf_info *info), void *ctx)
 {
 	struct perf_input in;
 	int rc = perf_input_open(&in, cmd, path, cpu, tid);
 	if (rc)
 		return rc;
+	if (on_open)
+		on_open(ctx, ap_perf_info(in.reader));
 	const uint8_t *p;
 	size_t n;
 	while (perf_input_next(&in, dec, &p, &n)) {

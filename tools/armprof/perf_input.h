@@ -52,9 +52,11 @@ void perf_input_close(struct perf_input *in, FILE *out);
  * buffer of the perf.data at path to dec as its own stream (finished after
  * each buffer: the SPE driver never splits a record across buffers), print a
  * line per buffer on stderr when verbose or when the buffer was truncated or
- * had a collision, then the summary. Returns 0 or the exit code (after
- * printing the error). */
+ * had a collision, then the summary. on_open (may be NULL) is called with
+ * the file's header before the first buffer. Returns 0 or the exit code
+ * (after printing the error). */
 int perf_input_feed(const char *cmd, const char *path, int32_t cpu, int32_t tid,
-                    struct ap_decoder *dec, int verbose);
+                    struct ap_decoder *dec, int verbose,
+                    void (*on_open)(void *ctx, const struct ap_perf_info *info), void *ctx);
 
 #endif

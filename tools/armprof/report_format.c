@@ -57,6 +57,21 @@ double report_share(uint64_t n, uint64_t total)
 	return total ? (double)n / (double)total : 0.0;
 }
 
+/* The Data Source encoding of the report being written: the tables'
+ * source names come from it (report_format_set_encoding). */
+static enum ap_ds_encoding shown_encoding = AP_DS_ENC_NEOVERSE;
+
+void report_format_set_encoding(enum ap_ds_encoding enc)
+{
+	shown_encoding = enc;
+}
+
+/* The name of a counted Data Source value, or NULL (shown as a number). */
+static const char *source_name(unsigned value)
+{
+	return shown_encoding == AP_DS_ENC_RAW ? NULL : ap_report_data_source_name(value);
+}
+
 /* "DRAM 80% L1D 20%": the three most frequent data sources. */
 static void sources_text(const struct ap_report_stats *s, char *buf, size_t cap)
 {
@@ -75,7 +90,7 @@ static void sources_text(const struct ap_report_stats *s, char *buf, size_t cap)
 		if (best < 0)
 			break;
 		taken[best] = 1;
-		const char *n = ap_report_data_source_name((unsigned)best);
+		const char *n = source_name((unsigned)best);
 		char other[16];
 		if (!n) {
 			snprintf(other, sizeof(other), "0x%x", best);
@@ -278,7 +293,7 @@ void report_json_stats(FILE *out, const struct ap_report_stats *s, const struct 
 	for (unsigned i = 0; i < AP_REPORT_DS_VALUES; i++) {
 		if (!s->data_source[i])
 			continue;
-		const char *n = ap_report_data_source_name(i);
+		const char *n = source_name(i);
 		char other[16];
 		snprintf(other, sizeof(other), "0x%x", i);
 		fprintf(out, "%s\"%s\":%" PRIu64, first ? "" : ",", n ? n : other, s->data_source[i]);
@@ -369,8 +384,12 @@ void report_csv_row(FILE *out, const struct ap_report *r, const struct report_vi
 	        row->addr, s->samples, report_share(s->samples, t->samples), report_share(s->lat_total_sum, t->lat_total_sum),
 	        q.lat_mean, q.lat_p50, q.lat_p90, q.lat_p99, q.l1d_miss, q.llc_miss, q.tlb_walk, q.mispredict, s->loads,
 	        s->stores, s->atomics, s->branches, s->others);
+	/* The columns are the Neoverse classes: empty for raw values. */
 	for (size_t k = 0; k < sizeof(ds_values) / sizeof(ds_values[0]); k++)
-		fprintf(out, ",%" PRIu64, s->data_source[ds_values[k]]);
+		if (shown_encoding == AP_DS_ENC_RAW)
+			fputc(',', out);
+		else
+			fprintf(out, ",%" PRIu64, s->data_source[ds_values[k]]);
 	char dis[96] = "";
 	if (!strcmp(kind, "instruction") && v->disasm)
 		ap_report_disassemble(r, row->addr, dis, sizeof(dis));
