@@ -124,7 +124,9 @@ static int write_process(struct ap_perf_writer *w, const char *prog, const char 
 	/* A child was forked from the program: where it shows the program
 	 * itself, else where the program was. */
 	record_file_bias(st, abs, &bias);
-	int nm = rc ? 0 : ap_perf_elf_exec_maps(prog, maps, 16, &err);
+	/* Every segment: the data ones let perf mem and perf c2c name the
+	 * globals the samples' data addresses lie in. */
+	int nm = rc ? 0 : ap_perf_elf_load_maps(prog, maps, 16, &err);
 	for (int i = 0; !rc && i < nm && i < 16; i++)
 		rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + bias, maps[i].len, maps[i].pgoff,
 		                         maps[i].prot, abs, 0);
@@ -133,7 +135,7 @@ static int write_process(struct ap_perf_writer *w, const char *prog, const char 
 	struct record_library libs[RECORD_MAX_MAPS];
 	size_t n_libs = record_libraries(st, abs, libs, RECORD_MAX_MAPS);
 	for (size_t k = 0; !rc && k < n_libs; k++) {
-		nm = ap_perf_elf_exec_maps(libs[k].path, maps, 16, &err);
+		nm = ap_perf_elf_load_maps(libs[k].path, maps, 16, &err);
 		for (int i = 0; !rc && i < nm && i < 16; i++)
 			rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + libs[k].bias, maps[i].len, maps[i].pgoff,
 			                         maps[i].prot, libs[k].path, 0);
