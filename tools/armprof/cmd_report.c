@@ -228,10 +228,18 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 		if (tid != AP_PERF_ANY && in.cur->tid != tid && in.cur->tid != -1)
 			continue;
 		run->by_context = tid != AP_PERF_ANY && in.cur->tid != tid;
-		/* Each AUX buffer is a stream of its own: records never span two. */
-		if (ap_decoder_feed(dec, p, n) != 0 || ap_decoder_finish(dec) != 0)
+		/* Each AUX buffer is a stream of its own: records never span two.
+		 * A last record cut where perf says why is not a decode error. */
+		uint64_t errors = run->decode_errors;
+		if (ap_decoder_feed(dec, p, n) != 0)
+			break;
+		if (perf_input_finish_buffer(&in, dec) && run->decode_errors == errors + 1)
+			run->decode_errors--;
+		if (run->nomem)
 			break;
 	}
+	if (!second_pass)
+		perf_input_note_cuts(&in, stderr);
 	perf_input_close(&in, NULL);
 	return 0;
 }
