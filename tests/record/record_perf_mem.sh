@@ -49,5 +49,6 @@ grep -q 'bump_shared .*\[\.\] shared+0x0 ' mem.txt || fail "perf mem: shared+0x0
 grep -q 'bump_shared .*\[\.\] shared+0x8 ' mem.txt || fail "perf mem: shared+0x8 not named"
 grep -Eq 'L2 or L2 hit .* Peer ' mem.txt || fail "perf mem: no peer-core loads"
 # and functions still resolve (the data mapping does not cover the code)
-perf report --stdio -i fs.data 2>/dev/null | grep -q 'bump_padded' || fail "perf report: bump_padded lost"
+perf report --stdio -i fs.data > report.txt 2>/dev/null || fail "perf report: exit $?"
+grep -q 'bump_padded' report.txt || fail "perf report: bump_padded lost"
 echo "record_perf_mem: ok"

@@ -63,7 +63,8 @@ import json, sys
 r = json.load(sys.stdin)
 assert sorted(t["tid"] for t in r["threads"]) == [7, 8], r["threads"]
 ' || fail "--context el1"
-"$armprof" report --cpu-model neoverse-n1 both.raw | grep -q 'CONTEXTIDR_EL2 or CONTEXTIDR_EL1 (Context packets of index 1 and 0) (1 records from CONTEXTIDR_EL2, 1 from CONTEXTIDR_EL1)' ||
+"$armprof" report --cpu-model neoverse-n1 -o both.txt both.raw
+grep -q 'CONTEXTIDR_EL2 or CONTEXTIDR_EL1 (Context packets of index 1 and 0) (1 records from CONTEXTIDR_EL2, 1 from CONTEXTIDR_EL1)' both.txt ||
   fail "both packets: the text says which"
 set +e
 "$armprof" report --cpu-model neoverse-n1 --context el3 both.raw 2>err.txt; rc=$?
@@ -85,27 +86,36 @@ import json
 names = [json.loads(l).get("data_source_name") for l in open("ampere.jsonl")]
 assert names == ["LOCAL-CHIP", "REMOTE-CHIP", "L1D", "DRAM"], names
 PY
-"$armprof" decode --cpu-model ampereone ampere.raw | grep -q ' ds=5(REMOTE-CHIP) ' || fail "decode text: ds=5(REMOTE-CHIP)"
-"$armprof" decode --format csv --cpu-model ampereone ampere.raw | sed -n 2p | grep -q ',LOCAL-CHIP$' || fail "decode csv: data_source_name"
+"$armprof" decode --cpu-model ampereone ampere.raw > ampere.txt
+grep -q ' ds=5(REMOTE-CHIP) ' ampere.txt || fail "decode text: ds=5(REMOTE-CHIP)"
+"$armprof" decode --format csv --cpu-model ampereone ampere.raw > ampere.csv
+sed -n 2p ampere.csv | grep -q ',LOCAL-CHIP$' || fail "decode csv: data_source_name"
 # Without the CPU: values only, no names, no shared line (nothing is known of them).
-! "$armprof" decode --format jsonl ampere.raw | grep -q data_source_name || fail "decode without a CPU names values"
+"$armprof" decode --format jsonl ampere.raw > ampere-raw.jsonl
+! grep -q data_source_name ampere-raw.jsonl || fail "decode without a CPU names values"
 "$armprof" report ampere.raw > raw.txt
 ! grep -q 'Shared cache lines' raw.txt || fail "report without a CPU: shared lines from values of no known meaning"
 grep -Eq ' 0x0 25% 0x5 25% 0x7 25% ' raw.txt || fail "report without a CPU: raw values: $(cat raw.txt)"
+grep -q '^# data sources: raw values (CPU unknown: --cpu-model names it)' raw.txt || fail "report without a CPU: not said"
 # Told the CPU: the values as the Neoverse classes perf maps them onto; the
 # line another core's cache served is shared.
 "$armprof" report --cpu-model ampereone ampere.raw > amp.txt
 grep -Eq ' 0x4a2100 +2 +2 false ' amp.txt || fail "report --cpu-model ampereone: shared line 0x4a2100: $(cat amp.txt)"
 grep -q 'L1D 25% PEER-CORE 25% REMOTE 25% ' amp.txt || fail "report --cpu-model ampereone: source names"
+grep -q '^# data sources: AmpereOne values, as Neoverse classes' amp.txt || fail "report --cpu-model ampereone: not said"
 # The same in a perf.data whose CPUID is AmpereOne's MIDR: chosen from it.
 "$armprof" convert --midr 0xc00fac40 ampere.raw ampere.data
 "$armprof" report ampere.data > ampdata.txt
 grep -Eq ' 0x4a2100 +2 +2 false ' ampdata.txt || fail "report of an AmpereOne perf.data: shared line: $(cat ampdata.txt)"
-"$armprof" decode --format jsonl ampere.data 2>/dev/null | grep -q '"data_source_name":"LOCAL-CHIP"' ||
+"$armprof" report --format json -o ampdata.json ampere.data
+grep -q '"data_source_encoding":"ampereone"' ampdata.json || fail "json: data_source_encoding"
+"$armprof" decode --format jsonl ampere.data > ampdata.jsonl 2>/dev/null
+grep -q '"data_source_name":"LOCAL-CHIP"' ampdata.jsonl ||
   fail "decode of an AmpereOne perf.data: names"
 # A Neoverse V2 perf.data: 0x9 PEER-CORE.
 "$armprof" convert --midr 0x410fd4f0 el2.raw v2.data
-"$armprof" decode v2.data 2>/dev/null | grep -q ' ds=9(PEER-CORE) ' || fail "decode of a Neoverse V2 perf.data: ds=9(PEER-CORE)"
+"$armprof" decode v2.data > v2.txt 2>/dev/null
+grep -q ' ds=9(PEER-CORE) ' v2.txt || fail "decode of a Neoverse V2 perf.data: ds=9(PEER-CORE)"
 set +e
 "$armprof" report --cpu-model m1 ampere.raw 2>err.txt; rc=$?
 set -e

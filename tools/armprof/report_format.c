@@ -203,6 +203,10 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	fprintf(out, "\n# binary: %s", v->binary ? v->binary : "(none: use --binary for symbols)");
 	if (v->binary && v->load_bias)
 		fprintf(out, " (load bias 0x%" PRIx64 ")", v->load_bias);
+	if (t->n_data_source)
+		fprintf(out, "\n# data sources: %s", shown_encoding == AP_DS_ENC_NEOVERSE    ? "Neoverse N1/N2/V1/V2 values"
+		                                     : shown_encoding == AP_DS_ENC_AMPEREONE ? "AmpereOne values, as Neoverse classes"
+		                                                                            : "raw values (CPU unknown: --cpu-model names it)");
 	uint64_t el1, el2;
 	ap_report_context_counts(r, &el1, &el2);
 	if (el1 || el2)
@@ -332,7 +336,10 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	}
 	uint64_t el1, el2;
 	ap_report_context_counts(r, &el1, &el2);
-	fprintf(out, "],\n\"thread_context\":{\"contextidr_el1\":%" PRIu64 ",\"contextidr_el2\":%" PRIu64 "}", el1, el2);
+	fprintf(out, "],\n\"data_source_encoding\":\"%s\"", shown_encoding == AP_DS_ENC_NEOVERSE    ? "neoverse"
+	                                                       : shown_encoding == AP_DS_ENC_AMPEREONE ? "ampereone"
+	                                                                                              : "raw");
+	fprintf(out, ",\n\"thread_context\":{\"contextidr_el1\":%" PRIu64 ",\"contextidr_el2\":%" PRIu64 "}", el1, el2);
 	fprintf(out, ",\n\"threads\":[");
 	size_t nt = ap_report_threads(r, &rows);
 	n = v->top_functions && v->top_functions < nt ? v->top_functions : nt;
