@@ -368,56 +368,19 @@ static void w_build_ids(struct ap_perf_writer *w)
 	}
 }
 
-/* "0-N" for CPUs 0..n-1, as perf writes a CPU list. */
-static void cpu_list(char *buf, size_t cap, uint32_t n)
+/* A topology feature (write_topology.c), built in memory. */
+static void w_topology(struct ap_perf_writer *w, unsigned feat)
 {
-	if (n <= 1)
-		snprintf(buf, cap, "0");
-	else
-		snprintf(buf, cap, "0-%u", n - 1);
-}
-
-/* HEADER_CPU_TOPOLOGY (perf's write_cpu_topology): the cores of each
- * socket, the threads of each core, then per CPU its core and socket id,
- * then the dies. The writer's CPUs (nr_cpus) are one socket and die of
- * single-thread cores: perf c2c and perf mem need the feature, not a
- * particular shape. */
-static void w_cpu_topology(struct ap_perf_writer *w)
-{
-	char list[32];
-	uint32_t n = w->cfg.nr_cpus ? w->cfg.nr_cpus : 1;
-	cpu_list(list, sizeof(list), n);
-	w_u32(w, 1); /* sibling cores: one socket */
-	w_string(w, list);
-	w_u32(w, n); /* sibling threads: one per core */
-	for (uint32_t i = 0; i < n; i++) {
-		char one[16];
-		snprintf(one, sizeof(one), "%u", i);
-		w_string(w, one);
+	size_t n = pd_topology_feature(feat, w->cfg.nr_cpus, NULL, 0);
+	uint8_t *buf = malloc(n);
+	if (!buf) {
+		w->failed = 1;
+		w->io_errno = ENOMEM;
+		return;
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		w_u32(w, i); /* core_id */
-		w_u32(w, 0); /* socket_id */
-	}
-	w_u32(w, 1); /* sibling dies */
-	w_string(w, list);
-	for (uint32_t i = 0; i < n; i++)
-		w_u32(w, 0); /* die_id */
-}
-
-/* HEADER_NUMA_TOPOLOGY (perf's write_numa_topology): per node its number,
- * memory total and free (kB; unknown here: 0) and its CPUs. One node of
- * every CPU: perf c2c maps each sample's CPU to its node with it ("Failed
- * setup nodes" without). */
-static void w_numa_topology(struct ap_perf_writer *w)
-{
-	char list[32];
-	cpu_list(list, sizeof(list), w->cfg.nr_cpus ? w->cfg.nr_cpus : 1);
-	w_u32(w, 1);
-	w_u32(w, 0);
-	w_u64(w, 0);
-	w_u64(w, 0);
-	w_string(w, list);
+	pd_topology_feature(feat, w->cfg.nr_cpus, buf, n);
+	w_bytes(w, buf, n);
+	free(buf);
 }
 
 static void w_feature(struct ap_perf_writer *w, struct w_section *sec)
@@ -448,10 +411,9 @@ static void w_feature(struct ap_perf_writer *w, struct w_section *sec)
 		w_u64(w, w->cfg.attr_id);
 		break;
 	case AP_PERF_FEAT_CPU_TOPOLOGY:
-		w_cpu_topology(w);
-		break;
 	case AP_PERF_FEAT_NUMA_TOPOLOGY:
-		w_numa_topology(w);
+	case AP_PERF_FEAT_MEM_TOPOLOGY:
+		w_topology(w, sec->feat);
 		break;
 	case AP_PERF_FEAT_AUXTRACE: {
 		const uint64_t *ix = w->index.data;
@@ -506,7 +468,7 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err)
 		{ AP_PERF_FEAT_ARCH, 0, 0 },       { AP_PERF_FEAT_NRCPUS, 0, 0 },
 		{ AP_PERF_FEAT_CPUID, 0, 0 },      { AP_PERF_FEAT_EVENT_DESC, 0, 0 },
 		{ AP_PERF_FEAT_CPU_TOPOLOGY, 0, 0 }, { AP_PERF_FEAT_NUMA_TOPOLOGY, 0, 0 },
-		{ AP_PERF_FEAT_AUXTRACE, 0, 0 },
+		{ AP_PERF_FEAT_AUXTRACE, 0, 0 },   { AP_PERF_FEAT_MEM_TOPOLOGY, 0, 0 },
 	};
 	int any_id = 0;
 	const struct w_dso *d = w->dsos.data;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # perf's memory tools on the perf.data `armprof record` writes (Debian's
 # perf 6.1): `perf c2c report` needs the CPU_TOPOLOGY and NUMA_TOPOLOGY
-# header features (without them it stops with "Failed setup nodes"), and
+# header features (without them it stops with "Failed setup nodes"; without
+# MEM_TOPOLOGY it warns "No memory nodes"), and
 # `perf mem report` names a global variable only when the binary's data
 # segment is mapped (MMAP2 of every PT_LOAD segment). The false_sharing
 # example's two threads each bump their own word of one 64-byte line
@@ -25,6 +26,8 @@ perf report --header-only -I -i fs.data > header.txt 2>&1 || fail "perf report -
 grep -q '^# sibling sockets : 0-1$' header.txt || fail "CPU_TOPOLOGY: not one socket of CPUs 0-1: $(cat header.txt)"
 grep -q '^# CPU 1: Core ID 1, Die ID 0, Socket ID 0$' header.txt || fail "CPU_TOPOLOGY: CPU 1"
 grep -q '^# node0 cpu list : 0-1$' header.txt || fail "NUMA_TOPOLOGY: node0 of CPUs 0-1: $(cat header.txt)"
+grep -q '^# memory nodes (nr 1, block size 0x1000000000000):' header.txt || fail "MEM_TOPOLOGY: one node"
+
 
 # perf c2c report: exit 0, the false-sharing line in its shared line table,
 # with loads that hit a peer core's cache, from bump_shared.
@@ -33,7 +36,7 @@ perf c2c report --stdio -i fs.data > c2c.txt 2> c2c.err
 rc=$?
 set -e
 [ $rc -eq 0 ] || fail "perf c2c report: exit $rc: $(cat c2c.err)"
-! grep -q 'Failed setup nodes' c2c.err || fail "perf c2c report: Failed setup nodes"
+! grep -q 'Failed setup nodes\|No memory nodes' c2c.err || fail "perf c2c report: $(cat c2c.err)"
 grep -Eq "Total Shared Cache Lines +: +1$" c2c.txt || fail "perf c2c: not one shared line: $(cat c2c.txt)"
 grep -Eq "^ +0 +$line " c2c.txt || fail "perf c2c: the shared line is not $line: $(cat c2c.txt)"
 grep -Eq "Load HIT Local Peer +: +[1-9]" c2c.txt || fail "perf c2c: no peer-core loads"
