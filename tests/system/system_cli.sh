@@ -80,6 +80,12 @@ expect 2 "--share $work/nonexistent: No such file" -- "${sys[@]}" --share "$work
 expect 2 "hide the guest's /bin" -- "${sys[@]}" --share / -- true
 expect 2 "hide the guest's /usr/bin" -- "${sys[@]}" --share /usr -- true
 expect 0 "" -- "$armprof" system --help
+expect 2 "the current directory /: mounted at the same path in the guest it would hide" -- \
+  bash -c 'cd / && exec "$0" system --qemu "$1" --kit "$2" -- true' "$armprof" "$fake" "$work/kit"
+# The default share: the current directory, where the command starts.
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "$armprof" system --qemu "$fake" --kit "$work/kit" -- pwd
+grep -qxF "local,id=share,path=$work/share/sub,security_model=none" "$work/args.txt" && [ "$(cat out.txt)" = "$work/share/sub" ] ||
+  bad "default share: $(grep id=share "$work/args.txt"), pwd $(cat out.txt)"
 
 # QEMU that does not start: 125 with its message; a guest that dies: 125.
 FAKE_QEMU_MODE=fail expect 125 "qemu: fake-qemu: cannot start" -- "${sys[@]}" -- true

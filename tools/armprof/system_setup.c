@@ -91,17 +91,18 @@ int system_find_share(const struct system_opts *opts, struct system_setup *s, ch
 		return SETUP_USAGE;
 	}
 	const char *share = opts->share ? opts->share : cwd;
+	const char *what = opts->share ? "--share " : "the current directory ";
 	struct stat st;
 	if (!realpath(share, s->share) || stat(s->share, &st) != 0) {
-		snprintf(err, errlen, "--share %s: %s", share, strerror(errno));
+		snprintf(err, errlen, "%s%s: %s", what, share, strerror(errno));
 		return SETUP_USAGE;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "--share %s: not a directory", share);
+		snprintf(err, errlen, "%s%s: not a directory", what, share);
 		return SETUP_USAGE;
 	}
 	if (strchr(s->share, '\n')) {
-		snprintf(err, errlen, "--share %s: a path with a newline cannot be shared", share);
+		snprintf(err, errlen, "%s%s: a path with a newline cannot be shared", what, share);
 		return SETUP_USAGE;
 	}
 	size_t n = strlen(s->share);
@@ -109,15 +110,15 @@ int system_find_share(const struct system_opts *opts, struct system_setup *s, ch
 		const char *g = guest_dirs[i];
 		if (!strcmp(s->share, "/") || (!strncmp(g, s->share, n) && (g[n] == 0 || g[n] == '/'))) {
 			snprintf(err, errlen,
-			         "--share %s: mounted at the same path in the guest it would hide the guest's %s; "
-			         "share a directory below it",
-			         share, g);
+			         "%s%s: mounted at the same path in the guest it would hide the guest's %s; "
+			         "share a directory below it (--share DIR)",
+			         what, share, g);
 			return SETUP_USAGE;
 		}
 	}
 	char real_cwd[PATH_MAX];
 	if (realpath(cwd, real_cwd) && !strncmp(real_cwd, s->share, n) &&
-	    (real_cwd[n] == 0 || real_cwd[n] == '/' || !strcmp(s->share, "/")) && !strchr(real_cwd, '\n'))
+	    (real_cwd[n] == 0 || real_cwd[n] == '/') && !strchr(real_cwd, '\n'))
 		snprintf(s->cwd, sizeof(s->cwd), "%s", real_cwd);
 	else
 		snprintf(s->cwd, sizeof(s->cwd), "%s", s->share);
