@@ -100,11 +100,11 @@ grep -q "arm_spe_pmu: nothing" err.txt || bad "the kernel's SPE lines not shown:
 start=$(date +%s)
 FAKE_QEMU_PID=$work/pid expect 124 "timeout: the guest did not finish the command within 2 s" -- "${sys[@]}" --timeout 2 -- 'echo started; sleep 60'
 [ $(($(date +%s) - start)) -lt 20 ] || bad "timeout took $(($(date +%s) - start)) s"
-grep -qx started out.txt || bad "output before the timeout: $(cat out.txt)"
+printf 'started\n' | cmp -s - out.txt || bad "output before the timeout (its last newline too): $(od -c out.txt)"
 kill -0 "$(cat "$work/pid")" 2> /dev/null && bad "QEMU still running after the timeout"
 
 # SIGTERM to armprof: QEMU stopped, 128+15.
-FAKE_QEMU_PID=$work/pid "${sys[@]}" -- 'sleep 60' > out.txt 2> err.txt &
+FAKE_QEMU_PID=$work/pid "${sys[@]}" -- 'echo started; sleep 60' > out.txt 2> err.txt &
 apid=$!
 for _ in $(seq 50); do [ -s "$work/pid" ] && break; sleep 0.1; done
 sleep 0.5
@@ -113,6 +113,7 @@ wait $apid
 rc=$?
 [ $rc -eq 143 ] && grep -q "stopped by signal 15; QEMU was killed" err.txt || bad "SIGTERM: exit $rc, $(cat err.txt)"
 kill -0 "$(cat "$work/pid")" 2> /dev/null && bad "QEMU still running after SIGTERM"
+printf 'started\n' | cmp -s - out.txt || bad "output before SIGTERM: $(od -c out.txt)"
 [ -z "$(ls "$work/tmp")" ] || bad "left in TMPDIR after SIGTERM: $(ls "$work/tmp")"
 
 echo "system_cli: $pass passed, $fail failed"
