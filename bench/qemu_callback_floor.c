@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "a64_classify.h"
+#include "a64_tb.h"
 #include "qemu_plugin_api.h"
 
 AP_QEMU_EXPORT int qemu_plugin_version = AP_QEMU_PLUGIN_API_VERSION;
@@ -45,9 +45,9 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		uint32_t word = 0;
 		size_t sz = qemu_plugin_insn_size(insn);
 		memcpy(&word, qemu_plugin_insn_data(insn), sz < 4 ? sz : 4);
-		struct a64_class cls;
-		a64_classify(word, &cls);
-		if (cls.kind != A64_LDST)
+		struct ap_a64_class cls;
+		ap_a64_classify(word, &cls);
+		if (cls.kind != AP_A64_LDST)
 			continue;
 		announced |= a64_announces_tb(&cls, !seen_ldst);
 		seen_ldst = 1;

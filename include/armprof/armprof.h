@@ -13,6 +13,7 @@
 #include "armprof/snapshot.h"
 #include "armprof/extregs.h"
 #include "armprof/spe.h"
+#include "armprof/a64.h"
 #include "armprof/perfdata.h"
 #include "armprof/uarch.h"
 #include "armprof/report.h"

@@ -4,6 +4,8 @@
 #ifndef ARMPROF_ASM_H
 #define ARMPROF_ASM_H
 
+#include "armprof/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,8 +23,8 @@ struct ap_asm_error {
 /* Assemble text[0..len) into a malloc'd buffer (*out, *out_len; free with
  * free()). base_offset is the stream offset of the first byte, which the
  * `align` statement needs. Returns 0, or a negative ap_error with err filled. */
-int ap_asm_assemble(const char *text, size_t len, uint64_t base_offset, uint8_t **out,
-                    size_t *out_len, struct ap_asm_error *err);
+AP_API int ap_asm_assemble(const char *text, size_t len, uint64_t base_offset, uint8_t **out,
+                           size_t *out_len, struct ap_asm_error *err);
 
 #ifdef __cplusplus
 }

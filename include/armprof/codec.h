@@ -6,6 +6,8 @@
 #ifndef ARMPROF_CODEC_H
 #define ARMPROF_CODEC_H
 
+#include "armprof/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -92,7 +94,7 @@ enum ap_ctx_index {
 #define AP_EV_RAZ_MASK      ((1ull << 11) | (0xFFull << 16) | (0xFFFFull << 32))
 #define AP_EV_NAMED_COUNT   11
 /* The spec's name of event bit n (n < AP_EV_NAMED_COUNT), else NULL. */
-const char *ap_event_name(unsigned bit);
+AP_API const char *ap_event_name(unsigned bit);
 
 /* Address payload fields (5.3.1) */
 #define AP_ADDR_MASK        0x00FFFFFFFFFFFFFFull /* ADDR, bytes <6:0> */
@@ -139,24 +141,24 @@ struct ap_packet {
  * Every byte value begins a packet of known size (SPE-5.1.1-3), so there is
  * no other failure: undefined encodings come back as AP_PKT_UNKNOWN and
  * defined packets with reserved field values have .reserved set. */
-int ap_pkt_decode(struct ap_packet *pkt, const uint8_t *buf, size_t len);
+AP_API int ap_pkt_decode(struct ap_packet *pkt, const uint8_t *buf, size_t len);
 
 /* Size in bytes of the packet whose header starts buf (len >= 1), or
  * -AP_ERR_NEED_MORE if a second header byte is needed but missing. */
-int ap_pkt_size(const uint8_t *buf, size_t len);
+AP_API int ap_pkt_size(const uint8_t *buf, size_t len);
 
 /* Encode pkt (type, ext, psize, index, payload; hdr bytes are derived, except
  * for AP_PKT_UNKNOWN where hdr0/hdr1 are used as given). Returns the bytes
  * written, -AP_ERR_NOSPACE if cap is too small (nothing written), or
  * -AP_ERR_INVALID for a description no header can carry. */
-int ap_pkt_encode(uint8_t *buf, size_t cap, const struct ap_packet *pkt);
+AP_API int ap_pkt_encode(uint8_t *buf, size_t cap, const struct ap_packet *pkt);
 
 /* Convenience constructors for struct ap_packet. */
-struct ap_packet ap_pkt_address(unsigned index, uint64_t payload);
-struct ap_packet ap_pkt_counter(unsigned index, unsigned count);
-struct ap_packet ap_pkt_events(uint64_t events); /* smallest size that fits */
-struct ap_packet ap_pkt_op_type(unsigned cls, unsigned subclass);
-struct ap_packet ap_pkt_simple(enum ap_pkt_type type); /* PAD, END */
+AP_API struct ap_packet ap_pkt_address(unsigned index, uint64_t payload);
+AP_API struct ap_packet ap_pkt_counter(unsigned index, unsigned count);
+AP_API struct ap_packet ap_pkt_events(uint64_t events); /* smallest size that fits */
+AP_API struct ap_packet ap_pkt_op_type(unsigned cls, unsigned subclass);
+AP_API struct ap_packet ap_pkt_simple(enum ap_pkt_type type); /* PAD, END */
 
 /* Payload helpers (5.3.1) */
 static inline uint64_t ap_addr_ip(uint64_t va, unsigned el, unsigned ns)
@@ -169,17 +171,17 @@ static inline uint64_t ap_addr_pa(uint64_t pa, unsigned ns)
 	return (pa & AP_ADDR_MASK) | ((uint64_t)(ns & 1u) << AP_ADDR_NS_BIT);
 }
 /* Smallest Events payload size (bytes) that holds every set bit. */
-unsigned ap_events_min_size(uint64_t events);
+AP_API unsigned ap_events_min_size(uint64_t events);
 /* Alignment in bytes of Alignment command SIZE field s (1..15): 2^(s+1). */
 static inline uint32_t ap_align_bytes(unsigned s) { return 1u << (s + 1u); }
 
 /* Name of a packet type ("PAD", "END", "TS", ...) */
-const char *ap_pkt_type_name(enum ap_pkt_type t);
+AP_API const char *ap_pkt_type_name(enum ap_pkt_type t);
 
 /* One-line description of a packet in the style of `perf report -D`,
  * e.g. "PC 0xffff800010a2b3c4 el1 ns=1". Returns the length written
  * (truncated to cap-1 like snprintf). */
-int ap_pkt_describe(char *buf, size_t cap, const struct ap_packet *pkt);
+AP_API int ap_pkt_describe(char *buf, size_t cap, const struct ap_packet *pkt);
 
 #ifdef __cplusplus
 }

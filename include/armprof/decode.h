@@ -9,6 +9,8 @@
 #ifndef ARMPROF_DECODE_H
 #define ARMPROF_DECODE_H
 
+#include "armprof/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,7 +38,7 @@ struct ap_decoder_config {
 	uint32_t max_record_bytes; /* 0: default 4096; longer records are cut
 	                              with AP_DERR_TOO_LONG to resynchronise */
 };
-void ap_decoder_config_init(struct ap_decoder_config *cfg);
+AP_API void ap_decoder_config_init(struct ap_decoder_config *cfg);
 
 /* Counters the decoder keeps for the whole stream. */
 struct ap_decoder_stats {
@@ -60,14 +62,14 @@ struct ap_decoder {
 	struct ap_record rec;
 };
 
-int ap_decoder_init(struct ap_decoder *dec, const struct ap_decoder_config *cfg);
+AP_API int ap_decoder_init(struct ap_decoder *dec, const struct ap_decoder_config *cfg);
 /* Feed the next len bytes of the stream. Returns 0, or -AP_ERR_CALLBACK. */
-int ap_decoder_feed(struct ap_decoder *dec, const uint8_t *buf, size_t len);
+AP_API int ap_decoder_feed(struct ap_decoder *dec, const uint8_t *buf, size_t len);
 /* End of stream: a partial packet or record is reported as truncated.
  * Returns 0, or -AP_ERR_CALLBACK. The decoder may then be fed again as a
  * new stream starting at its current offset. */
-int ap_decoder_finish(struct ap_decoder *dec);
-const struct ap_decoder_stats *ap_decoder_stats(const struct ap_decoder *dec);
+AP_API int ap_decoder_finish(struct ap_decoder *dec);
+AP_API const struct ap_decoder_stats *ap_decoder_stats(const struct ap_decoder *dec);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,8 @@
 #ifndef ARMPROF_ERROR_H
 #define ARMPROF_ERROR_H
 
+#include "armprof/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -23,7 +25,7 @@ enum ap_error {
 };
 
 /* A static, human-readable description of a (positive or negative) error code. */
-const char *ap_errstr(int err);
+AP_API const char *ap_errstr(int err);
 
 #ifdef __cplusplus
 }

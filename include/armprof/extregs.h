@@ -17,6 +17,8 @@
 #ifndef ARMPROF_EXTREGS_H
 #define ARMPROF_EXTREGS_H
 
+#include "armprof/export.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -58,28 +60,28 @@ struct ap_ext_access {
 
 /* Returns an enum ap_ext_outcome (>= 0) or -AP_ERR_INVALID. *value is set on
  * every non-negative return (0 for RES0 and ERROR). */
-int ap_ext_read(const struct ap_ext_frame *f, const struct ap_ext_access *a, uint64_t *value);
-int ap_ext_write(const struct ap_ext_frame *f, const struct ap_ext_access *a, uint64_t value);
+AP_API int ap_ext_read(const struct ap_ext_frame *f, const struct ap_ext_access *a, uint64_t *value);
+AP_API int ap_ext_write(const struct ap_ext_frame *f, const struct ap_ext_access *a, uint64_t value);
 
 /* The natural access size of the register at an offset: 8 for a 64-bit
  * register of an EXT64 frame, else 4; 0 when none is implemented there. */
-unsigned ap_ext_natural_size(const struct ap_ext_frame *f, enum ap_ext_space space, uint32_t offset);
+AP_API unsigned ap_ext_natural_size(const struct ap_ext_frame *f, enum ap_ext_space space, uint32_t offset);
 
 /* Name of the register at an offset of a frame ("PMPCSR[31:0] (alias)"), or
  * NULL when none is implemented there. For listings and messages. */
-const char *ap_ext_name(const struct ap_ext_frame *f, enum ap_ext_space space, uint32_t offset);
+AP_API const char *ap_ext_name(const struct ap_ext_frame *f, enum ap_ext_space space, uint32_t offset);
 
 /* External accesses to a PE's frames, as a debugger or another agent makes
  * them. The model's external accesses are Non-secure (AllowExternalPMSSAccess
  * then needs MDCR_EL3.EPMSSAD == 0b11 when EL3 is implemented). */
 struct ap_pe;
-int ap_pe_ext_read(struct ap_pe *pe, const struct ap_ext_access *a, uint64_t *value);
-int ap_pe_ext_write(struct ap_pe *pe, const struct ap_ext_access *a, uint64_t value);
-const char *ap_pe_ext_name(const struct ap_pe *pe, enum ap_ext_space space, uint32_t offset);
+AP_API int ap_pe_ext_read(struct ap_pe *pe, const struct ap_ext_access *a, uint64_t *value);
+AP_API int ap_pe_ext_write(struct ap_pe *pe, const struct ap_ext_access *a, uint64_t value);
+AP_API const char *ap_pe_ext_name(const struct ap_pe *pe, enum ap_ext_space space, uint32_t offset);
 /* The frame that holds the PC sample registers by default: the debug frame
  * with FEAT_PCSRv8, else the PMU frame. */
-enum ap_ext_space ap_pe_ext_default_space(const struct ap_pe *pe);
-unsigned ap_pe_ext_natural_size(const struct ap_pe *pe, enum ap_ext_space space, uint32_t offset);
+AP_API enum ap_ext_space ap_pe_ext_default_space(const struct ap_pe *pe);
+AP_API unsigned ap_pe_ext_natural_size(const struct ap_pe *pe, enum ap_ext_space space, uint32_t offset);
 
 #ifdef __cplusplus
 }

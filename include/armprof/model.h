@@ -16,6 +16,8 @@
 #ifndef ARMPROF_MODEL_H
 #define ARMPROF_MODEL_H
 
+#include "armprof/export.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -158,7 +160,7 @@ struct ap_config {
 };
 
 /* Fill *cfg with a Neoverse-N1-like implementation (docs/model-config.md). */
-void ap_config_init(struct ap_config *cfg);
+AP_API void ap_config_init(struct ap_config *cfg);
 
 /* Set one configuration field by its key ("have_el2", "spe.max_size", ...)
  * from text ("1", "true", "0x40", "0b10", an enum name). On failure returns a
@@ -167,18 +169,18 @@ void ap_config_init(struct ap_config *cfg);
 struct ap_config_error {
 	char message[160];
 };
-int ap_config_set(struct ap_config *cfg, const char *key, const char *value,
-                  struct ap_config_error *err);
+AP_API int ap_config_set(struct ap_config *cfg, const char *key, const char *value,
+                         struct ap_config_error *err);
 /* Read one field back as text ("1", "0x40", an enum name). */
-int ap_config_get(const struct ap_config *cfg, const char *key, char *buf, size_t len);
+AP_API int ap_config_get(const struct ap_config *cfg, const char *key, char *buf, size_t len);
 /* Parse an unsigned number as ap_config_set() does: decimal, 0x hex or 0b
  * binary, '_' between digits allowed. 0 on success, -AP_ERR_INVALID. */
-int ap_parse_u64(const char *text, uint64_t *out);
+AP_API int ap_parse_u64(const char *text, uint64_t *out);
 /* Enumerate the keys (for documentation and --help): NULL past the end. */
-const char *ap_config_key_name(size_t index);
-const char *ap_config_key_doc(size_t index);
+AP_API const char *ap_config_key_name(size_t index);
+AP_API const char *ap_config_key_doc(size_t index);
 /* Check the whole configuration for consistency (e.g. max_size range). */
-int ap_config_validate(const struct ap_config *cfg, struct ap_config_error *err);
+AP_API int ap_config_validate(const struct ap_config *cfg, struct ap_config_error *err);
 
 /* ------------------------------------------------------------------------
  * PE state: what the extensions read. Set by the host.
@@ -251,13 +253,13 @@ struct ap_pe_state {
 /* A state at reset: EL1 Non-secure AArch64, every control 0 except
  * MDCR_EL3.NSPB = 0b11 and MDCR_EL2.E2PB = 0b11 (buffer owned by NS EL1),
  * core powered, timer enabled, authentication signals TRUE. */
-void ap_pe_state_init(struct ap_pe_state *st);
+AP_API void ap_pe_state_init(struct ap_pe_state *st);
 /* Set a field by spec name: "el", "ns", "tge", "e2h", "debug", "aarch32"
  * (shorthands), "mdcr_el2.e2pb", "scr_el3.fgten", "hdfgrtr_el2.pmsicr_el1",
  * whole registers "mdcr_el2", ... Returns a negative ap_error on an unknown
  * name or a value that does not fit the field. */
-int ap_pe_state_set_field(struct ap_pe_state *st, const char *name, uint64_t value);
-int ap_pe_state_get_field(const struct ap_pe_state *st, const char *name, uint64_t *value);
+AP_API int ap_pe_state_set_field(struct ap_pe_state *st, const char *name, uint64_t value);
+AP_API int ap_pe_state_get_field(const struct ap_pe_state *st, const char *name, uint64_t *value);
 
 /* ------------------------------------------------------------------------
  * Host callbacks.
@@ -308,12 +310,12 @@ struct ap_pe;
 /* Create a PE from cfg (copied; cfg->size may be smaller for an older
  * caller) and host (copied; NULL callbacks are treated as absent: writes
  * fault, time reads 0). The PE starts reset, in the ap_pe_state_init state. */
-int ap_pe_create(const struct ap_config *cfg, const struct ap_host *host,
-                 struct ap_pe **out, struct ap_config_error *err);
-void ap_pe_destroy(struct ap_pe *pe);
+AP_API int ap_pe_create(const struct ap_config *cfg, const struct ap_host *host,
+                        struct ap_pe **out, struct ap_config_error *err);
+AP_API void ap_pe_destroy(struct ap_pe *pe);
 /* Warm reset: every register to its configured reset value (4.2). */
-void ap_pe_reset(struct ap_pe *pe);
-const struct ap_config *ap_pe_config(const struct ap_pe *pe);
+AP_API void ap_pe_reset(struct ap_pe *pe);
+AP_API const struct ap_config *ap_pe_config(const struct ap_pe *pe);
 
 /* Replace the PE state; returns -AP_ERR_INVALID (state unchanged) if it is
  * impossible for this configuration: an EL that is not implemented, AArch32
@@ -322,10 +324,10 @@ const struct ap_config *ap_pe_config(const struct ap_pe *pe);
  * HCR_EL2.TGE == 1 (not enterable; Table 3 "n/a"), SCR_EL3.{NSE,NS} = {1,0}
  * below EL3. Each extension is told of the change (its state hook).
  * ap_pe_get_state copies st->size bytes (0 = sizeof(struct ap_pe_state)). */
-int ap_pe_set_state(struct ap_pe *pe, const struct ap_pe_state *st);
-void ap_pe_get_state(const struct ap_pe *pe, struct ap_pe_state *st);
+AP_API int ap_pe_set_state(struct ap_pe *pe, const struct ap_pe_state *st);
+AP_API void ap_pe_get_state(const struct ap_pe *pe, struct ap_pe_state *st);
 /* The Security state the PE is in (IsSecure(), Realm/Root with FEAT_RME). */
-enum ap_security ap_pe_security(const struct ap_pe *pe);
+AP_API enum ap_security ap_pe_security(const struct ap_pe *pe);
 
 /* ------------------------------------------------------------------------
  * System registers.
@@ -373,34 +375,34 @@ enum ap_access {
 /* ISS of ESR_ELx for a trapped MSR/MRS of reg with general-purpose register
  * Rt (DDI 0487, EC 0x18: Op0 [21:20], Op2 [19:17], Op1 [16:14], CRn [13:10],
  * Rt [9:5], CRm [4:1], Direction [0] = 1 for MRS). PMSICR-50. */
-uint32_t ap_sysreg_trap_iss(uint32_t reg, unsigned rt, bool read);
+AP_API uint32_t ap_sysreg_trap_iss(uint32_t reg, unsigned rt, bool read);
 /* "OK", "UNDEFINED", "TRAP EL1", "TRAP EL2", "TRAP EL3". */
-const char *ap_access_name(enum ap_access a);
+AP_API const char *ap_access_name(enum ap_access a);
 
 /* MRS/MSR from the current PE state. Return a non-negative enum ap_access,
  * or -AP_ERR_INVALID when no register of the model has this encoding (an
  * emulator then applies its own rule; in this encoding space DDI 0487 makes
  * it UNDEFINED, SPE-4.1-2). *value is written only when the result is
  * AP_ACCESS_OK. An MSR to a read-only register is UNDEFINED. */
-int ap_pe_mrs(struct ap_pe *pe, uint32_t reg, uint64_t *value);
-int ap_pe_msr(struct ap_pe *pe, uint32_t reg, uint64_t value);
+AP_API int ap_pe_mrs(struct ap_pe *pe, uint32_t reg, uint64_t *value);
+AP_API int ap_pe_msr(struct ap_pe *pe, uint32_t reg, uint64_t value);
 /* The outcome an MRS (write = false) or MSR (write = true) would have now,
  * without performing it. Same return convention as ap_pe_mrs(). */
-int ap_pe_check_access(const struct ap_pe *pe, uint32_t reg, bool write);
+AP_API int ap_pe_check_access(const struct ap_pe *pe, uint32_t reg, bool write);
 
 /* Name <-> encoding. ap_sysreg_lookup() accepts a register name of any
  * extension (case-insensitive) or the generic form "S3_0_C9_C9_0". */
-int ap_sysreg_lookup(const char *name, uint32_t *reg);
+AP_API int ap_sysreg_lookup(const char *name, uint32_t *reg);
 /* The register's name, or NULL if no register has this encoding. */
-const char *ap_sysreg_name(uint32_t reg);
+AP_API const char *ap_sysreg_name(uint32_t reg);
 /* The index-th register of the model (every extension, table order):
  * 0 and *reg set, or -AP_ERR_INVALID past the last one. */
-int ap_sysreg_enum(size_t index, uint32_t *reg);
+AP_API int ap_sysreg_enum(size_t index, uint32_t *reg);
 
 /* Raw register value without an access check or side effect (for hosts,
  * save/restore and tests): -AP_ERR_INVALID for an unknown register. */
-int ap_pe_peek(const struct ap_pe *pe, uint32_t reg, uint64_t *value);
-int ap_pe_poke(struct ap_pe *pe, uint32_t reg, uint64_t value);
+AP_API int ap_pe_peek(const struct ap_pe *pe, uint32_t reg, uint64_t *value);
+AP_API int ap_pe_poke(struct ap_pe *pe, uint32_t reg, uint64_t value);
 
 /* ------------------------------------------------------------------------
  * SPE enabling and ownership (3.2.1 Table 3, 3.4.2 Table 5, 3.2.3, 3.4.6).
@@ -411,11 +413,11 @@ struct ap_spe_owner {
 	uint8_t el;    /* owning Exception level: AP_EL1 or AP_EL2 */
 };
 /* ProfilingBufferOwner() */
-struct ap_spe_owner ap_spe_buffer_owner(const struct ap_pe *pe);
+AP_API struct ap_spe_owner ap_spe_buffer_owner(const struct ap_pe *pe);
 /* ProfilingBufferEnabled() */
-bool ap_spe_buffer_enabled(const struct ap_pe *pe);
+AP_API bool ap_spe_buffer_enabled(const struct ap_pe *pe);
 /* StatisticalProfilingEnabled(), including "disabled in Debug state" (3.2.1). */
-bool ap_spe_profiling_enabled(const struct ap_pe *pe);
+AP_API bool ap_spe_profiling_enabled(const struct ap_pe *pe);
 
 #ifdef __cplusplus
 }

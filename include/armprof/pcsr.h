@@ -18,6 +18,8 @@
 #ifndef ARMPROF_PCSR_H
 #define ARMPROF_PCSR_H
 
+#include "armprof/export.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,11 +75,11 @@ struct ap_pcsr_config {
 };
 /* Defaults: FEAT_PCSRv8p2 + v8p9 + FEAT_PMUv3_SS, Armv9.4, EXT64, EL2 and EL3,
  * FEAT_VHE and FEAT_VMID16, Software Lock implemented, branch targets only. */
-void ap_pcsr_config_init(struct ap_pcsr_config *cfg);
+AP_API void ap_pcsr_config_init(struct ap_pcsr_config *cfg);
 
 /* Checks the configuration against the rules of H7.1.2. Returns 0 or
  * -AP_ERR_INVALID with a static message naming the rule in *why. */
-int ap_pcsr_config_check(const struct ap_pcsr_config *cfg, const char **why);
+AP_API int ap_pcsr_config_check(const struct ap_pcsr_config *cfg, const char **why);
 
 /* What the PC sample logic reads of the PE. The host (or the PE model)
  * passes it whenever it changes; the sample context is copied from it. */
@@ -104,10 +106,10 @@ struct ap_pcsr_pe {
 	bool sder_suniden;           /* SDER.SUNIDEN */
 };
 /* Non-secure EL1 in AArch64, powered, all authentication signals high. */
-void ap_pcsr_pe_init(struct ap_pcsr_pe *pe);
+AP_API void ap_pcsr_pe_init(struct ap_pcsr_pe *pe);
 
 /* H7.1.1: "PC Sample-based Profiling is allowed" for a PE state. */
-bool ap_pcsr_allowed(const struct ap_pcsr_config *cfg, const struct ap_pcsr_pe *pe);
+AP_API bool ap_pcsr_allowed(const struct ap_pcsr_config *cfg, const struct ap_pcsr_pe *pe);
 
 /* The context of one sample (PCSample in DDI 0487). */
 struct ap_pcsr_sample {
@@ -146,13 +148,13 @@ struct ap_pcsr {
 	uint64_t samples_taken;      /* statistics: successful sampling reads/captures */
 };
 
-int ap_pcsr_init(struct ap_pcsr *p, const struct ap_pcsr_config *cfg, const struct ap_pcsr_pe *pe);
+AP_API int ap_pcsr_init(struct ap_pcsr *p, const struct ap_pcsr_config *cfg, const struct ap_pcsr_pe *pe);
 /* Warm reset (cold = false) or Cold reset: PMPCSCTL.{EN,SS} to 0, the
  * IMPLEMENTATION DEFINED suspended state, no sample. */
-void ap_pcsr_reset(struct ap_pcsr *p, bool cold);
+AP_API void ap_pcsr_reset(struct ap_pcsr *p, bool cold);
 /* The PE state changed. Leaving Debug state or a prohibited state makes the
  * next sample UNKNOWN until a branch retires (H7.1.3). */
-void ap_pcsr_set_pe(struct ap_pcsr *p, const struct ap_pcsr_pe *pe);
+AP_API void ap_pcsr_set_pe(struct ap_pcsr *p, const struct ap_pcsr_pe *pe);
 
 /* One retired instruction at pc; branch_target is true when it is the
  * target of a branch, an exception vector, or the instruction after a
@@ -175,39 +177,39 @@ static inline void ap_pcsr_retire(struct ap_pcsr *p, uint64_t pc, bool branch_ta
 }
 
 /* PCSRSuspended() and "sampling on reads" (H7.1.1.1). */
-bool ap_pcsr_suspended(const struct ap_pcsr *p);
-bool ap_pcsr_sampling_on_reads(const struct ap_pcsr *p);
+AP_API bool ap_pcsr_suspended(const struct ap_pcsr *p);
+AP_API bool ap_pcsr_sampling_on_reads(const struct ap_pcsr *p);
 
 /* Read_PMPCSR for a 32-bit read of PMPCSR[31:0] (memory_mapped: through the
  * memory-mapped interface, where the Software Lock applies). Returns the
  * value read; updates PMPCSR[63:32] and the context registers as the rules
  * say. */
-uint32_t ap_pcsr_read_pmpcsr_lo(struct ap_pcsr *p, bool memory_mapped);
+AP_API uint32_t ap_pcsr_read_pmpcsr_lo(struct ap_pcsr *p, bool memory_mapped);
 /* A 64-bit atomic read of PMPCSR[63:0]: same side-effects as [31:0] then
  * [63:32] (PMPCSR-7). */
-uint64_t ap_pcsr_read_pmpcsr64(struct ap_pcsr *p, bool memory_mapped);
+AP_API uint64_t ap_pcsr_read_pmpcsr64(struct ap_pcsr *p, bool memory_mapped);
 /* Read_EDPCSRlo (FEAT_PCSRv8). */
-uint32_t ap_pcsr_read_edpcsr_lo(struct ap_pcsr *p, bool memory_mapped);
+AP_API uint32_t ap_pcsr_read_edpcsr_lo(struct ap_pcsr *p, bool memory_mapped);
 
 /* The Capture-event side of PMPCSCTL.SS (D13.9, SS-RVPZHN-4..9): called by
  * the snapshot logic on an allowed Capture event when FEAT_PCSRv8p9 and
  * PMPCSCTL.SS are 1. */
-void ap_pcsr_capture(struct ap_pcsr *p);
+AP_API void ap_pcsr_capture(struct ap_pcsr *p);
 
 /* PMPCSCTL (external, offset 0xE50). Writes honour IMP (EN RAZ/WI when 0)
  * and FEAT_PMUv3_SS (SS RES0 without it). */
-uint64_t ap_pcsr_read_pmpcsctl(const struct ap_pcsr *p);
-void ap_pcsr_write_pmpcsctl(struct ap_pcsr *p, uint64_t value);
+AP_API uint64_t ap_pcsr_read_pmpcsctl(const struct ap_pcsr *p);
+AP_API void ap_pcsr_write_pmpcsctl(struct ap_pcsr *p, uint64_t value);
 /* PMLAR/EDLAR: the key 0xC5ACCE55 unlocks, any other value locks. */
-void ap_pcsr_write_lar(struct ap_pcsr *p, uint32_t value);
+AP_API void ap_pcsr_write_lar(struct ap_pcsr *p, uint32_t value);
 /* PMLSR/EDLSR as seen by a memory-mapped or other access. */
-uint32_t ap_pcsr_read_lsr(const struct ap_pcsr *p, bool memory_mapped);
+AP_API uint32_t ap_pcsr_read_lsr(const struct ap_pcsr *p, bool memory_mapped);
 
 /* Stored register values, without side-effects (for checks and for the
  * 32-bit reads of PMPCSR[63:32], which never sample, PMPCSR-39). */
-uint64_t ap_pcsr_pmpcsr(const struct ap_pcsr *p);
-uint64_t ap_pcsr_pmccidsr(const struct ap_pcsr *p); /* CONTEXTIDR_EL2 : CONTEXTIDR_EL1 */
-uint64_t ap_pcsr_pmvcidsr(const struct ap_pcsr *p); /* VMID at [47:32], CONTEXTIDR_EL1 [31:0] */
+AP_API uint64_t ap_pcsr_pmpcsr(const struct ap_pcsr *p);
+AP_API uint64_t ap_pcsr_pmccidsr(const struct ap_pcsr *p); /* CONTEXTIDR_EL2 : CONTEXTIDR_EL1 */
+AP_API uint64_t ap_pcsr_pmvcidsr(const struct ap_pcsr *p); /* VMID at [47:32], CONTEXTIDR_EL1 [31:0] */
 
 /* The PE retired the instruction at pc (branch_target as for
  * ap_pcsr_retire()): feeds the PC sample, counts INST_RETIRED (and
@@ -215,14 +217,14 @@ uint64_t ap_pcsr_pmvcidsr(const struct ap_pcsr *p); /* VMID at [47:32], CONTEXTI
  * snapshot Capture event in progress. The state it samples is the PE state
  * last given to ap_pe_set_state(). */
 struct ap_pe;
-void ap_pe_retire(struct ap_pe *pe, uint64_t pc, bool branch_target);
+AP_API void ap_pe_retire(struct ap_pe *pe, uint64_t pc, bool branch_target);
 /* A basic block of n A64 instructions (4 bytes each) from pc retired: the
  * first is a branch target, the others follow it. The same as n calls of
  * ap_pe_retire(), at the cost of one (a Capture event in progress completes
  * at the end of the block). */
-void ap_pe_retire_block(struct ap_pe *pe, uint64_t pc, uint64_t n);
+AP_API void ap_pe_retire_block(struct ap_pe *pe, uint64_t pc, uint64_t n);
 /* The PE's PC sample logic, for statistics and tests (read-only use). */
-const struct ap_pcsr *ap_pe_pcsr(const struct ap_pe *pe);
+AP_API const struct ap_pcsr *ap_pe_pcsr(const struct ap_pe *pe);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,8 @@
 #ifndef ARMPROF_PERFDATA_H
 #define ARMPROF_PERFDATA_H
 
+#include "armprof/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -117,7 +119,7 @@ struct ap_perf_error {
 /* Name of a record type ("PERF_RECORD_AUXTRACE"), or "PERF_RECORD_<n>". The
  * pointer is to static storage for known types; buf (>= 24 bytes) is used
  * for the others. */
-const char *ap_perf_record_name(uint32_t type, char *buf, size_t cap);
+AP_API const char *ap_perf_record_name(uint32_t type, char *buf, size_t cap);
 
 /* ---- Reader ----------------------------------------------------------- */
 
@@ -251,7 +253,7 @@ struct ap_perf_read_config {
 	size_t size;               /* sizeof(struct ap_perf_read_config) */
 	uint64_t max_decompressed; /* bound on decompressed bytes; 0: 4 GiB */
 };
-void ap_perf_read_config_init(struct ap_perf_read_config *cfg);
+AP_API void ap_perf_read_config_init(struct ap_perf_read_config *cfg);
 
 struct ap_perf_reader; /* opaque */
 
@@ -260,20 +262,20 @@ struct ap_perf_reader; /* opaque */
  * -AP_ERR_IO (cannot open/read), -AP_ERR_FORMAT (malformed: err names the
  * offset and record type), -AP_ERR_UNSUPPORTED (byte-swapped file),
  * -AP_ERR_NOMEM. */
-int ap_perf_open_file(struct ap_perf_reader **out, const char *path,
-                      const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
+AP_API int ap_perf_open_file(struct ap_perf_reader **out, const char *path,
+                             const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
 /* The same from an open descriptor read to its end (e.g. stdin). */
-int ap_perf_open_fd(struct ap_perf_reader **out, int fd,
-                    const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
+AP_API int ap_perf_open_fd(struct ap_perf_reader **out, int fd,
+                           const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
 /* The same from memory the caller keeps alive until ap_perf_close. */
-int ap_perf_open_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
-                     const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
-void ap_perf_close(struct ap_perf_reader *r);
+AP_API int ap_perf_open_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
+                            const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
+AP_API void ap_perf_close(struct ap_perf_reader *r);
 
-const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r);
+AP_API const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r);
 
 /* 1 if the bytes start like a perf.data file ("PERFILE2", either endian). */
-int ap_perf_is_perfdata(const uint8_t *buf, size_t len);
+AP_API int ap_perf_is_perfdata(const uint8_t *buf, size_t len);
 
 /* Iterate over AUX buffers, optionally selected by cpu and/or tid.
  * Order AP_PERF_ORDER_FILE is the AUXTRACE records' file order;
@@ -288,10 +290,10 @@ struct ap_perf_aux_iter {
 	size_t pos_;      /* private */
 	uint32_t queue_;  /* private */
 };
-void ap_perf_aux_iter_init(struct ap_perf_aux_iter *it);
+AP_API void ap_perf_aux_iter_init(struct ap_perf_aux_iter *it);
 /* Next selected buffer: returns 1 and sets *out, or 0 at the end. */
-int ap_perf_next_aux_buffer(const struct ap_perf_reader *r, struct ap_perf_aux_iter *it,
-                            const struct ap_perf_aux_buffer **out);
+AP_API int ap_perf_next_aux_buffer(const struct ap_perf_reader *r, struct ap_perf_aux_iter *it,
+                                   const struct ap_perf_aux_buffer **out);
 
 /* ---- Writer ----------------------------------------------------------- */
 
@@ -309,32 +311,43 @@ struct ap_perf_write_config {
 	uint64_t attr_id;       /* the attr's sample id */
 	uint8_t exclude_kernel; /* attr.exclude_kernel */
 };
-void ap_perf_write_config_init(struct ap_perf_write_config *cfg);
+AP_API void ap_perf_write_config_init(struct ap_perf_write_config *cfg);
 
 struct ap_perf_writer; /* opaque */
 
 /* Create PATH through a temporary file in the same directory; nothing
- * appears at PATH until ap_perf_writer_finish succeeds. Writes the attr,
- * AUXTRACE_INFO (type 4) and TIME_CONV. cfg may be NULL. */
-int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
-                        const struct ap_perf_write_config *cfg, struct ap_perf_error *err);
+ * appears at PATH until ap_perf_writer_finish succeeds. A file already
+ * there keeps its mode (a new one gets 0644); a symbolic link to a file
+ * stays, and its target is replaced. A path that is not a regular file (a
+ * device, a FIFO) is refused with -AP_ERR_INVALID: write it through
+ * ap_perf_writer_open_fd. Writes the attr, AUXTRACE_INFO (type 4) and
+ * TIME_CONV. cfg may be NULL. */
+AP_API int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
+                               const struct ap_perf_write_config *cfg, struct ap_perf_error *err);
+/* The same into fd, open for writing, seekable and at offset 0 (the header
+ * is written last): -AP_ERR_INVALID otherwise. The writer writes through a
+ * duplicate of fd; ap_perf_writer_finish flushes and closes that and
+ * leaves fd (its sync, close and rename) to the caller. */
+AP_API int ap_perf_writer_open_fd(struct ap_perf_writer **out, int fd,
+                                  const struct ap_perf_write_config *cfg, struct ap_perf_error *err);
 /* Side-band for the profiled program (perf needs a thread to attribute
  * samples and a map to find symbols). time is the record's sample time. */
-int ap_perf_write_comm(struct ap_perf_writer *w, int32_t pid, int32_t tid,
-                       const char *comm, uint64_t time);
-int ap_perf_write_mmap2(struct ap_perf_writer *w, int32_t pid, int32_t tid,
-                        uint64_t addr, uint64_t len, uint64_t pgoff,
-                        uint32_t prot, const char *filename, uint64_t time);
+AP_API int ap_perf_write_comm(struct ap_perf_writer *w, int32_t pid, int32_t tid,
+                              const char *comm, uint64_t time);
+AP_API int ap_perf_write_mmap2(struct ap_perf_writer *w, int32_t pid, int32_t tid,
+                               uint64_t addr, uint64_t len, uint64_t pgoff,
+                               uint32_t prot, const char *filename, uint64_t time);
 /* One AUX buffer: a PERF_RECORD_AUXTRACE with its payload (padded with zero
  * bytes, i.e. SPE Padding, to a multiple of 8 as perf record does), then a
  * PERF_RECORD_AUX with aux_flags. cpu -1 with a tid is per-thread mode. */
-int ap_perf_write_aux(struct ap_perf_writer *w, int32_t cpu, int32_t pid, int32_t tid,
-                      const uint8_t *data, size_t size, uint64_t aux_flags, uint64_t time);
-/* Write the feature sections and header, then rename into place. The writer
+AP_API int ap_perf_write_aux(struct ap_perf_writer *w, int32_t cpu, int32_t pid, int32_t tid,
+                             const uint8_t *data, size_t size, uint64_t aux_flags, uint64_t time);
+/* Write the feature sections and header, then (opened by path) sync and
+ * rename into place. The writer
  * is freed whatever the result; on failure the temporary file is removed. */
-int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err);
+AP_API int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err);
 /* Abandon: remove the temporary file and free. */
-void ap_perf_writer_abort(struct ap_perf_writer *w);
+AP_API void ap_perf_writer_abort(struct ap_perf_writer *w);
 
 /* ---- ELF helper for attributing samples to a binary ------------------- */
 
@@ -346,23 +359,23 @@ struct ap_perf_elf_map {
 /* Read the executable PT_LOAD segments of an ELF64 little-endian file.
  * Returns the number found (<= cap are stored), or a negative enum ap_error
  * with *err filled. */
-int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
-                          struct ap_perf_error *err);
+AP_API int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
+                                 struct ap_perf_error *err);
 /* 1 when path is a 64-bit little-endian aarch64 ELF file (a profiled
  * program's, its loader's or a library's), else 0. */
-int ap_perf_elf_is_aarch64(const char *path);
+AP_API int ap_perf_elf_is_aarch64(const char *path);
 /* The interpreter (dynamic loader) an ELF64 little-endian program asks
  * for, its PT_INTERP: returns 1 with the path in out (NUL-terminated), 0
  * with out empty for a program without one (static), or a negative enum
  * ap_error (-AP_ERR_IO: cannot read; -AP_ERR_FORMAT: not such an ELF file,
  * or its program headers or interpreter string are out of the file, or
  * the string does not fit in cap). */
-int ap_perf_elf_interp(const char *path, char *out, size_t cap);
+AP_API int ap_perf_elf_interp(const char *path, char *out, size_t cap);
 /* The GNU build ID (NT_GNU_BUILD_ID note of a PT_NOTE segment) of the
  * ELF64 file at path, into id: its length in bytes, 0 when the file has
  * none, -AP_ERR_FORMAT (not an ELF64 file, or an ID longer than cap) or
  * -AP_ERR_IO. */
-int ap_perf_elf_build_id(const char *path, uint8_t *id, size_t cap);
+AP_API int ap_perf_elf_build_id(const char *path, uint8_t *id, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,8 @@
 #ifndef ARMPROF_PMU_H
 #define ARMPROF_PMU_H
 
+#include "armprof/export.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -64,7 +66,7 @@ struct ap_pmu_config {
 	uint64_t ceid0, ceid1;
 };
 /* Defaults: 6 counters, FEAT_PMUv3_ICNTR and FEAT_PMUv3p5 implemented. */
-void ap_pmu_config_init(struct ap_pmu_config *cfg);
+AP_API void ap_pmu_config_init(struct ap_pmu_config *cfg);
 
 struct ap_pmu {
 	struct ap_pmu_config cfg;
@@ -84,15 +86,15 @@ struct ap_pmu {
 };
 
 /* Returns 0, or -AP_ERR_INVALID (num_counters > 31, cfg->size too small). */
-int ap_pmu_init(struct ap_pmu *pmu, const struct ap_pmu_config *cfg);
+AP_API int ap_pmu_init(struct ap_pmu *pmu, const struct ap_pmu_config *cfg);
 /* Warm reset: counters, PMCR_EL0, enables and overflow flags to 0 (their
  * reset values are architecturally UNKNOWN; 0 is the model's choice). */
-void ap_pmu_reset(struct ap_pmu *pmu);
+AP_API void ap_pmu_reset(struct ap_pmu *pmu);
 
 /* The host reports increment occurrences of event `event`: every enabled
  * event counter whose PMEVTYPER<n>_EL0.evtCount is `event` counts them, and
  * INST_RETIRED also counts on PMICNTR_EL0 (PMUEvent() in DDI 0487). */
-void ap_pmu_event(struct ap_pmu *pmu, uint16_t event, uint64_t increment);
+AP_API void ap_pmu_event(struct ap_pmu *pmu, uint16_t event, uint64_t increment);
 /* n instructions retired: ap_pmu_event(pmu, AP_PMU_EV_INST_RETIRED, n),
  * made cheap for the per-instruction hot path. */
 static inline void ap_pmu_inst_retired(struct ap_pmu *pmu, uint64_t n)
@@ -118,37 +120,37 @@ static inline void ap_pmu_inst_retired(struct ap_pmu *pmu, uint64_t n)
 
 /* The host reports n processor clock cycles: PMCCNTR_EL0 (with PMCR_EL0.D)
  * and any counter counting CPU_CYCLES. */
-void ap_pmu_cycles(struct ap_pmu *pmu, uint64_t n);
+AP_API void ap_pmu_cycles(struct ap_pmu *pmu, uint64_t n);
 
 /* Register views. PMCR_EL0 reads include N from the configuration. */
-uint64_t ap_pmu_read_pmcr(const struct ap_pmu *pmu);
-void ap_pmu_write_pmcr(struct ap_pmu *pmu, uint64_t value);
-uint64_t ap_pmu_implemented_mask(const struct ap_pmu *pmu); /* P<n>, C, F0 bits */
-uint64_t ap_pmu_read_cnten(const struct ap_pmu *pmu);
-void ap_pmu_cnten_set(struct ap_pmu *pmu, uint64_t bits);
-void ap_pmu_cnten_clr(struct ap_pmu *pmu, uint64_t bits);
-uint64_t ap_pmu_read_ovs(const struct ap_pmu *pmu);
-void ap_pmu_ovs_set(struct ap_pmu *pmu, uint64_t bits);
-void ap_pmu_ovs_clr(struct ap_pmu *pmu, uint64_t bits);
+AP_API uint64_t ap_pmu_read_pmcr(const struct ap_pmu *pmu);
+AP_API void ap_pmu_write_pmcr(struct ap_pmu *pmu, uint64_t value);
+AP_API uint64_t ap_pmu_implemented_mask(const struct ap_pmu *pmu); /* P<n>, C, F0 bits */
+AP_API uint64_t ap_pmu_read_cnten(const struct ap_pmu *pmu);
+AP_API void ap_pmu_cnten_set(struct ap_pmu *pmu, uint64_t bits);
+AP_API void ap_pmu_cnten_clr(struct ap_pmu *pmu, uint64_t bits);
+AP_API uint64_t ap_pmu_read_ovs(const struct ap_pmu *pmu);
+AP_API void ap_pmu_ovs_set(struct ap_pmu *pmu, uint64_t bits);
+AP_API void ap_pmu_ovs_clr(struct ap_pmu *pmu, uint64_t bits);
 /* n >= num_counters: reads 0, writes ignored (callers check access first). */
-uint64_t ap_pmu_read_evcntr(const struct ap_pmu *pmu, unsigned n);
-void ap_pmu_write_evcntr(struct ap_pmu *pmu, unsigned n, uint64_t value);
-uint64_t ap_pmu_read_evtyper(const struct ap_pmu *pmu, unsigned n);
-void ap_pmu_write_evtyper(struct ap_pmu *pmu, unsigned n, uint64_t value);
-uint64_t ap_pmu_read_ccntr(const struct ap_pmu *pmu);
-void ap_pmu_write_ccntr(struct ap_pmu *pmu, uint64_t value);
-uint64_t ap_pmu_read_icntr(const struct ap_pmu *pmu);
+AP_API uint64_t ap_pmu_read_evcntr(const struct ap_pmu *pmu, unsigned n);
+AP_API void ap_pmu_write_evcntr(struct ap_pmu *pmu, unsigned n, uint64_t value);
+AP_API uint64_t ap_pmu_read_evtyper(const struct ap_pmu *pmu, unsigned n);
+AP_API void ap_pmu_write_evtyper(struct ap_pmu *pmu, unsigned n, uint64_t value);
+AP_API uint64_t ap_pmu_read_ccntr(const struct ap_pmu *pmu);
+AP_API void ap_pmu_write_ccntr(struct ap_pmu *pmu, uint64_t value);
+AP_API uint64_t ap_pmu_read_icntr(const struct ap_pmu *pmu);
 /* PMCEID0_EL0 (n = 0) and PMCEID1_EL0 (n = 1). */
-uint64_t ap_pmu_read_ceid(const struct ap_pmu *pmu, unsigned n);
-void ap_pmu_write_icntr(struct ap_pmu *pmu, uint64_t value);
+AP_API uint64_t ap_pmu_read_ceid(const struct ap_pmu *pmu, unsigned n);
+AP_API void ap_pmu_write_icntr(struct ap_pmu *pmu, uint64_t value);
 
 /* The PMU of a PE (include/armprof/model.h): the host reports events and
  * cycles; PMCR_EL0.N etc. come from ap_config.pmu. The PE counts SPE's
  * SAMPLE_POP/FEED/FILTRATE/COLLISION itself (spec/002 2.6 Table 1): a host
  * must not report those four. */
 struct ap_pe;
-void ap_pe_pmu_event(struct ap_pe *pe, uint16_t event, uint64_t increment);
-void ap_pe_cycles(struct ap_pe *pe, uint64_t n);
+AP_API void ap_pe_pmu_event(struct ap_pe *pe, uint16_t event, uint64_t increment);
+AP_API void ap_pe_cycles(struct ap_pe *pe, uint64_t n);
 
 #ifdef __cplusplus
 }

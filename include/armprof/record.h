@@ -4,6 +4,8 @@
 #ifndef ARMPROF_RECORD_H
 #define ARMPROF_RECORD_H
 
+#include "armprof/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,7 +54,7 @@ struct ap_decode_error {
 	uint8_t kind; /* enum ap_decode_error_kind */
 	uint8_t hdr0, hdr1; /* header bytes of the packet concerned */
 };
-const char *ap_decode_error_name(enum ap_decode_error_kind k);
+AP_API const char *ap_decode_error_name(enum ap_decode_error_kind k);
 
 #define AP_RECORD_MAX_ERRORS 4
 #define AP_RECORD_MAX_IMPDEF 4
@@ -115,14 +117,14 @@ struct ap_record_encode_opts {
  * values, then Timestamp (if AP_HAS_TS) or End. Returns bytes written, or
  * -AP_ERR_NOSPACE (nothing written), or -AP_ERR_INVALID for an IMP DEF INDEX
  * over 31. opts may be NULL. */
-int ap_record_encode(uint8_t *buf, size_t cap, const struct ap_record *rec,
-                     const struct ap_record_encode_opts *opts);
+AP_API int ap_record_encode(uint8_t *buf, size_t cap, const struct ap_record *rec,
+                            const struct ap_record_encode_opts *opts);
 
 /* Worst-case size of an encoded record. */
 #define AP_RECORD_MAX_BYTES 160
 
 /* Op type helpers for reports: "LD", "ST", "B", "OTHER" or "RESERVED". */
-const char *ap_record_op_name(const struct ap_record *rec);
+AP_API const char *ap_record_op_name(const struct ap_record *rec);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,8 @@
 #ifndef ARMPROF_REPORT_H
 #define ARMPROF_REPORT_H
 
+#include "armprof/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,13 +61,13 @@ struct ap_report_rates {
 	double lat_mean, lat_p50, lat_p90, lat_p99;
 	double l1d_miss, llc_miss, tlb_walk, mispredict;
 };
-void ap_report_rates(const struct ap_report_stats *s, struct ap_report_rates *out);
+AP_API void ap_report_rates(const struct ap_report_stats *s, struct ap_report_rates *out);
 /* q in [0,1]: the total latency below which a fraction q of the samples
  * with a total latency fall (bin midpoint), or 0 without samples. */
-double ap_report_percentile(const struct ap_report_stats *s, double q);
+AP_API double ap_report_percentile(const struct ap_report_stats *s, double q);
 /* Short name of a Neoverse Data Source value: "L1D", "L2", "PEER-CORE",
  * "LOCAL-CLUSTER", "SYS-CACHE", "PEER-CLUSTER", "REMOTE", "DRAM", or NULL. */
-const char *ap_report_data_source_name(unsigned value);
+AP_API const char *ap_report_data_source_name(unsigned value);
 
 struct ap_report_row {
 	uint64_t addr;      /* instruction PC, or the function's start address */
@@ -77,11 +79,11 @@ struct ap_report_row {
 
 struct ap_report;
 
-int ap_report_new(struct ap_report **out);
-void ap_report_free(struct ap_report *r);
+AP_API int ap_report_new(struct ap_report **out);
+AP_API void ap_report_free(struct ap_report *r);
 /* Count one record. Records without a PC count only in the totals. Never
  * fails once created except -AP_ERR_NOMEM (when the PC table must grow). */
-int ap_report_add(struct ap_report *r, const struct ap_record *rec);
+AP_API int ap_report_add(struct ap_report *r, const struct ap_record *rec);
 
 /* Symbols (and DWARF line information, when present) of the ELF file at
  * path, loaded at load_bias (runtime address = ELF address + bias). A
@@ -93,29 +95,29 @@ int ap_report_add(struct ap_report *r, const struct ap_record *rec);
  * address>, each PLT stub <symbol>@plt.
  * Returns 0, -AP_ERR_IO (cannot open), -AP_ERR_FORMAT (not a 64-bit ELF
  * file) or -AP_ERR_NOMEM; err_msg (may be NULL) gets a message. */
-int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias,
-                          char *err_msg, size_t err_len);
+AP_API int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias,
+                                 char *err_msg, size_t err_len);
 /* Symbols of another ELF file the program ran code of (its dynamic loader,
  * a shared library), loaded at load_bias: PCs no symbol of the binary
  * covers are looked up in the libraries, in the order added, and their
  * rows name the file (ap_report_row.binary). Same returns as
  * ap_report_load_binary. */
-int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias,
-                           char *err_msg, size_t err_len);
+AP_API int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias,
+                                  char *err_msg, size_t err_len);
 /* The same, the rows naming the library name (a file name) rather than
  * path's own: for a copy found elsewhere (a build-ID cache's ".../elf"). */
-int ap_report_load_library_named(struct ap_report *r, const char *path, const char *name,
-                                 uint64_t load_bias, char *err_msg, size_t err_len);
+AP_API int ap_report_load_library_named(struct ap_report *r, const char *path, const char *name,
+                                        uint64_t load_bias, char *err_msg, size_t err_len);
 /* A directory to look for separate debug files in, laid out as
  * /usr/lib/debug is (.build-id/xx/yyyy.debug, or the file's own directory
  * below it). Directories are searched in the order added, then
  * /usr/lib/debug; a binary loaded later sees them. Returns 0 or
  * -AP_ERR_NOMEM. */
-int ap_report_add_debug_dir(struct ap_report *r, const char *dir);
+AP_API int ap_report_add_debug_dir(struct ap_report *r, const char *dir);
 
 /* Sort and aggregate: instruction rows by samples (then PC), function rows
  * by samples (then name). Call after the last ap_report_add. */
-int ap_report_finish(struct ap_report *r);
+AP_API int ap_report_finish(struct ap_report *r);
 
 /* What the rows can be ranked by. SPE samples operations, not time, so the
  * samples say where the operations are; the summed total latency of the
@@ -131,20 +133,20 @@ enum ap_report_key {
 	AP_REPORT_BY_MISPREDICTS, /* mispredicted */
 };
 /* The count key ranks by. */
-uint64_t ap_report_key_count(const struct ap_report_stats *s, enum ap_report_key key);
+AP_API uint64_t ap_report_key_count(const struct ap_report_stats *s, enum ap_report_key key);
 /* Rank the instruction and function rows (after ap_report_finish) by key,
  * most first; ties by samples, then name, then address. */
-void ap_report_sort(struct ap_report *r, enum ap_report_key key);
-const struct ap_report_stats *ap_report_totals(const struct ap_report *r);
-uint64_t ap_report_records(const struct ap_report *r);
-size_t ap_report_instructions(const struct ap_report *r, const struct ap_report_row **rows);
-size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row **rows);
+AP_API void ap_report_sort(struct ap_report *r, enum ap_report_key key);
+AP_API const struct ap_report_stats *ap_report_totals(const struct ap_report *r);
+AP_API uint64_t ap_report_records(const struct ap_report *r);
+AP_API size_t ap_report_instructions(const struct ap_report *r, const struct ap_report_row **rows);
+AP_API size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row **rows);
 /* One row per thread, by the records' CONTEXTIDR_EL1 (which holds the
  * thread id under Linux with CONFIG_PID_IN_CONTEXTIDR, and under armprof
  * record): addr is that value, AP_REPORT_NO_CONTEXT for the records
  * without a Context packet; name NULL. Ranked like the other tables. */
 #define AP_REPORT_NO_CONTEXT UINT64_MAX
-size_t ap_report_threads(const struct ap_report *r, const struct ap_report_row **rows);
+AP_API size_t ap_report_threads(const struct ap_report *r, const struct ap_report_row **rows);
 
 /* Shared cache lines, as `perf c2c` shows them: the data lines of
  * AP_REPORT_LINE_BYTES where some sampled load's data came from another
@@ -190,28 +192,28 @@ struct ap_report_line {
 	enum ap_report_sharing sharing;
 };
 /* "false", "true" or "one thread". */
-const char *ap_report_sharing_name(enum ap_report_sharing s);
-int ap_report_has_shared_lines(const struct ap_report *r);
+AP_API const char *ap_report_sharing_name(enum ap_report_sharing s);
+AP_API int ap_report_has_shared_lines(const struct ap_report *r);
 /* Thread tid (a CONTEXTIDR_EL1 value) belongs to process pid: one virtual
  * address in two processes is two lines (a forked child's copy of a
  * variable is not its parent's). Give every mapping before the first
  * record; threads not given are of no known process (all one). 0, or
  * -AP_ERR_NOMEM. */
-int ap_report_set_thread_process(struct ap_report *r, uint64_t tid, uint64_t pid);
+AP_API int ap_report_set_thread_process(struct ap_report *r, uint64_t tid, uint64_t pid);
 /* Second pass: count rec if its data address lies in a shared line.
  * 0 or -AP_ERR_NOMEM. */
-int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec);
+AP_API int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec);
 /* The lines, most loads from another core first (none without the second
  * pass). *dropped (may be NULL): such loads on lines past
  * AP_REPORT_MAX_SHARED_LINES, not shown. */
-size_t ap_report_shared_lines(const struct ap_report *r, const struct ap_report_line **lines, uint64_t *dropped);
+AP_API size_t ap_report_shared_lines(const struct ap_report *r, const struct ap_report_line **lines, uint64_t *dropped);
 
 /* The instruction at pc as text ("ldr x0, [x0]"), from the loaded binary,
  * with capstone; 0 or -AP_ERR_UNSUPPORTED (no binary, not in it). */
-int ap_report_disassemble(const struct ap_report *r, uint64_t pc, char *buf, size_t cap);
+AP_API int ap_report_disassemble(const struct ap_report *r, uint64_t pc, char *buf, size_t cap);
 
 /* The statistics of the samples at pc, or NULL when none is there. */
-const struct ap_report_stats *ap_report_pc_stats(const struct ap_report *r, uint64_t pc);
+AP_API const struct ap_report_stats *ap_report_pc_stats(const struct ap_report *r, uint64_t pc);
 /* Where the function called name is, in runtime addresses: [*start,
  * *start + *size), in the binary or a loaded library (*binary: the
  * library's file name, NULL for the binary). Several symbols may have the
@@ -221,10 +223,10 @@ const struct ap_report_stats *ap_report_pc_stats(const struct ap_report *r, uint
  * the compiler's copies of the function count (name.constprop.0,
  * name.isra.0, name.part.0, ...). *found: the symbol's name. Returns 0, or
  * -AP_ERR_INVALID when no function symbol with a size has the name. */
-int ap_report_find_function(const struct ap_report *r, const char *name, uint64_t *start, uint64_t *size,
-                            const char **binary, const char **found);
+AP_API int ap_report_find_function(const struct ap_report *r, const char *name, uint64_t *start, uint64_t *size,
+                                   const char **binary, const char **found);
 /* "file.c:42" for pc from DWARF line information; 0 or -AP_ERR_UNSUPPORTED. */
-int ap_report_source_line(const struct ap_report *r, uint64_t pc, char *buf, size_t cap);
+AP_API int ap_report_source_line(const struct ap_report *r, uint64_t pc, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,8 @@
 #ifndef ARMPROF_SNAPSHOT_H
 #define ARMPROF_SNAPSHOT_H
 
+#include "armprof/export.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,7 +63,7 @@ struct ap_snapshot_config {
 /* Defaults: FEAT_PMUv3_SS, FEAT_PCSRv8p9, EL2, EL3, no capture in Debug
  * state, PMU_SNAPSHOT not counted in Debug state, reserved SSE disabled,
  * Capture events complete at once. */
-void ap_snapshot_config_init(struct ap_snapshot_config *cfg);
+AP_API void ap_snapshot_config_init(struct ap_snapshot_config *cfg);
 
 /* What the Capture-event rules read of the PE. */
 struct ap_snapshot_pe {
@@ -74,7 +76,7 @@ struct ap_snapshot_pe {
 	bool brbe_freeze;             /* BRBE would freeze: FEAT_BRBE, BranchRecordAllowed,
 	                                 BRBCR_EL1.FZPSS (and BRBCR_EL2.FZPSS) — host input */
 };
-void ap_snapshot_pe_init(struct ap_snapshot_pe *pe); /* all PMSSE 0b01, powered */
+AP_API void ap_snapshot_pe_init(struct ap_snapshot_pe *pe); /* all PMSSE 0b01, powered */
 
 typedef void (*ap_brbe_freeze_fn)(void *ctx);
 
@@ -90,18 +92,18 @@ struct ap_snapshot {
 	void *brbe_ctx;
 };
 
-int ap_snapshot_init(struct ap_snapshot *s, const struct ap_snapshot_config *cfg);
+AP_API int ap_snapshot_init(struct ap_snapshot *s, const struct ap_snapshot_config *cfg);
 /* Warm reset: PMSSCR_EL1 = {NC,SS} = {1,0}; saved values and PMECR_EL1.SSE
  * are UNKNOWN (the model keeps 0). */
-void ap_snapshot_reset(struct ap_snapshot *s);
+AP_API void ap_snapshot_reset(struct ap_snapshot *s);
 /* The output hook for a BRBE freeze event on a successful Capture (SS-IWRNBL). */
-void ap_snapshot_set_brbe_hook(struct ap_snapshot *s, ap_brbe_freeze_fn fn, void *ctx);
+AP_API void ap_snapshot_set_brbe_hook(struct ap_snapshot *s, ap_brbe_freeze_fn fn, void *ctx);
 
 /* PMUCaptureEventEnabled(), PMUCaptureEventAllowed() and their Table
  * D13-10 class for a PE state. */
-bool ap_snapshot_enabled(const struct ap_snapshot *s, const struct ap_snapshot_pe *pe);
-bool ap_snapshot_allowed(const struct ap_snapshot *s, const struct ap_snapshot_pe *pe);
-enum ap_ss_capture ap_snapshot_class(const struct ap_snapshot *s, const struct ap_snapshot_pe *pe);
+AP_API bool ap_snapshot_enabled(const struct ap_snapshot *s, const struct ap_snapshot_pe *pe);
+AP_API bool ap_snapshot_allowed(const struct ap_snapshot *s, const struct ap_snapshot_pe *pe);
+AP_API enum ap_ss_capture ap_snapshot_class(const struct ap_snapshot *s, const struct ap_snapshot_pe *pe);
 
 /* The objects a Capture event reads and writes. pcsr may be NULL. */
 struct ap_snapshot_targets {
@@ -112,35 +114,35 @@ struct ap_snapshot_targets {
 /* A direct write of PMSSCR_EL1 (after the access check): a 1 in SS starts a
  * Capture event when enabled; when disabled SS ignores writes (SS-RMFJWS).
  * NC is read-only (set by Capture events). Returns 1 if a Capture event started. */
-int ap_snapshot_write_pmsscr(struct ap_snapshot *s, const struct ap_snapshot_pe *pe,
-                             const struct ap_snapshot_targets *t, uint64_t value);
+AP_API int ap_snapshot_write_pmsscr(struct ap_snapshot *s, const struct ap_snapshot_pe *pe,
+                                    const struct ap_snapshot_targets *t, uint64_t value);
 /* The IMPLEMENTATION DEFINED external snapshot request: an indirect write of
  * 1 to PMSSCR_EL1.SS (SS-RSCLCQ-1/2). Returns 1 if a Capture event started. */
-int ap_snapshot_request(struct ap_snapshot *s, const struct ap_snapshot_pe *pe,
-                        const struct ap_snapshot_targets *t);
+AP_API int ap_snapshot_request(struct ap_snapshot *s, const struct ap_snapshot_pe *pe,
+                               const struct ap_snapshot_targets *t);
 /* n instructions retired: a Capture event in progress (capture_delay > 0)
  * completes when its delay has run out, with the state at that point. */
-void ap_snapshot_tick(struct ap_snapshot *s, const struct ap_snapshot_pe *pe,
-                      const struct ap_snapshot_targets *t, uint64_t n);
+AP_API void ap_snapshot_tick(struct ap_snapshot *s, const struct ap_snapshot_pe *pe,
+                             const struct ap_snapshot_targets *t, uint64_t n);
 
-uint64_t ap_snapshot_read_pmsscr(const struct ap_snapshot *s);
-uint64_t ap_snapshot_read_pmecr(const struct ap_snapshot *s);
-void ap_snapshot_write_pmecr(struct ap_snapshot *s, uint64_t value);
+AP_API uint64_t ap_snapshot_read_pmsscr(const struct ap_snapshot *s);
+AP_API uint64_t ap_snapshot_read_pmecr(const struct ap_snapshot *s);
+AP_API void ap_snapshot_write_pmecr(struct ap_snapshot *s, uint64_t value);
 /* Snapshot registers: no OS Lock check here or anywhere (SS-IKGJMV). */
-uint64_t ap_snapshot_read_evcntsvr(const struct ap_snapshot *s, unsigned n);
-uint64_t ap_snapshot_read_ccntsvr(const struct ap_snapshot *s);
-uint64_t ap_snapshot_read_icntsvr(const struct ap_snapshot *s);
+AP_API uint64_t ap_snapshot_read_evcntsvr(const struct ap_snapshot *s, unsigned n);
+AP_API uint64_t ap_snapshot_read_ccntsvr(const struct ap_snapshot *s);
+AP_API uint64_t ap_snapshot_read_icntsvr(const struct ap_snapshot *s);
 
 /* The IMPLEMENTATION DEFINED external snapshot request of a PE (SS-RSCLCQ-2).
  * Returns 1 if a Capture event started, 0 if it was ignored. */
 struct ap_pe;
-int ap_pe_snapshot_request(struct ap_pe *pe);
+AP_API int ap_pe_snapshot_request(struct ap_pe *pe);
 /* The BRBE freeze output of a PE (called on a successful Capture event when
  * the PE state's brbe_freeze input is set). */
-void ap_pe_set_brbe_hook(struct ap_pe *pe, ap_brbe_freeze_fn fn, void *ctx);
-const struct ap_snapshot *ap_pe_snapshot(const struct ap_pe *pe);
+AP_API void ap_pe_set_brbe_hook(struct ap_pe *pe, ap_brbe_freeze_fn fn, void *ctx);
+AP_API const struct ap_snapshot *ap_pe_snapshot(const struct ap_pe *pe);
 /* Table D13-10 class of Capture events in the PE's current state. */
-enum ap_ss_capture ap_pe_snapshot_class(const struct ap_pe *pe);
+AP_API enum ap_ss_capture ap_pe_snapshot_class(const struct ap_pe *pe);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,8 @@
 #ifndef ARMPROF_SPE_H
 #define ARMPROF_SPE_H
 
+#include "armprof/export.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -86,19 +88,19 @@ struct ap_spe_op {
 
 /* Report one population member. Returns 1 if it was selected for sampling
  * (whatever then happens to its record), 0 if not. */
-int ap_spe_op(struct ap_pe *pe, const struct ap_spe_op *op);
+AP_API int ap_spe_op(struct ap_pe *pe, const struct ap_spe_op *op);
 
 /* Batch form. ap_spe_until_sample(): how many members can pass before the
  * next one the model selects (UINT64_MAX while profiling is disabled at the
  * current state). ap_spe_skip(): let up to n undescribed members pass;
  * returns how many passed, which stops short of n only right before a
  * member that is selected: describe that one with ap_spe_op(). */
-uint64_t ap_spe_until_sample(struct ap_pe *pe);
-uint64_t ap_spe_skip(struct ap_pe *pe, uint64_t n);
+AP_API uint64_t ap_spe_until_sample(struct ap_pe *pe);
+AP_API uint64_t ap_spe_skip(struct ap_pe *pe, uint64_t n);
 
 /* PSB CSYNC (3.6): complete every sampled operation in flight and write
  * every record the PE still holds. */
-void ap_spe_psb_csync(struct ap_pe *pe);
+AP_API void ap_spe_psb_csync(struct ap_pe *pe);
 
 /* The model's counts. sample_* are the PMU events of 2.6 Table 1. */
 struct ap_spe_counts {
@@ -112,12 +114,12 @@ struct ap_spe_counts {
 	uint64_t serrors;          /* external aborts taken as SError (spe.ext_abort = serror) */
 	uint64_t mgmt_events;      /* Profiling Buffer management events */
 };
-void ap_spe_get_counts(struct ap_pe *pe, struct ap_spe_counts *out);
+AP_API void ap_spe_get_counts(struct ap_pe *pe, struct ap_spe_counts *out);
 /* Read one PMU event of Table 1 (0x4000..0x4003): 0, or -AP_ERR_INVALID. */
-int ap_spe_pmu_event(struct ap_pe *pe, unsigned event, uint64_t *value);
+AP_API int ap_spe_pmu_event(struct ap_pe *pe, unsigned event, uint64_t *value);
 
 /* The PMBIRQ level (3.5): PMBSR_EL1.S. */
-bool ap_spe_pmbirq(const struct ap_pe *pe);
+AP_API bool ap_spe_pmbirq(const struct ap_pe *pe);
 
 #ifdef __cplusplus
 }

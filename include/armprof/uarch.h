@@ -17,6 +17,8 @@
 #ifndef ARMPROF_UARCH_H
 #define ARMPROF_UARCH_H
 
+#include "armprof/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -82,17 +84,17 @@ struct ap_uarch_config {
 	uint16_t prefetch_degree;
 	uint16_t prefetch_streams; /* streams tracked at once, 1..16 */
 };
-void ap_uarch_config_init(struct ap_uarch_config *cfg);
+AP_API void ap_uarch_config_init(struct ap_uarch_config *cfg);
 /* Set one field by key ("l1d.size", "dram.latency", ...; see
  * ap_uarch_config_key) from decimal or 0x text, with an optional K/M/G
  * suffix for sizes. Returns 0, or -AP_ERR_INVALID for an unknown key or a
  * value that does not parse or fit (the whole config is checked later by
  * ap_uarch_system_new / ap_uarch_core_new). */
-int ap_uarch_config_set(struct ap_uarch_config *cfg, const char *key, const char *value);
+AP_API int ap_uarch_config_set(struct ap_uarch_config *cfg, const char *key, const char *value);
 /* The index-th key and a one-line description, or NULL past the end. */
-const char *ap_uarch_config_key(size_t index, const char **doc);
+AP_API const char *ap_uarch_config_key(size_t index, const char **doc);
 /* Read a field back as a number: 0, or -AP_ERR_INVALID for an unknown key. */
-int ap_uarch_config_get(const struct ap_uarch_config *cfg, const char *key, uint64_t *value);
+AP_API int ap_uarch_config_get(const struct ap_uarch_config *cfg, const char *key, uint64_t *value);
 
 /* Outcome of one operation. */
 struct ap_uarch_result {
@@ -108,11 +110,11 @@ struct ap_uarch_core;
 
 /* Create the shared part. Returns 0 or a negative enum ap_error
  * (-AP_ERR_INVALID for an inconsistent configuration, -AP_ERR_NOMEM). */
-int ap_uarch_system_new(struct ap_uarch_system **out, const struct ap_uarch_config *cfg);
-void ap_uarch_system_free(struct ap_uarch_system *sys);
+AP_API int ap_uarch_system_new(struct ap_uarch_system **out, const struct ap_uarch_config *cfg);
+AP_API void ap_uarch_system_free(struct ap_uarch_system *sys);
 /* Core id: 0..255, used by the coherence directory and cluster grouping. */
-int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id);
-void ap_uarch_core_free(struct ap_uarch_core *core);
+AP_API int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id);
+AP_API void ap_uarch_core_free(struct ap_uarch_core *core);
 
 /* Access kinds for ap_uarch_access. */
 enum ap_uarch_access_kind {
@@ -122,14 +124,14 @@ enum ap_uarch_access_kind {
 };
 /* One data access of size bytes at vaddr (a split across lines counts as
  * one access of the first line). */
-void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
-                     enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
+AP_API void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
+                            enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
 /* An access whose result is not wanted: the caches, TLBs, prefetcher and
  * directory change exactly as ap_uarch_access would change them, but the
  * core's statistics do not count it. An access to the line of the
  * previous one changes nothing and returns at once, so warming the model
  * with a program's accesses costs only their line changes. */
-void ap_uarch_warm(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind);
+AP_API void ap_uarch_warm(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind);
 /* count accesses of kind in a row to the line of the previous access,
  * each the same as the previous access to that line: when each is certain
  * to be an L1D and L1 DTLB hit that changes nothing but the statistics
@@ -139,8 +141,8 @@ void ap_uarch_warm(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_acc
  * nothing: make the accesses with ap_uarch_access. With count 0 it only
  * says whether it could (and sets *out). For a host replaying a loop that
  * walks a line: one call for a run instead of one per access. */
-int ap_uarch_access_repeat(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind,
-                           uint64_t count, struct ap_uarch_result *out);
+AP_API int ap_uarch_access_repeat(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind,
+                                  uint64_t count, struct ap_uarch_result *out);
 
 /* Branch kinds for ap_uarch_branch. */
 enum ap_uarch_branch_flags {
@@ -151,16 +153,16 @@ enum ap_uarch_branch_flags {
 };
 /* One executed branch with its real outcome: trains the predictor and says
  * whether it was mispredicted (AP_EV_MISPREDICTED, AP_EV_NOT_TAKEN). */
-void ap_uarch_branch(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
-                     int taken, struct ap_uarch_result *out);
+AP_API void ap_uarch_branch(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
+                            int taken, struct ap_uarch_result *out);
 /* ap_uarch_branch in two steps, for a host that needs the result of few
  * branches (e.g. only the sampled ones): _train() predicts, trains and
  * counts, returning 1 if mispredicted; _result() gives what
  * ap_uarch_branch would have given for that outcome. */
-int ap_uarch_branch_train(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
-                          int taken);
-void ap_uarch_branch_result(const struct ap_uarch_core *core, unsigned flags, int taken,
-                            int mispredicted, struct ap_uarch_result *out);
+AP_API int ap_uarch_branch_train(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
+                                 int taken);
+AP_API void ap_uarch_branch_result(const struct ap_uarch_core *core, unsigned flags, int taken,
+                                   int mispredicted, struct ap_uarch_result *out);
 /* count executions in a row of one branch with one outcome (a loop's
  * closing branch): when each is certain to be predicted right and to change
  * nothing in the predictor (the direction counter and history are
@@ -169,11 +171,11 @@ void ap_uarch_branch_result(const struct ap_uarch_core *core, unsigned flags, in
  * ap_uarch_branch_train would one by one and returns 1. Otherwise returns
  * 0 and changes nothing: train them one by one. With count 0 it only says
  * whether it could. */
-int ap_uarch_branch_repeat(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
-                           int taken, uint64_t count);
+AP_API int ap_uarch_branch_repeat(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
+                                  int taken, uint64_t count);
 
 /* Latencies of an operation that is neither a memory access nor a branch. */
-void ap_uarch_other(struct ap_uarch_core *core, struct ap_uarch_result *out);
+AP_API void ap_uarch_other(struct ap_uarch_core *core, struct ap_uarch_result *out);
 
 /* Counters over the whole run, per core. */
 struct ap_uarch_stats {
@@ -181,14 +183,14 @@ struct ap_uarch_stats {
 	uint64_t tlb_l1_misses, tlb_walks;
 	uint64_t branches, mispredicts;
 };
-const struct ap_uarch_stats *ap_uarch_core_stats(const struct ap_uarch_core *core);
+AP_API const struct ap_uarch_stats *ap_uarch_core_stats(const struct ap_uarch_core *core);
 /* How many of the core's accesses met another core's write, warming ones
  * included: a private copy found stale (the other core wrote the line
  * since it was filled), or a line served from the other core's cache. It
  * changes only during this core's accesses, so a host that replays cores
  * in turn can tell, from one turn to the next, whether the order of their
  * accesses mattered just then. */
-const uint64_t *ap_uarch_core_met_others(const struct ap_uarch_core *core);
+AP_API const uint64_t *ap_uarch_core_met_others(const struct ap_uarch_core *core);
 
 #ifdef __cplusplus
 }

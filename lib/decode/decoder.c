@@ -183,6 +183,65 @@ static inline uint64_t load_payload8(const uint8_t *p)
 #endif
 }
 
+/* ---- The fast path's packets -------------------------------------------
+ * The headers the fast path takes are spelled from the codec's encodings
+ * (include/armprof/codec.h), and each is checked at compile time against the
+ * codec's header table (PD_TYPE1/PD_PSIZE1/PD_RESERVED1 in
+ * lib/codec/packet_decode.h, the one description both paths use): the
+ * packet type, payload size and defined value the generic path (pd_decode,
+ * ap_record_apply) decodes it as. The sizes below come from the same table.
+ * tests/decode/test_decode_paths.c and fuzz/fuzz_decode_paths.c check that
+ * both paths give the same records. */
+#define HDR_PC (AP_HDR_ADDRESS | AP_ADDR_PC)
+#define HDR_TARGET (AP_HDR_ADDRESS | AP_ADDR_TARGET)
+#define HDR_DATA_VA (AP_HDR_ADDRESS | AP_ADDR_DATA_VA)
+#define HDR_DATA_PA (AP_HDR_ADDRESS | AP_ADDR_DATA_PA)
+#define HDR_LAT_TOTAL (AP_HDR_COUNTER | AP_CTR_TOTAL)
+#define HDR_LAT_ISSUE (AP_HDR_COUNTER | AP_CTR_ISSUE)
+#define HDR_LAT_XLAT (AP_HDR_COUNTER | AP_CTR_XLAT)
+#define HDR_EVENTS(sz) (AP_HDR_EVENTS | (sz) << 4)           /* SZ: 2^sz bytes */
+#define HDR_DATA_SOURCE(sz) (AP_HDR_DATA_SOURCE | (sz) << 4)
+#define HDR_OP_TYPE(cls) (AP_HDR_OP_TYPE | (cls))
+#define HDR_CTX_EL1 (AP_HDR_CONTEXT | AP_CTX_EL1)
+#define HDR_CTX_EL2 (AP_HDR_CONTEXT | AP_CTX_EL2)
+/* Bytes of the packet with one-byte header h, from the codec's table. */
+#define PKT_SIZE(h) (1u + PD_PSIZE1(h))
+#define FAST_HEADER(h, type)                                                          \
+	_Static_assert(PD_TYPE1(h) == (type) && !PD_RESERVED1(h),                       \
+	               "fast path: header " #h " is not a defined " #type " in the codec's table")
+FAST_HEADER(HDR_PC, AP_PKT_ADDRESS);
+FAST_HEADER(HDR_TARGET, AP_PKT_ADDRESS);
+FAST_HEADER(HDR_DATA_VA, AP_PKT_ADDRESS);
+FAST_HEADER(HDR_DATA_PA, AP_PKT_ADDRESS);
+FAST_HEADER(HDR_LAT_TOTAL, AP_PKT_COUNTER);
+FAST_HEADER(HDR_LAT_ISSUE, AP_PKT_COUNTER);
+FAST_HEADER(HDR_LAT_XLAT, AP_PKT_COUNTER);
+FAST_HEADER(HDR_EVENTS(0), AP_PKT_EVENTS);
+FAST_HEADER(HDR_EVENTS(1), AP_PKT_EVENTS);
+FAST_HEADER(HDR_EVENTS(2), AP_PKT_EVENTS);
+FAST_HEADER(HDR_EVENTS(3), AP_PKT_EVENTS);
+FAST_HEADER(HDR_DATA_SOURCE(0), AP_PKT_DATA_SOURCE);
+FAST_HEADER(HDR_DATA_SOURCE(1), AP_PKT_DATA_SOURCE);
+FAST_HEADER(HDR_OP_TYPE(AP_OP_CLASS_OTHER), AP_PKT_OP_TYPE);
+FAST_HEADER(HDR_OP_TYPE(AP_OP_CLASS_LDST), AP_PKT_OP_TYPE);
+FAST_HEADER(HDR_OP_TYPE(AP_OP_CLASS_BRANCH), AP_PKT_OP_TYPE);
+FAST_HEADER(HDR_CTX_EL1, AP_PKT_CONTEXT);
+FAST_HEADER(HDR_CTX_EL2, AP_PKT_CONTEXT);
+FAST_HEADER(AP_HDR_PAD, AP_PKT_PAD);
+FAST_HEADER(AP_HDR_END, AP_PKT_END);
+FAST_HEADER(AP_HDR_TIMESTAMP, AP_PKT_TIMESTAMP);
+/* The largest packet the fast path takes: it needs that many bytes left. */
+#define FAST_MAX_PACKET PKT_SIZE(HDR_PC)
+_Static_assert(PKT_SIZE(HDR_PC) == 9 && PKT_SIZE(AP_HDR_TIMESTAMP) == 9,
+               "fast path: 8-byte payloads are its largest packets");
+/* A record starts with a field packet of the switch below: every one-byte
+ * header under the first of them is framing, End or a 16-bit prefix. */
+#define FAST_FIRST_FIELD HDR_EVENTS(0)
+_Static_assert(FAST_FIRST_FIELD < HDR_OP_TYPE(0) && FAST_FIRST_FIELD < HDR_DATA_SOURCE(0) &&
+               FAST_FIRST_FIELD < HDR_CTX_EL1 && FAST_FIRST_FIELD < HDR_LAT_TOTAL &&
+               FAST_FIRST_FIELD < HDR_PC,
+               "fast path: FAST_FIRST_FIELD is its lowest field header");
+
 /* After a PC packet, the packets records of Neoverse-like PEs (and
  * ap_record_encode) have next, in this order: Operation Type, Events, issue
  * and total latency. Taking them here, each behind a test that is almost
@@ -199,26 +258,26 @@ static inline unsigned fuse_after_pc(struct ap_record *rec, const uint8_t *q, ui
 	rec->op_class = q[0] & 3u;
 	rec->op_subclass = q[1];
 	rec->has |= AP_HAS_OP;
-	q += 2;
+	q += PKT_SIZE(HDR_OP_TYPE(0));
 	(*n)++;
 	if ((q[0] & 0xCFu) == AP_HDR_EVENTS && !(rec->has & AP_HAS_EVENTS)) {
-		unsigned sz = 1u << (q[0] >> 4 & 3u);
+		unsigned sz = AP_PAYLOAD_LEN(q[0]);
 		rec->events_size = (uint8_t)sz;
 		rec->events = load_payload8(q + 1) & pd_payload_mask[sz];
 		rec->has |= AP_HAS_EVENTS;
 		q += 1 + sz;
 		(*n)++;
 	}
-	if (q[0] == (AP_HDR_COUNTER | AP_CTR_ISSUE) && !(rec->has & AP_HAS_LAT_ISSUE)) {
+	if (q[0] == HDR_LAT_ISSUE && !(rec->has & AP_HAS_LAT_ISSUE)) {
 		rec->lat_issue = (uint16_t)((q[1] | (unsigned)q[2] << 8) & AP_COUNTER_MAX);
 		rec->has |= AP_HAS_LAT_ISSUE;
-		q += 3;
+		q += PKT_SIZE(HDR_LAT_ISSUE);
 		(*n)++;
 	}
-	if (q[0] == (AP_HDR_COUNTER | AP_CTR_TOTAL) && !(rec->has & AP_HAS_LAT_TOTAL)) {
+	if (q[0] == HDR_LAT_TOTAL && !(rec->has & AP_HAS_LAT_TOTAL)) {
 		rec->lat_total = (uint16_t)((q[1] | (unsigned)q[2] << 8) & AP_COUNTER_MAX);
 		rec->has |= AP_HAS_LAT_TOTAL;
-		q += 3;
+		q += PKT_SIZE(HDR_LAT_TOTAL);
 		(*n)++;
 	}
 	return (unsigned)(q - start);
@@ -241,7 +300,7 @@ static long fast_run(struct ap_decoder *dec, const uint8_t *buf, size_t i, size_
 
 	if (dec->offset < dec->skip_until)
 		return (long)i;
-	while (len - i >= 9) {
+	while (len - i >= FAST_MAX_PACKET) {
 		const uint8_t *p = buf + i;
 		if (!dec->in_record) {
 			uint8_t b = p[0];
@@ -252,23 +311,23 @@ static long fast_run(struct ap_decoder *dec, const uint8_t *buf, size_t i, size_
 				continue;
 			}
 			/* a record starts with a field packet handled below */
-			if (b < 0x42 || b == AP_HDR_TIMESTAMP)
+			if (b < FAST_FIRST_FIELD || b == AP_HDR_TIMESTAMP)
 				break;
 			start_record(dec, base + i);
 			limit = rec->offset + dec->cfg.max_record_bytes;
 		}
-		if (base + i + 9 >= limit)
+		if (base + i + FAST_MAX_PACKET >= limit)
 			break;
 		const uint64_t raw = load_payload8(p + 1);
 		uint32_t bit;
 		unsigned size;
 		switch (p[0]) {
-		case 0xB0: /* PC (5.3.1) */
-		case 0xB1: /* branch target */
-			bit = p[0] == 0xB0 ? AP_HAS_PC : AP_HAS_TARGET;
+		case HDR_PC: /* (5.3.1) */
+		case HDR_TARGET:
+			bit = p[0] == HDR_PC ? AP_HAS_PC : AP_HAS_TARGET;
 			if (rec->has & bit)
 				goto out;
-			size = 9;
+			size = PKT_SIZE(HDR_PC);
 			if (bit == AP_HAS_PC) {
 				rec->pc = sign_extend_56(raw);
 				rec->el = (uint8_t)(raw >> AP_ADDR_EL_SHIFT & 3u);
@@ -276,102 +335,102 @@ static long fast_run(struct ap_decoder *dec, const uint8_t *buf, size_t i, size_
 				/* 9 + 26 bytes readable, and the record stays below
 				 * its size limit (the generic path cuts it) */
 				if (len - i >= 35 && base + i + 35 < limit)
-					size += fuse_after_pc(rec, p + 9, &packets);
+					size += fuse_after_pc(rec, p + PKT_SIZE(HDR_PC), &packets);
 			} else {
 				rec->target = sign_extend_56(raw);
 				rec->target_el = (uint8_t)(raw >> AP_ADDR_EL_SHIFT & 3u);
 				rec->target_ns = (uint8_t)(raw >> AP_ADDR_NS_BIT);
 			}
 			break;
-		case 0xB2: /* data VA, with TAG */
+		case HDR_DATA_VA: /* with TAG */
 			bit = AP_HAS_VADDR;
 			if (rec->has & bit)
 				goto out;
 			rec->vaddr = raw;
-			size = 9;
+			size = PKT_SIZE(HDR_DATA_VA);
 			break;
-		case 0xB3: /* data PA */
+		case HDR_DATA_PA:
 			bit = AP_HAS_PADDR;
 			if (rec->has & bit)
 				goto out;
 			rec->paddr = raw & AP_ADDR_MASK;
 			rec->pa_ns = (uint8_t)(raw >> AP_ADDR_NS_BIT);
-			size = 9;
+			size = PKT_SIZE(HDR_DATA_PA);
 			break;
-		case 0x98: /* total latency (5.3.4) */
+		case HDR_LAT_TOTAL: /* (5.3.4) */
 			bit = AP_HAS_LAT_TOTAL;
 			if (rec->has & bit)
 				goto out;
 			rec->lat_total = (uint16_t)(raw & AP_COUNTER_MAX);
-			size = 3;
+			size = PKT_SIZE(HDR_LAT_TOTAL);
 			break;
-		case 0x99: /* issue latency */
+		case HDR_LAT_ISSUE:
 			bit = AP_HAS_LAT_ISSUE;
 			if (rec->has & bit)
 				goto out;
 			rec->lat_issue = (uint16_t)(raw & AP_COUNTER_MAX);
-			size = 3;
+			size = PKT_SIZE(HDR_LAT_ISSUE);
 			break;
-		case 0x9A: /* translation latency */
+		case HDR_LAT_XLAT:
 			bit = AP_HAS_LAT_XLAT;
 			if (rec->has & bit)
 				goto out;
 			rec->lat_xlat = (uint16_t)(raw & AP_COUNTER_MAX);
-			size = 3;
+			size = PKT_SIZE(HDR_LAT_XLAT);
 			break;
-		case 0x42:
-		case 0x52:
-		case 0x62:
-		case 0x72: /* Events (5.3.7) */
+		case HDR_EVENTS(0):
+		case HDR_EVENTS(1):
+		case HDR_EVENTS(2):
+		case HDR_EVENTS(3): /* (5.3.7) */
 			bit = AP_HAS_EVENTS;
 			if (rec->has & bit)
 				goto out;
-			rec->events_size = (uint8_t)(1u << (p[0] >> 4 & 3u));
+			rec->events_size = (uint8_t)AP_PAYLOAD_LEN(p[0]);
 			rec->events = raw & pd_payload_mask[rec->events_size];
 			size = 1u + rec->events_size;
 			break;
-		case 0x48:
-		case 0x49:
-		case 0x4A: /* Operation Type (5.3.8) */
+		case HDR_OP_TYPE(AP_OP_CLASS_OTHER):
+		case HDR_OP_TYPE(AP_OP_CLASS_LDST):
+		case HDR_OP_TYPE(AP_OP_CLASS_BRANCH): /* (5.3.8) */
 			bit = AP_HAS_OP;
 			if ((rec->has & bit) || pd_op_type_reserved(p[0] & 3u, (unsigned)(raw & 0xFF)))
 				goto out;
 			rec->op_class = p[0] & 3u;
 			rec->op_subclass = (uint8_t)raw;
-			size = 2;
+			size = PKT_SIZE(HDR_OP_TYPE(0));
 			break;
-		case 0x43:
-		case 0x53: /* Data Source (5.3.5) */
+		case HDR_DATA_SOURCE(0):
+		case HDR_DATA_SOURCE(1): /* (5.3.5) */
 			bit = AP_HAS_DATA_SOURCE;
 			if (rec->has & bit)
 				goto out;
-			rec->data_source_size = p[0] == 0x43 ? 1 : 2;
+			rec->data_source_size = (uint8_t)AP_PAYLOAD_LEN(p[0]);
 			rec->data_source = (uint16_t)(raw & pd_payload_mask[rec->data_source_size]);
 			size = 1u + rec->data_source_size;
 			break;
-		case 0x64:
-		case 0x65: /* Context (5.3.3) */
-			bit = p[0] == 0x64 ? AP_HAS_CTX_EL1 : AP_HAS_CTX_EL2;
+		case HDR_CTX_EL1:
+		case HDR_CTX_EL2: /* (5.3.3) */
+			bit = p[0] == HDR_CTX_EL1 ? AP_HAS_CTX_EL1 : AP_HAS_CTX_EL2;
 			if (rec->has & bit)
 				goto out;
 			if (bit == AP_HAS_CTX_EL1)
 				rec->ctx_el1 = (uint32_t)raw;
 			else
 				rec->ctx_el2 = (uint32_t)raw;
-			size = 5;
+			size = PKT_SIZE(HDR_CTX_EL1);
 			break;
-		case 0x00: /* Padding */
+		case AP_HDR_PAD:
 			bit = 0;
-			size = 1;
+			size = PKT_SIZE(AP_HDR_PAD);
 			break;
-		case 0x01: /* End (5.3.6) */
-		case 0x71: /* Timestamp (5.3.10) */
+		case AP_HDR_END: /* (5.3.6) */
+		case AP_HDR_TIMESTAMP: /* (5.3.10) */
 			if (p[0] == AP_HDR_TIMESTAMP) {
 				rec->has |= AP_HAS_TS;
 				rec->ts = raw;
-				i += 9;
+				i += PKT_SIZE(AP_HDR_TIMESTAMP);
 			} else {
-				i += 1;
+				i += PKT_SIZE(AP_HDR_END);
 			}
 			packets++;
 			dec->offset = base + i;

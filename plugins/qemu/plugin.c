@@ -147,7 +147,7 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 	v->tid = (int64_t)syscall(SYS_gettid); /* qemu-user: guest tid == host tid */
 	if (n_thread_ids < PLUGIN_MAX_THREADS)
 		thread_ids[n_thread_ids++] = v->tid;
-	v->rs.dep_reg = A64_NO_REG;
+	v->rs.dep_reg = AP_A64_NO_REG;
 	v->rs.detail = 1; /* every TB, unless a timing window says otherwise */
 	if (opts.timing && !v->core && ap_uarch_core_new(&v->core, uarch_sys, index) < 0)
 		fail("cannot create the timing model of a core");
@@ -176,7 +176,7 @@ static void plugin_describe_op(const struct vcpu_state *v, uint64_t tb_base, con
                                const struct ap_uarch_result *branch, uint64_t target, int taken,
                                struct ap_spe_op *op)
 {
-	const struct a64_class *c = &in->cls;
+	const struct ap_a64_class *c = &in->cls;
 	struct ap_uarch_result other = { 0 };
 	const struct ap_uarch_result *res = &other;
 	memset(op, 0, sizeof(*op));
@@ -184,18 +184,18 @@ static void plugin_describe_op(const struct vcpu_state *v, uint64_t tb_base, con
 	other.lat_issue = uarch_cfg.issue_latency;
 	other.lat_total = (uint16_t)(uarch_cfg.issue_latency + uarch_cfg.exec_latency);
 
-	if (c->kind == A64_LDST && !(c->flags & A64_F_PREFETCH)) {
+	if (c->kind == AP_A64_LDST && !(c->flags & AP_A64_F_PREFETCH)) {
 		/* Prefetches are typed Other (SPE-2.3.4-2). */
-		op->kind = (c->flags & A64_F_ATOMIC) ? AP_SPE_OP_ATOMIC
-		           : (c->flags & A64_F_LOAD) ? AP_SPE_OP_LOAD
+		op->kind = (c->flags & AP_A64_F_ATOMIC) ? AP_SPE_OP_ATOMIC
+		           : (c->flags & AP_A64_F_LOAD) ? AP_SPE_OP_LOAD
 		                                     : AP_SPE_OP_STORE;
-		if (c->flags & A64_F_SIMD)
+		if (c->flags & AP_A64_F_SIMD)
 			op->flags |= AP_SPE_OPF_SIMD;
-		if (c->flags & A64_F_EXCL)
+		if (c->flags & AP_A64_F_EXCL)
 			op->flags |= AP_SPE_OPF_EXCL;
-		if (c->flags & A64_F_ACQREL)
+		if (c->flags & AP_A64_F_ACQREL)
 			op->flags |= AP_SPE_OPF_ACQREL;
-		if ((c->flags & A64_F_ATOMIC) && (c->flags & A64_F_LOAD))
+		if ((c->flags & AP_A64_F_ATOMIC) && (c->flags & AP_A64_F_LOAD))
 			op->flags |= AP_SPE_OPF_ATOMIC_LD;
 		const struct mem_slot *s = &v->slot[in->index];
 		if (s->seq == tb_base + 1) {
@@ -208,20 +208,20 @@ static void plugin_describe_op(const struct vcpu_state *v, uint64_t tb_base, con
 				res = &s->res;
 		}
 		op->data_source = res->has_data_source ? res->data_source : 0;
-	} else if (c->kind == A64_BRANCH) {
+	} else if (c->kind == AP_A64_BRANCH) {
 		op->kind = AP_SPE_OP_BRANCH;
 		op->target = target;
 		op->target_ns = 1;
-		if (c->flags & A64_F_COND) {
+		if (c->flags & AP_A64_F_COND) {
 			op->flags |= AP_SPE_OPF_COND;
 			if (!taken)
 				op->flags |= AP_SPE_OPF_FAILED;
 		}
-		if (c->flags & A64_F_INDIRECT)
+		if (c->flags & AP_A64_F_INDIRECT)
 			op->flags |= AP_SPE_OPF_INDIRECT;
 		if (opts.timing)
 			res = branch;
-	} else if (c->kind == A64_COND_OTHER) {
+	} else if (c->kind == AP_A64_COND_OTHER) {
 		/* The plugin API cannot read the flags, so whether a CSEL/CCMP
 		 * passed is unknown: recorded as passed. */
 		op->kind = AP_SPE_OP_OTHER;
@@ -424,7 +424,7 @@ static inline void add_dependency_stall(const struct replay_env *env, struct rep
 		r->stall_total += stall;
 		now += stall;
 	}
-	if (in->dep_rt != A64_NO_REG) {
+	if (in->dep_rt != AP_A64_NO_REG) {
 		r->dep_reg = in->dep_rt;
 		/* Data arrives after issue, translation and the access (the
 		 * load's own total latency, without the stall just added). */
@@ -603,7 +603,7 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 			uint64_t now = r->ops + n + in->index + r->stall_total;
 			if (in->cls.rn == r->dep_reg && r->dep_ready > now)
 				return e;
-			if (in->dep_rt != A64_NO_REG && in->cls.rn == in->dep_rt &&
+			if (in->dep_rt != AP_A64_NO_REG && in->cls.rn == in->dep_rt &&
 			    (uint64_t)res.lat_total - res.lat_issue + env->issue_latency > n)
 				return e;
 		}
@@ -625,7 +625,7 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 		s->seq = r->ops + 1;
 		s->vaddr = e[k - 1].vaddr;
 		s->res = res;
-		if (in->dep_rt != A64_NO_REG) {
+		if (in->dep_rt != AP_A64_NO_REG) {
 			r->dep_reg = in->dep_rt;
 			r->dep_ready = r->ops + in->index + r->stall_total + res.lat_total - res.lat_issue +
 			               env->issue_latency;
@@ -781,7 +781,7 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t
 }
 
 /* The first memory instruction of a TB when it makes exactly one access
- * (A64_F_ONE_ACCESS) and nothing before it can leave the TB: its callback
+ * (AP_A64_F_ONE_ACCESS) and nothing before it can leave the TB: its callback
  * fires once on every execution of the TB, so it also announces that the
  * TB started, and the TB needs no execution callback of its own. That
  * halves QEMU's callbacks on loops with a memory access. */
@@ -822,14 +822,14 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			guest_maps_note(in->pc, qemu_plugin_insn_haddr(insn));
 		in->tb = t;
 		in->index = (uint16_t)i;
-		a64_classify(word, &in->cls);
-		if (in->cls.kind != A64_LDST)
+		ap_a64_classify(word, &in->cls);
+		if (in->cls.kind != AP_A64_LDST)
 			continue;
 		uint16_t f = in->cls.flags;
-		in->dep_rt = (f & A64_F_LOAD) && in->cls.rt != A64_NO_REG && in->cls.rt != 31 ? in->cls.rt
-		                                                                              : A64_NO_REG;
-		in->access = (uint8_t)((f & A64_F_ATOMIC) ? AP_UARCH_ATOMIC
-		                       : (f & A64_F_LOAD) ? AP_UARCH_LOAD
+		in->dep_rt = (f & AP_A64_F_LOAD) && in->cls.rt != AP_A64_NO_REG && in->cls.rt != 31 ? in->cls.rt
+		                                                                              : AP_A64_NO_REG;
+		in->access = (uint8_t)((f & AP_A64_F_ATOMIC) ? AP_UARCH_ATOMIC
+		                       : (f & AP_A64_F_LOAD) ? AP_UARCH_LOAD
 		                                          : AP_UARCH_STORE);
 		int announce = a64_announces_tb(&in->cls, !seen_ldst);
 		seen_ldst = 1;
@@ -838,16 +838,16 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		announced |= announce;
 	}
 	const struct insn_info *last = &t->insn[n - 1];
-	if (last->cls.kind == A64_BRANCH) {
+	if (last->cls.kind == AP_A64_BRANCH) {
 		uint16_t f = last->cls.flags;
 		t->ends_in_branch = 1;
 		t->br_pc = last->pc;
-		t->br_direct = (f & A64_F_DIRECT_TARGET) != 0;
+		t->br_direct = (f & AP_A64_F_DIRECT_TARGET) != 0;
 		t->br_target = t->br_direct ? last->pc + (uint64_t)last->cls.offset : 0;
-		t->br_uarch = (uint8_t)((f & A64_F_COND ? AP_UARCH_BR_COND : 0) |
-		                        (f & A64_F_INDIRECT ? AP_UARCH_BR_INDIRECT : 0) |
-		                        (f & A64_F_CALL ? AP_UARCH_BR_CALL : 0) |
-		                        (f & A64_F_RETURN ? AP_UARCH_BR_RETURN : 0));
+		t->br_uarch = (uint8_t)((f & AP_A64_F_COND ? AP_UARCH_BR_COND : 0) |
+		                        (f & AP_A64_F_INDIRECT ? AP_UARCH_BR_INDIRECT : 0) |
+		                        (f & AP_A64_F_CALL ? AP_UARCH_BR_CALL : 0) |
+		                        (f & AP_A64_F_RETURN ? AP_UARCH_BR_RETURN : 0));
 	}
 	if (!announced)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "a64_classify.h"
+#include "a64_tb.h"
 #include "event_ring.h"
 #include "armprof/uarch.h"
 
@@ -26,11 +26,11 @@ struct tb_info;
 struct insn_info {
 	uint64_t pc;
 	struct tb_info *tb; /* the TB it belongs to (one load for an announcing access) */
-	struct a64_class cls;
+	struct ap_a64_class cls;
 	uint16_t index; /* position in its TB */
 	uint8_t access; /* enum ap_uarch_access_kind of a load/store */
 	/* Load-to-address dependencies (add_dependency_stall): the register
-	 * whose value a load brings (A64_NO_REG: none, not a GP load). */
+	 * whose value a load brings (AP_A64_NO_REG: none, not a GP load). */
 	uint8_t dep_rt;
 };
 
@@ -43,7 +43,7 @@ struct tb_info {
 	uint64_t vaddr;
 	uint32_t n;
 	uint8_t ends_in_branch;
-	uint8_t br_direct;     /* A64_F_DIRECT_TARGET: br_target is the taken target */
+	uint8_t br_direct;     /* AP_A64_F_DIRECT_TARGET: br_target is the taken target */
 	uint8_t br_uarch;      /* enum ap_uarch_branch_flags of the closing branch */
 	uint64_t br_pc, br_target;
 	uint32_t id;            /* translation order: index of its execution counters */

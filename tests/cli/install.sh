@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `cmake --install` puts the library, headers, CLI and pkg-config file in a
-# prefix, and a program built with `pkg-config armprof` links and decodes.
+# `cmake --install` puts the libraries, headers, CLI and pkg-config files in
+# a prefix, and a program built with `pkg-config armprof` (the umbrella over
+# every layer, armprof-core, -uarch, -perfdata, -report) links and decodes.
+# armprof-core alone: tests/api/embed.sh.
 set -u
 armprof=$1 src=$2 work=$3
 build=$(dirname "$armprof")
@@ -33,13 +35,18 @@ export PKG_CONFIG_PATH=$(dirname "$pc")
 # a sanitizer build's library needs the sanitizer runtimes in the user program
 san=""
 grep -q '^ARMPROF_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" && san="-fsanitize=address,undefined"
-# static: the .a with its private dependencies
+# static: each layer's .a in place of its -l, with the private dependencies
+libdir=$(dirname "$pc")/..
 if cc -std=c11 $san -o "$work/user" "$work/user.c" $(pkg-config --cflags armprof) \
-     "$(dirname "$pc")/../libarmprof.a" $(pkg-config --libs --static armprof | sed 's/-larmprof//') \
+     $(pkg-config --libs --static armprof | sed "s|-larmprof-\([a-z]*\)|$libdir/libarmprof-\1.a|g") \
    && "$work/user" >/dev/null; then :; else echo "FAIL: static link via pkg-config"; fail=$((fail+1)); fi
 # shared
 if cc -std=c11 $san -o "$work/user_so" "$work/user.c" $(pkg-config --cflags --libs armprof) \
    && LD_LIBRARY_PATH="$(dirname "$pc")/.." "$work/user_so" >/dev/null; then :; else echo "FAIL: shared link via pkg-config"; fail=$((fail+1)); fi
 [ -x "$work/prefix/bin/armprof" ] || { echo "FAIL: armprof not installed"; fail=$((fail+1)); }
-echo "$((3 - fail)) passed, $fail failed"
+# every public header, and nothing else, under include/armprof/
+if ! diff <(cd "$src/include/armprof" && ls) <(cd "$work/prefix/include/armprof" && ls); then
+  echo "FAIL: installed headers differ from include/armprof/"; fail=$((fail+1))
+fi
+echo "$((4 - fail)) passed, $fail failed"
 [ $fail -eq 0 ]

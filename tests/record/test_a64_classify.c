@@ -1,4 +1,4 @@
-/* A64 classifier (plugins/qemu/a64_classify.c) against encodings assembled
+/* A64 classifier (lib/a64/classify.c) against encodings assembled
  * by GNU as (aarch64-linux-gnu-as -march=armv8.5-a+lse+rcpc+pauth) and
  * against capstone's own decoding of the same words.
  *
@@ -12,7 +12,7 @@
  * layout of DDI 0487, SPE-5.3.8-14). */
 #include <capstone/capstone.h>
 
-#include "a64_classify.h"
+#include "armprof/a64.h"
 #include "harness.h"
 
 struct asm_case {
@@ -107,13 +107,13 @@ static const struct asm_case asm_cases[] = {
 TEST(assembled_encodings)
 {
 	for (size_t i = 0; i < sizeof(asm_cases) / sizeof(asm_cases[0]); i++) {
-		struct a64_class c;
-		a64_classify(asm_cases[i].insn, &c);
-		if (strcmp(a64_kind_name(&c), asm_cases[i].kind) || c.spe_class != asm_cases[i].spe_class ||
+		struct ap_a64_class c;
+		ap_a64_classify(asm_cases[i].insn, &c);
+		if (strcmp(ap_a64_kind_name(&c), asm_cases[i].kind) || c.spe_class != asm_cases[i].spe_class ||
 		    c.spe_subclass != asm_cases[i].spe_subclass)
 			fprintf(stderr, "  %s (0x%08x): got %s class %u sub 0x%02x\n", asm_cases[i].text,
-			        asm_cases[i].insn, a64_kind_name(&c), c.spe_class, c.spe_subclass);
-		CHECK_EQ_STR(a64_kind_name(&c), asm_cases[i].kind);
+			        asm_cases[i].insn, ap_a64_kind_name(&c), c.spe_class, c.spe_subclass);
+		CHECK_EQ_STR(ap_a64_kind_name(&c), asm_cases[i].kind);
 		CHECK_EQ_U64(c.spe_class, asm_cases[i].spe_class);
 		CHECK_EQ_U64(c.spe_subclass, asm_cases[i].spe_subclass);
 	}
@@ -123,21 +123,21 @@ TEST(assembled_encodings)
  * not taken against them): the `as` listing above uses . relative targets. */
 TEST(direct_branch_offsets)
 {
-	struct a64_class c;
-	a64_classify(0x14000002u, &c); /* b .+8 */
+	struct ap_a64_class c;
+	ap_a64_classify(0x14000002u, &c); /* b .+8 */
 	CHECK_EQ_U64(c.offset, 8);
-	a64_classify(0x97fffffcu, &c); /* bl .-16 */
+	ap_a64_classify(0x97fffffcu, &c); /* bl .-16 */
 	CHECK_EQ_U64(c.offset, (uint64_t)-16);
-	CHECK(c.flags & A64_F_CALL);
-	a64_classify(0x54000201u, &c); /* b.ne .+64 */
+	CHECK(c.flags & AP_A64_F_CALL);
+	ap_a64_classify(0x54000201u, &c); /* b.ne .+64 */
 	CHECK_EQ_U64(c.offset, 64);
-	a64_classify(0xb4ffffe0u, &c); /* cbz x0, .-4 */
+	ap_a64_classify(0xb4ffffe0u, &c); /* cbz x0, .-4 */
 	CHECK_EQ_U64(c.offset, (uint64_t)-4);
-	a64_classify(0x37fffc00u, &c); /* tbnz w0, #31, .-128 */
+	ap_a64_classify(0x37fffc00u, &c); /* tbnz w0, #31, .-128 */
 	CHECK_EQ_U64(c.offset, (uint64_t)-128);
-	a64_classify(0xd65f03c0u, &c); /* ret */
-	CHECK(c.flags & A64_F_RETURN);
-	CHECK(!(c.flags & A64_F_DIRECT_TARGET));
+	ap_a64_classify(0xd65f03c0u, &c); /* ret */
+	CHECK(c.flags & AP_A64_F_RETURN);
+	CHECK(!(c.flags & AP_A64_F_DIRECT_TARGET));
 }
 
 /* Every word capstone decodes as a branch or with a memory operand must be
@@ -173,15 +173,15 @@ TEST(agrees_with_capstone)
 		/* System-register / cache maintenance / hint forms are Other. */
 		int cs_sys = !strncmp(insn->mnemonic, "sys", 3) || !strncmp(insn->mnemonic, "dc", 2) ||
 		             !strncmp(insn->mnemonic, "ic", 2) || !strncmp(insn->mnemonic, "at", 2);
-		struct a64_class c;
-		a64_classify(w, &c);
-		int mine_mem = c.kind == A64_LDST, mine_br = c.kind == A64_BRANCH;
+		struct ap_a64_class c;
+		ap_a64_classify(w, &c);
+		int mine_mem = c.kind == AP_A64_LDST, mine_br = c.kind == AP_A64_BRANCH;
 		ldst += (unsigned)mine_mem;
 		br += (unsigned)mine_br;
 		if (!cs_sys && (cs_mem != mine_mem || cs_branch != mine_br)) {
 			if (mismatches < 10)
 				fprintf(stderr, "  0x%08x %s %s: capstone mem=%d br=%d, mine %s\n", w,
-				        insn->mnemonic, insn->op_str, cs_mem, cs_branch, a64_kind_name(&c));
+				        insn->mnemonic, insn->op_str, cs_mem, cs_branch, ap_a64_kind_name(&c));
 			mismatches++;
 		}
 		cs_free(insn, 1);
@@ -198,23 +198,23 @@ TEST(agrees_with_capstone)
  * dependency: ldr x0, [x1] has Rt 0, Rn 1; a literal load has no base. */
 TEST(load_store_registers)
 {
-	struct a64_class c;
-	a64_classify(0xf9400020u, &c); /* ldr x0, [x1] */
+	struct ap_a64_class c;
+	ap_a64_classify(0xf9400020u, &c); /* ldr x0, [x1] */
 	CHECK_EQ_U64(c.rt, 0);
 	CHECK_EQ_U64(c.rn, 1);
-	a64_classify(0xa9017bfdu, &c); /* stp x29, x30, [sp, #16] */
+	ap_a64_classify(0xa9017bfdu, &c); /* stp x29, x30, [sp, #16] */
 	CHECK_EQ_U64(c.rt, 29);
 	CHECK_EQ_U64(c.rn, 31);
-	a64_classify(0x58000000u, &c); /* ldr x0, . (literal) */
-	CHECK_EQ_U64(c.rn, A64_NO_REG);
-	a64_classify(0x3dc00020u, &c); /* ldr q0, [x1] */
-	CHECK_EQ_U64(c.rt, A64_NO_REG);
+	ap_a64_classify(0x58000000u, &c); /* ldr x0, . (literal) */
+	CHECK_EQ_U64(c.rn, AP_A64_NO_REG);
+	ap_a64_classify(0x3dc00020u, &c); /* ldr q0, [x1] */
+	CHECK_EQ_U64(c.rt, AP_A64_NO_REG);
 	CHECK_EQ_U64(c.rn, 1);
-	a64_classify(0x8b020020u, &c); /* add x0, x1, x2 */
-	CHECK_EQ_U64(c.rt, A64_NO_REG);
+	ap_a64_classify(0x8b020020u, &c); /* add x0, x1, x2 */
+	CHECK_EQ_U64(c.rt, AP_A64_NO_REG);
 }
 
-/* A64_F_ONE_ACCESS: the plugin learns that a translation block started from
+/* AP_A64_F_ONE_ACCESS: the plugin learns that a translation block started from
  * the memory callback of its first such instruction, so the flag must be set
  * only where QEMU 7.2 makes exactly one guest access per execution (plain
  * one-register loads/stores up to 8 bytes), never for pairs, structures, Q
@@ -252,11 +252,11 @@ TEST(one_access_flag)
 		{ 0xd503201f, "nop", 0 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct a64_class c;
-		a64_classify(cases[i].insn, &c);
-		int one = !!(c.flags & A64_F_ONE_ACCESS);
+		struct ap_a64_class c;
+		ap_a64_classify(cases[i].insn, &c);
+		int one = !!(c.flags & AP_A64_F_ONE_ACCESS);
 		if (one != cases[i].one)
-			fprintf(stderr, "  %s: A64_F_ONE_ACCESS %d, want %d\n", cases[i].text, one, cases[i].one);
+			fprintf(stderr, "  %s: AP_A64_F_ONE_ACCESS %d, want %d\n", cases[i].text, one, cases[i].one);
 		CHECK_EQ_U64(one, cases[i].one);
 	}
 }

@@ -44,8 +44,8 @@ expect 0 "" -- "${sys[@]}" -- echo several words
 [ -z "$(ls "$work/tmp")" ] || bad "left in TMPDIR: $(ls "$work/tmp")"
 
 # QEMU's command line: the machine, SPE, the kernel's command line, both shares.
-FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --cpus 4 --memory 2048 --uarch l1d_size=65536 --uarch dram_latency=200 -- true
-for want in "virt,gic-version=3" "neoverse-n1,spe=on,spe-config=l1d_size=65536:dram_latency=200" \
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --cpus 4 --memory 2048 --config spe.max_size=7 --config spe.align=6 -- true
+for want in "virt,gic-version=3" "neoverse-n1,spe=on,spe-config=spe.max_size=7;spe.align=6" \
   "-smp" "4" "2048" "-nographic" "-no-reboot" "$work/kit/vmlinuz" "$work/kit/initrd.img" \
   "local,id=share,path=$work/share,security_model=none" "virtio-9p-device,fsdev=share,mount_tag=armprof" \
   "virtio-9p-device,fsdev=ctl,mount_tag=armprofctl"; do
@@ -74,8 +74,9 @@ expect 2 "no command" -- "${sys[@]}"
 expect 2 "unknown option --frob" -- "${sys[@]}" --frob -- true
 expect 2 "--cpus 0: want a whole number from 1" -- "${sys[@]}" --cpus 0 -- true
 expect 2 "--timeout x" -- "${sys[@]}" --timeout x -- true
-expect 2 "--uarch a=b,c: want KEY=VALUE" -- "${sys[@]}" --uarch a=b,c -- true
-expect 2 "not with --no-spe" -- "${sys[@]}" --no-spe --uarch a=1 -- true
+expect 2 "--config a=b,c: want KEY=VALUE" -- "${sys[@]}" --config a=b,c -- true
+expect 2 "--config a=b;c=d: want KEY=VALUE" -- "${sys[@]}" --config "a=b;c=d" -- true
+expect 2 "not with --no-spe" -- "${sys[@]}" --no-spe --config a=1 -- true
 expect 2 "--share $work/nonexistent: No such file" -- "${sys[@]}" --share "$work/nonexistent" -- true
 expect 2 "hide the guest's /bin" -- "${sys[@]}" --share / -- true
 expect 2 "hide the guest's /usr/bin" -- "${sys[@]}" --share /usr -- true

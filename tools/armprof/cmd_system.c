@@ -49,8 +49,9 @@ static void usage(FILE *out)
 	        "                    `bash system/kit/build.sh` builds: .cache/kit/current)\n"
 	        "  --no-spe          no SPE in the CPU (spe=on left out) and no driver required: any\n"
 	        "                    QEMU 7.2, e.g. Debian's stock qemu-system-aarch64\n"
-	        "  --uarch K=V       timing model setting for the CPU, repeatable; passed to QEMU as\n"
-	        "                    -cpu neoverse-n1,spe=on,spe-config=K=V:K=V (provisional)\n"
+	        "  --config K=V      a setting of the SPE model (docs/model-config.md, e.g.\n"
+	        "                    spe.max_size=7), repeatable; passed to QEMU as\n"
+	        "                    -cpu neoverse-n1,spe=on,spe-config=K=V;K=V\n"
 	        "Exit status: the command's; 2 usage; %d the guest could not set up (share, command);\n"
 	        "%d the SPE driver is missing or did not probe (its kernel lines are shown); %d no QEMU\n"
 	        "or no guest kit; %d timeout (QEMU killed); %d QEMU failed to start or ended without\n"
@@ -73,10 +74,10 @@ static int parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, 
 	return 0;
 }
 
-/* --uarch K=V into opts->spe_config ("K=V:K=V"): names of letters, digits,
- * '_', '-', '.'; values without ',', ':', '=' or spaces (QEMU's -cpu
- * syntax and the list's own). */
-static int add_uarch(struct system_opts *o, const char *kv)
+/* --config K=V into opts->spe_config ("K=V;K=V", the spe-config property of
+ * system/qemu's CPU): names of letters, digits, '_', '-', '.'; values
+ * without ',', ';', '=' or spaces (QEMU's -cpu syntax and the list's own). */
+static int add_config(struct system_opts *o, const char *kv)
 {
 	const char *eq = strchr(kv ? kv : "", '=');
 	int ok = eq && eq > kv && eq[1];
@@ -84,18 +85,18 @@ static int add_uarch(struct system_opts *o, const char *kv)
 		ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
 		     *c == '_' || *c == '-' || *c == '.';
 	if (ok)
-		ok = eq[1 + strcspn(eq + 1, ",:= \t\n")] == 0;
+		ok = eq[1 + strcspn(eq + 1, ",;= \t\n")] == 0;
 	if (!ok) {
-		fprintf(stderr, "armprof system: --uarch %s: want KEY=VALUE (no ',', ':', '=' or spaces in the value)\n",
+		fprintf(stderr, "armprof system: --config %s: want KEY=VALUE (no ',', ';', '=' or spaces in the value)\n",
 		        kv ? kv : "");
 		return -1;
 	}
 	size_t n = strlen(o->spe_config);
 	if (n + strlen(kv) + 2 > sizeof(o->spe_config)) {
-		fprintf(stderr, "armprof system: --uarch: too many settings\n");
+		fprintf(stderr, "armprof system: --config: too many settings\n");
 		return -1;
 	}
-	snprintf(o->spe_config + n, sizeof(o->spe_config) - n, "%s%s", n ? ":" : "", kv);
+	snprintf(o->spe_config + n, sizeof(o->spe_config) - n, "%s%s", n ? ";" : "", kv);
 	return 0;
 }
 
@@ -141,7 +142,7 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 			continue;
 		}
 		static const char *const with_value[] = { "--cpus", "--memory", "--share", "--dmesg",
-		                                           "--timeout", "--qemu", "--kit", "--uarch" };
+		                                           "--timeout", "--qemu", "--kit", "--config" };
 		const char *val = NULL, *name = NULL;
 		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]) && !name; k++) {
 			size_t len = strlen(with_value[k]);
@@ -165,8 +166,8 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 			rc = parse_uint(name, val, 128, 1u << 20, &o->memory_mb);
 		else if (!strcmp(name, "--timeout"))
 			rc = parse_uint(name, val, 0, 7 * 24 * 3600, &o->timeout_s);
-		else if (!strcmp(name, "--uarch"))
-			rc = add_uarch(o, val);
+		else if (!strcmp(name, "--config"))
+			rc = add_config(o, val);
 		else if (!strcmp(name, "--share"))
 			o->share = val;
 		else if (!strcmp(name, "--dmesg"))
@@ -183,7 +184,7 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 		return -1;
 	}
 	if (!o->spe && o->spe_config[0]) {
-		fprintf(stderr, "armprof system: --uarch configures the SPE CPU: not with --no-spe\n");
+		fprintf(stderr, "armprof system: --config configures the SPE CPU: not with --no-spe\n");
 		return -1;
 	}
 	o->command = join_words(argc - i, argv + i);

@@ -188,8 +188,43 @@ static char *qemu_escaped(struct system_setup *s, const char *path)
 	return own(s, p);
 }
 
+/* QEMU links libarmprof-core as a shared library (system/qemu/build.sh), so
+ * that the model this armprof was built with runs in it, not the copy
+ * installed when QEMU was built: the library beside this executable (a
+ * build tree) or in ../lib (an installed one) goes first on
+ * LD_LIBRARY_PATH. Without either, QEMU's own RUNPATH copy runs; so it does
+ * for a sanitizer build, whose library QEMU (no sanitizer runtime) cannot load. */
+static void use_own_model(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return;
+#endif
+	char exe[PATH_MAX], lib[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return;
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = 0;
+	static const char *const dirs[] = { "", "/../lib" };
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(lib, sizeof(lib), "%s%s/libarmprof-core.so.0", exe, dirs[i]);
+		if (access(lib, R_OK) != 0)
+			continue;
+		*strrchr(lib, '/') = 0;
+		const char *old = getenv("LD_LIBRARY_PATH");
+		char path[2 * PATH_MAX + 64];
+		snprintf(path, sizeof(path), "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+		setenv("LD_LIBRARY_PATH", path, 1);
+		return;
+	}
+}
+
 int system_prepare(const struct system_opts *opts, struct system_setup *s, char *err, size_t errlen)
 {
+	use_own_model();
 	const char *tmp = getenv("TMPDIR");
 	snprintf(s->ctl, sizeof(s->ctl), "%s/armprof-system.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(s->ctl)) {

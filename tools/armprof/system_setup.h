@@ -17,7 +17,7 @@ struct system_opts {
 	const char *dmesg;     /* NULL: not saved */
 	const char *qemu;      /* NULL: $ARMPROF_QEMU, then the source tree's */
 	const char *kit;       /* NULL: $ARMPROF_KIT, then the source tree's */
-	char spe_config[1024]; /* "K=V:K=V" from --uarch, "" if none */
+	char spe_config[1024]; /* "K=V;K=V" from --config, "" if none */
 	char *command;         /* the shell command (malloc'd) */
 };
 

@@ -32,7 +32,10 @@ static int op_slow(struct ap_pe *pe, const struct ap_spe_op *op)
 	return selected;
 }
 
-int ap_spe_op(struct ap_pe *pe, const struct ap_spe_op *op)
+/* On a cache line of its own: a host calls it once per operation, and its
+ * cost (a few instructions) otherwise depends on where the linker puts it
+ * (bench_model single: 1.0 against 1.2 ns/op between two placements). */
+__attribute__((aligned(64))) int ap_spe_op(struct ap_pe *pe, const struct ap_spe_op *op)
 {
 	struct ap_spe_engine *e = &pe->spe;
 	/* SPE-2.2.5-4: outside the population, nothing counts it. */
