@@ -7,11 +7,11 @@
 # the command's output and exit status pass through, --dmesg saves the
 # kernel log, a guest that hangs is stopped (124, no QEMU left), and a
 # guest whose SPE driver is missing or does not probe gives 122 and says
-# which. QEMU: $ARMPROF_QEMU, else .cache/qemu/current, else
+# which. QEMU: $ARMPROF_SYSTEM_QEMU, else .cache/qemu/current, else
 # qemu-system-aarch64 on PATH; kit: $ARMPROF_KIT, else .cache/kit/current.
 set -u
 armprof=$1 src=$2 work=$3
-qemu=${ARMPROF_QEMU:-}
+qemu=${ARMPROF_SYSTEM_QEMU:-}
 [ -n "$qemu" ] || { [ -x "$src/.cache/qemu/current/bin/qemu-system-aarch64" ] && qemu=$src/.cache/qemu/current/bin/qemu-system-aarch64; }
 [ -n "$qemu" ] || qemu=$(command -v qemu-system-aarch64) || {
   echo "SKIP: no qemu-system-aarch64 (apt-get install qemu-system-arm, or bash system/qemu/build.sh)"

@@ -66,7 +66,7 @@ expect 2 "nodir/dmesg.txt" -- "${sys[@]}" --dmesg "$work/nodir/dmesg.txt" -- tru
 
 # Missing QEMU or kit: 123, saying how to get them.
 expect 123 "--qemu /nonexistent/qemu: not an executable file" -- "$armprof" system --qemu /nonexistent/qemu -- true
-ARMPROF_QEMU=/nonexistent/q expect 123 "ARMPROF_QEMU=/nonexistent/q" -- "$armprof" system -- true
+ARMPROF_SYSTEM_QEMU=/nonexistent/q expect 123 "ARMPROF_SYSTEM_QEMU=/nonexistent/q" -- "$armprof" system -- true
 expect 123 "--kit $work/share: no guest kit there .*system/kit/build.sh" -- "$armprof" system --qemu "$fake" --kit "$work/share" -- true
 ARMPROF_KIT=$work/share expect 123 "ARMPROF_KIT=$work/share: no guest kit" -- "$armprof" system --qemu "$fake" -- true
 # Usage: 2.

@@ -35,13 +35,13 @@ static int is_nonempty_file(const char *p)
 
 int system_find_tools(const struct system_opts *opts, struct system_setup *s, char *err, size_t errlen)
 {
-	const char *env = getenv("ARMPROF_QEMU");
+	const char *env = getenv("ARMPROF_SYSTEM_QEMU");
 	const char *qemu = opts->qemu ? opts->qemu : env && *env ? env : NULL;
 	const char *src = ARMPROF_SOURCE_DIR;
 	if (qemu) {
 		snprintf(s->qemu, sizeof(s->qemu), "%s", qemu);
 		if (!is_executable_file(qemu)) {
-			snprintf(err, errlen, "%s%s: not an executable file", opts->qemu ? "--qemu " : "ARMPROF_QEMU=", qemu);
+			snprintf(err, errlen, "%s%s: not an executable file", opts->qemu ? "--qemu " : "ARMPROF_SYSTEM_QEMU=", qemu);
 			return SETUP_MISSING;
 		}
 	} else {
@@ -49,7 +49,7 @@ int system_find_tools(const struct system_opts *opts, struct system_setup *s, ch
 		if (!src[0] || !is_executable_file(s->qemu)) {
 			snprintf(err, errlen,
 			         "no QEMU with armprof's SPE at %s: build it with `bash system/qemu/build.sh` in the "
-			         "source tree, or give --qemu PATH (or ARMPROF_QEMU); Debian's stock "
+			         "source tree, or give --qemu PATH (or ARMPROF_SYSTEM_QEMU); Debian's stock "
 			         "qemu-system-aarch64 (package qemu-system-arm) runs with --no-spe",
 			         src[0] ? s->qemu : "<source dir>/.cache/qemu/current/bin/qemu-system-aarch64");
 			return SETUP_MISSING;
