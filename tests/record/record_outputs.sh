@@ -24,6 +24,23 @@ ln -s real/target.data link.data
 grep -q "records (.*) in link.data (a link to real/target.data)" link.err || fail "summary: $(cat link.err)"
 ls -A real | grep -q armprof && fail "a temporary file was left beside the target"
 
+# A FIFO: the perf.data is spooled (it seeks) and copied to it. A SIGTERM
+# while armprof writes it (the reader waits) is held until the output is
+# written and the temporary directory is gone, then ends armprof (143).
+mkfifo out.fifo
+"$armprof" record -q -o out.fifo -- ./ebs raise 00 > /dev/null 2> fifo.err &
+pid=$!
+for _ in $(seq 100); do [ -e out.fifo.meta ] || ls -A | grep -q '^\.armprof-record' && break; sleep 0.1; done
+sleep 0.5 # the program ran; armprof now waits for the FIFO's reader
+kill -TERM "$pid"
+sleep 0.3
+cat out.fifo > got.data
+run_status wait "$pid"
+[ $rc -eq 143 ] || fail "SIGTERM while writing to a FIFO: exit status $rc: $(cat fifo.err)"
+[ -p out.fifo ] || fail "the FIFO was replaced"
+"$armprof" decode --stats got.data > /dev/null 2> got.err || fail "the FIFO's reader got no whole profile: $(cat got.err)"
+ls -A | grep -q '^\.armprof-record' && fail "SIGTERM left the temporary directory: $(ls -A)"
+
 # A full file system.
 mkdir full
 if ! mount -t tmpfs -o size=200k armprof-test full 2> /dev/null; then

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,6 +58,21 @@ static int make_tmp(struct record_tmp *t, const char *output)
 	return 0;
 }
 
+/* After the run, a ^C, SIGTERM or SIGHUP waits until the temporary
+ * directory is gone (the plugin's outputs in it can be hundreds of MB):
+ * then it ends armprof as it would have (remove_tmp lets it in). */
+static sigset_t held_signals, mask_before;
+static int signals_held;
+
+static void hold_signals(void)
+{
+	sigemptyset(&held_signals);
+	sigaddset(&held_signals, SIGINT);
+	sigaddset(&held_signals, SIGTERM);
+	sigaddset(&held_signals, SIGHUP);
+	signals_held = sigprocmask(SIG_BLOCK, &held_signals, &mask_before) == 0;
+}
+
 /* The directory and whatever is in it: the plugin's outputs, a forked
  * child's, and the temporary file of a write a signal cut short. */
 static void remove_tmp(const struct record_tmp *t)
@@ -72,6 +88,10 @@ static void remove_tmp(const struct record_tmp *t)
 		closedir(d);
 	}
 	rmdir(t->dir);
+	if (signals_held) {
+		signals_held = 0;
+		sigprocmask(SIG_SETMASK, &mask_before, NULL);
+	}
 }
 
 /* armprof-qemu-preload.so in the plugin's directory: 1 and its path in
@@ -442,6 +462,7 @@ int cmd_record(int argc, char **argv)
 		qargv[q++] = o.prog_argv[i];
 	int status = record_run_child(qargv, have_preload ? preload : NULL, err, sizeof(err));
 	free(qargv);
+	hold_signals();
 	if (status < 0) {
 		fprintf(stderr, "armprof record: %s\n", err);
 		remove_tmp(&t);
