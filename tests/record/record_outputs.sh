@@ -41,6 +41,26 @@ run_status wait "$pid"
 "$armprof" decode --stats got.data > /dev/null 2> got.err || fail "the FIFO's reader got no whole profile: $(cat got.err)"
 ls -A | grep -q '^\.armprof-record' && fail "SIGTERM left the temporary directory: $(ls -A)"
 
+# The plugin run by hand (qemu-aarch64 -plugin ...,cfg=FILE) writes its
+# SPE data where the file says: through a link (kept, the target replaced)
+# or into a FIFO (kept, its reader gets the data).
+decoded() { "$armprof" decode "$1" | sed 's/ ctx1=0x[0-9a-f]*//'; }
+echo old > plugin-real.spe
+ln -s plugin-real.spe plugin-link.spe
+printf 'out=plugin-link.spe\ncounts=\nstats=plugin1.txt\n' > plugin1.cfg
+qemu-aarch64 -plugin "$build/armprof-qemu.so,cfg=plugin1.cfg" ./ebs raise 00 > /dev/null
+[ -L plugin-link.spe ] || fail "plugin: the link was replaced"
+[ "$(decoded plugin-real.spe | wc -l)" -gt 10000 ] || fail "plugin: the link's target holds no profile"
+mkfifo plugin.fifo
+timeout 60 cat plugin.fifo > plugin-fifo.got &
+reader=$!
+printf 'out=plugin.fifo\ncounts=\nstats=plugin2.txt\n' > plugin2.cfg
+qemu-aarch64 -plugin "$build/armprof-qemu.so,cfg=plugin2.cfg" ./ebs raise 00 > /dev/null
+wait $reader
+[ -p plugin.fifo ] || fail "plugin: the FIFO was replaced"
+cmp -s <(decoded plugin-real.spe) <(decoded plugin-fifo.got) || fail "plugin: the FIFO's reader got another profile"
+ls -A | grep -q '\.tmp$' && fail "plugin: a temporary file was left: $(ls -A)"
+
 # A full file system.
 mkdir full
 if ! mount -t tmpfs -o size=200k armprof-test full 2> /dev/null; then
