@@ -24,6 +24,14 @@ ln -s real/target.data link.data
 grep -q "records (.*) in link.data (a link to real/target.data)" link.err || fail "summary: $(cat link.err)"
 ls -A real | grep -q armprof && fail "a temporary file was left beside the target"
 
+# --counts that cannot be written: exit 2 with the reason; the profile was
+# written, and the summary says where.
+run_status "$armprof" record -o ok.data --counts nodir/c.txt -- ./ebs raise 00 > /dev/null 2> counts.err
+[ $rc -eq 2 ] || fail "--counts nodir/c.txt: exit status $rc"
+grep -q "nodir/c.txt: No such file or directory" counts.err || fail "--counts: no reason: $(cat counts.err)"
+grep -q "records (.*) in ok.data (perf.data" counts.err || fail "--counts: the summary: $(cat counts.err)"
+"$armprof" decode --stats ok.data > /dev/null 2>&1 || fail "--counts: the profile is not whole"
+
 # A FIFO: the perf.data is spooled (it seeks) and copied to it. A SIGTERM
 # while armprof writes it (the reader waits) is held until the output is
 # written and the temporary directory is gone, then ends armprof (143).

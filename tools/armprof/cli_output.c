@@ -134,8 +134,13 @@ static int open_replacement(struct cli_output *out, const char *target, mode_t m
 	out->fd = cli_tmp_create(out->tmp, 0, &out->tmp_slot);
 	if (out->fd < 0) {
 		int e = errno;
-		fprintf(stderr, "armprof %s: %s: cannot create a temporary file in %.*s: %s\n", out->cmd, out->name,
-		        dir_len ? (int)dir_len : 1, dir_len ? target : ".", strerror(e));
+		/* No such directory: as the shell says it; else (not writable, a
+		 * read-only file system, ...) which directory refused. */
+		if (e == ENOENT || e == ENOTDIR)
+			say(out, "", e);
+		else
+			fprintf(stderr, "armprof %s: %s: cannot create a temporary file in %.*s: %s\n", out->cmd,
+			        out->name, dir_len > 1 ? (int)dir_len - 1 : 1, dir_len ? target : ".", strerror(e));
 		free(out->tmp);
 		out->tmp = NULL;
 		return -1;

@@ -303,8 +303,8 @@ static const char *output_place(const char *path, char *buf, size_t cap)
 	return buf;
 }
 
-/* written: the profile and its .meta were written (else an error was
- * printed, and the summary says that nothing was). */
+/* written: the profile was written (else an error was printed, and the
+ * summary says that it was not). */
 static void summary(const struct record_opts *o, const char *prog, int status,
                     const struct record_stats *st, int main_exec, size_t n_procs, int written)
 {
@@ -535,12 +535,14 @@ int cmd_record(int argc, char **argv)
 		bias = st->entry && entry ? st->entry - entry : 0;
 	struct record_library libs[RECORD_MAX_MAPS];
 	size_t n_libs = record_libraries(st, abs_prog, libs, RECORD_MAX_MAPS);
+	int wrote_profile = 0; /* for the summary: the other outputs may fail apart */
 	if (!failed && o.model) {
 		if (o.format == RECORD_OUT_RAW) {
 			failed = write_raw(&o, procs, n_procs) != 0;
 		} else {
 			failed = write_perf(&o, prog, bias, procs, n_procs, total->n_vcpus) != 0;
 		}
+		wrote_profile = !failed;
 	}
 	/* Written through cli_output.h like every output (never renamed from
 	 * the temporary directory, which may be on another file system than
@@ -550,7 +552,7 @@ int cmd_record(int argc, char **argv)
 	if (!failed && o.model && write_meta(&o, prog, sysroot, bias, total, libs, n_libs, n_procs, status) != 0)
 		failed = 1;
 	if (!o.quiet && total)
-		summary(&o, o.prog_argv[0], status, total, st->ended_by_exec != 0, n_procs, !failed);
+		summary(&o, o.prog_argv[0], status, total, st->ended_by_exec != 0, n_procs, wrote_profile);
 	for (size_t k = 0; k < n_procs; k++) {
 		free(procs[k].spe);
 		if (k)
