@@ -425,6 +425,8 @@ int ap_report_find_function(const struct ap_report *r, const char *name, uint64_
 
 const struct report_symbol *report_find_symbol(const struct ap_report *r, uint64_t pc, const char **binary)
 {
+	if (r->kernel.n && report_is_kernel_pc(pc))
+		return report_kernel_find(&r->kernel, pc, binary);
 	const struct report_binary *b = binary_of(r, pc);
 	*binary = b ? b->file : NULL;
 	return b ? report_binary_symbol(b, pc) : NULL;

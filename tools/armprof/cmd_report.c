@@ -39,6 +39,9 @@ static void usage(FILE *out)
 	        "  --symfs DIR          perf.data: look for the recorded files under DIR first (a\n"
 	        "                       copy of the recording machine's); files found nowhere are\n"
 	        "                       looked up by their build ID in ~/.debug (perf archive)\n"
+	        "  --kallsyms FILE      the kernel's functions, from a /proc/kallsyms text (in the\n"
+	        "                       recording machine: cat /proc/kallsyms > FILE, as root): kernel\n"
+	        "                       PCs are named, their binary [kernel.kallsyms] or [module]\n"
 	        "  --top N              rows per table (default 20 for text, all for json/csv; 0 = all)\n"
 	        "  --sort KEY           rank rows by samples (default: where the operations are),\n"
 	        "                       latency (summed total latency: where the cycles go),\n"
@@ -291,6 +294,7 @@ struct load_opts {
 	const char *const *debug_dirs; /* --debug-dir, in order */
 	size_t n_debug_dirs;
 	const char *symfs; /* --symfs, or NULL */
+	const char *kallsyms; /* --kallsyms, or NULL */
 };
 
 /* Read input into a finished report (run->rep, made here) and its view:
@@ -336,6 +340,13 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 			free(libs);
 			return EXIT_USAGE;
 		}
+	char msg[1200];
+	if (lo->kallsyms && ap_report_load_kallsyms(run->rep, lo->kallsyms, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "armprof report: --kallsyms: %s\n", msg);
+		ap_report_free(run->rep);
+		free(libs);
+		return EXIT_USAGE;
+	}
 	view->input = input;
 	view->input_kind = "raw SPE";
 	view->ended_by_signal = ended_by_signal;
@@ -414,7 +425,7 @@ int cmd_report(int argc, char **argv)
 	enum ap_report_key sort = AP_REPORT_BY_SAMPLES;
 	const char *debug_dirs[REPORT_MAX_DEBUG_DIRS];
 	size_t n_debug_dirs = 0;
-	const char *symfs = NULL;
+	const char *symfs = NULL, *kallsyms = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -433,6 +444,9 @@ int cmd_report(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--symfs") && v) {
 			symfs = v;
+			i++;
+		} else if (!strcmp(a, "--kallsyms") && v) {
+			kallsyms = v;
 			i++;
 		} else if (!strcmp(a, "--debug-dir") && v) {
 			if (n_debug_dirs == REPORT_MAX_DEBUG_DIRS) {
@@ -516,7 +530,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "armprof report: --diff and --annotate: one at a time\n");
 		return EXIT_USAGE;
 	}
-	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs };
+	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs,
+	                        kallsyms };
 	struct report_run run, old_run = { 0 };
 	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
 	static char binary_used[4096], old_binary_used[4096];
