@@ -111,7 +111,8 @@ static int finish_symbols(struct report_kernel *k, struct candidate *c, size_t n
 		uint64_t end = page_end(v[i].sym.start);
 		if (i + 1 < m && (!strcmp(v[i + 1].binary, v[i].binary) || v[i + 1].sym.start < end))
 			end = v[i + 1].sym.start;
-		v[i].sym.size = end - v[i].sym.start;
+		/* A symbol at the last byte of the address space: that byte. */
+		v[i].sym.size = end > v[i].sym.start ? end - v[i].sym.start : 1;
 	}
 	k->v = v;
 	k->n = m;
