@@ -33,6 +33,11 @@ grep -q ' arm_spe_pmu_start (\[arm_spe_pmu\])$' k.txt.out || fail "no module row
 "$armprof" report k.spe > plain.out 2> /dev/null
 grep -q '\[unknown\]' plain.out || fail "kernel PCs named without --kallsyms: $(cat plain.out)"
 ! grep -q 'el0_svc_common' plain.out || fail "kernel PCs named without --kallsyms"
+# A file of another boot (KASLR: the kernel elsewhere) names none: a warning.
+sed 's/^ffff8000/ffffa000/' kallsyms > other-boot
+"$armprof" report --kallsyms other-boot k.spe > other.out 2> other.err || fail "report: $(cat other.err)"
+grep -q "warning: other-boot names none of k.spe's 5 kernel samples" other.err || fail "no warning: $(cat other.err)"
+! grep -q warning k.err || fail "a warning with the right file: $(cat k.err)"
 
 # Bad files: exit 2, the message naming the file and the line.
 bad() { # TEXT EXPECTED-MESSAGE

@@ -39,8 +39,8 @@ static void usage(FILE *out)
 	        "  --symfs DIR          perf.data: look for the recorded files under DIR first (a\n"
 	        "                       copy of the recording machine's); files found nowhere are\n"
 	        "                       looked up by their build ID in ~/.debug (perf archive)\n"
-	        "  --kallsyms FILE      the kernel's functions, from a /proc/kallsyms text (in the\n"
-	        "                       recording machine: cat /proc/kallsyms > FILE, as root): kernel\n"
+	        "  --kallsyms FILE      the kernel's functions, from a /proc/kallsyms text saved in the\n"
+	        "                       boot that recorded (cat /proc/kallsyms > FILE, as root): kernel\n"
 	        "                       PCs are named, their binary [kernel.kallsyms] or [module]\n"
 	        "  --top N              rows per table (default 20 for text, all for json/csv; 0 = all)\n"
 	        "  --sort KEY           rank rows by samples (default: where the operations are),\n"
@@ -281,6 +281,25 @@ static int parse_num(const char *s, uint64_t *out)
 	return errno || *end ? -1 : 0;
 }
 
+/* --kallsyms from another boot (KASLR moves the kernel each time) or
+ * machine names none of the kernel's samples: say so rather than show
+ * them all [unknown] without a word. Kernel rows are those the library
+ * gave the binary [kernel.kallsyms] or a [module]. */
+static void check_kallsyms(const struct ap_report *rep, const char *kallsyms, const char *input)
+{
+	const struct ap_report_row *rows;
+	size_t n = ap_report_instructions(rep, &rows);
+	uint64_t kernel = 0, named = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].binary && rows[i].binary[0] == '[') {
+			kernel += rows[i].stats.samples;
+			named += rows[i].name ? rows[i].stats.samples : 0;
+		}
+	if (kernel && !named)
+		fprintf(stderr, "armprof report: warning: %s names none of %s's %" PRIu64 " kernel samples: is it from "
+		        "another boot (KASLR moves the kernel at each) or machine?\n", kallsyms, input, kernel);
+}
+
 /* What one input needs besides its path: the options that say how to
  * read it. */
 struct load_opts {
@@ -407,6 +426,8 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		run->rep = NULL;
 		return rc;
 	}
+	if (lo->kallsyms)
+		check_kallsyms(run->rep, lo->kallsyms, input);
 	view->decode_errors = run->decode_errors;
 	return 0;
 }
