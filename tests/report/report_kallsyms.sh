@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # armprof report --kallsyms on an SPE stream written with `armprof encode`
 # (docs/spe-text-format.md) whose PCs are the kernel's (EL1, canonical
-# addresses: the PC packet's bits [55:0], spec/002 5.3.1, SPE-5.3.1-5):
+# addresses from the PC packet's bits [55:0]: spec/002 5.3.1, SPE-5.3.1-5,
+# SPE-5.3.1-19, SPE-5.3.1-23):
 # functions and modules named from a hand-made /proc/kallsyms text, and bad
 # files refused with the file and line (exit 2). The guest's own kernel:
 # tests/system_spe/system_spe_kallsyms.sh.

@@ -1,9 +1,10 @@
 /* lib/report: the kernel's functions from a /proc/kallsyms text
  * (ap_report_load_kallsyms), on records with kernel PCs encoded as SPE
- * writes them and decoded: the PC packet's address is bits [55:0], the
- * decoder makes it canonical by copying bit 55 into [63:56] (spec/002
- * 5.3.1, SPE-5.3.1-5: Address packet INDEX 0, the PC with its EL), and the
- * report looks up those canonical addresses. */
+ * writes them and decoded: the PC is the Address packet of INDEX 0
+ * (spec/002 5.3.1, SPE-5.3.1-5), its payload's bytes 6:0 the address bits
+ * [55:0] (SPE-5.3.1-23) and byte 7 the EL (SPE-5.3.1-19); the decoder makes
+ * the address canonical by copying bit 55 into [63:56], and the report
+ * looks up those canonical addresses. */
 #include <stdlib.h>
 #include <unistd.h>
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Kernel symbols: perf record -e arm_spe_0// in the guest without /u keeps
 # the kernel's samples (EL1 records, PCs in the kernel's half: spec/002
-# 5.3.1, SPE-5.3.1-5); armprof report --kallsyms with the guest's
+# 5.3.1, SPE-5.3.1-5, SPE-5.3.1-19); armprof report --kallsyms with the guest's
 # /proc/kallsyms names their functions as perf in the guest does
 # (docs/record-and-report.md).
 set -euo pipefail
