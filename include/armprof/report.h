@@ -269,11 +269,13 @@ AP_API int ap_report_disassemble(const struct ap_report *r, uint64_t pc, char *b
 /* The statistics of the samples at pc, or NULL when none is there. */
 AP_API const struct ap_report_stats *ap_report_pc_stats(const struct ap_report *r, uint64_t pc);
 /* Where the function called name is, in runtime addresses: [*start,
- * *start + *size), in the binary or a loaded library (*binary: the
- * library's file name, NULL for the binary). Several symbols may have the
- * name (static functions of different files, a library's copy): the one
- * with the most samples, the first of them in the binary and then the
- * libraries in load order on a tie. Without a symbol of that exact name,
+ * *start + *size), in the binary, a loaded library or the kernel
+ * (ap_report_load_kallsyms) (*binary: the library's file name,
+ * "[kernel.kallsyms]" or the module's "[name]", NULL for the binary).
+ * Several symbols may have the name (static functions of different
+ * files, a library's copy): the one with the most samples, the first of
+ * them in the binary, then the libraries in load order, then the kernel,
+ * on a tie. Without a symbol of that exact name,
  * the compiler's copies of the function count (name.constprop.0,
  * name.isra.0, name.part.0, ...). *found: the symbol's name. Returns 0, or
  * -AP_ERR_INVALID when no function symbol with a size has the name. */

@@ -30,6 +30,16 @@ grep -q ' el0_svc_common (\[kernel.kallsyms\])$' k.txt.out || fail "no el0_svc_c
 grep -q ' do_el0_svc (\[kernel.kallsyms\])$' k.txt.out || fail "no do_el0_svc row: $(cat k.txt.out)"
 grep -q ' arm_spe_pmu_start (\[arm_spe_pmu\])$' k.txt.out || fail "no module row: $(cat k.txt.out)"
 ! grep -q 'unknown' k.txt.out || fail "an unnamed row: $(cat k.txt.out)"
+# --annotate a kernel function: its PCs with their samples (no code to disassemble).
+"$armprof" report --format json --kallsyms kallsyms --annotate el0_svc_common k.spe > ann.json 2> ann.err ||
+  fail "annotate: $(cat ann.err)"
+python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+rows = a["instructions"]
+hot = [r for r in rows if r["samples"]]
+assert a["binary"] == "[kernel.kallsyms]" and len(rows) == 0xc00 // 4 and len(hot) == 1 and hot[0]["samples"] == 3 and hot[0]["pc"] == "0xffff800008011410", hot
+' ann.json || fail "annotate el0_svc_common: $(head -c 600 ann.json)"
 # Without the option the same PCs are unnamed.
 "$armprof" report k.spe > plain.out 2> /dev/null
 grep -q '\[unknown\]' plain.out || fail "kernel PCs named without --kallsyms: $(cat plain.out)"

@@ -141,6 +141,16 @@ TEST(kernel_functions_and_modules)
 		if (!fns[i].name && fns[i].binary)
 			unnamed_kernel += fns[i].stats.samples;
 	CHECK_EQ_U64(unnamed_kernel, 3);
+
+	/* By name (--annotate): the kernel's function, its extent and binary. */
+	uint64_t start = 0, size = 0;
+	const char *binary = NULL, *found = NULL;
+	CHECK_EQ_U64(ap_report_find_function(r, "el0_svc_common", &start, &size, &binary, &found), 0);
+	CHECK(start == k + 0x11400 && size == 0x400 && binary && !strcmp(binary, "[kernel.kallsyms]") && found &&
+	      !strcmp(found, "el0_svc_common"));
+	CHECK_EQ_U64(ap_report_find_function(r, "arm_spe_pmu_start", &start, &size, &binary, &found), 0);
+	CHECK(start == m + 0x200 && size == 0x1e00 && binary && !strcmp(binary, "[arm_spe_pmu]"));
+	CHECK_EQ_U64(ap_report_find_function(r, "not_a_function", &start, &size, &binary, &found), -AP_ERR_INVALID);
 	ap_report_free(r);
 	unlink(path);
 }
