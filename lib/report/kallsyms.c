@@ -13,8 +13,9 @@
 #include "armprof/error.h"
 #include "report_internal.h"
 
-/* A file larger than this is not a kallsyms (a Debian kernel's with its
- * modules is about 12 MiB): read no further (a device, /dev/zero). */
+/* A file larger than this is not a kallsyms (the guest kit's Debian 6.1
+ * kernel's, modules loaded, is 2 MB in 50 862 lines): read no further (a
+ * device, /dev/zero). */
 #define KALLSYMS_MAX_BYTES (256u << 20)
 
 /* Where a kernel PC no symbol covers is counted (perf's name of the
@@ -278,6 +279,8 @@ int ap_report_load_kallsyms(struct ap_report *r, const char *path, char *err_msg
 		}
 		size_t got = fread(text + len, 1, cap - 1 - len, f);
 		len += got;
+		if (memchr(text + len - got, 0, got))
+			break; /* not text (/dev/zero): the parser names the line */
 		if (got == 0) {
 			if (ferror(f)) {
 				if (err_msg && err_len)

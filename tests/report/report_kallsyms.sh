@@ -62,6 +62,10 @@ bad 'ffff800008011000 T a\nxyz T b\n' ":2: the address is not 1 to 16 hexadecima
 bad 'ffff800008011000 T a\nffff800008011000 T b [mod\n' ":2: the module is not a name in brackets: '[mod'"
 bad '0000000000000000 T a\n' ": every function's address is 0: kptr_restrict"
 bad 'ffff800008011000 D jiffies\n' ": no function"
+# A device with no end: read until its first NUL byte, not forever.
+rc=0
+timeout 20 "$armprof" report --kallsyms /dev/zero k.spe > /dev/null 2> zero.err || rc=$?
+[ "$rc" = 2 ] && grep -qF -- "--kallsyms: /dev/zero:1: a NUL byte" zero.err || fail "/dev/zero: exit $rc, $(cat zero.err)"
 rc=0
 "$armprof" report --kallsyms missing.kallsyms k.spe > /dev/null 2> miss.err || rc=$?
 [ "$rc" = 2 ] && grep -q "missing.kallsyms: cannot open" miss.err || fail "missing file: exit $rc, $(cat miss.err)"
