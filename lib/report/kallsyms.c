@@ -158,7 +158,7 @@ static int parse_line(char *s, char *end, const char *file, size_t line, struct 
 	c->ks.sym = (struct report_symbol){
 		.start = a,
 		.name = name,
-		.bind = t == 'T' ? STB_GLOBAL : t == 't' ? STB_LOCAL : STB_WEAK,
+		.bind = upper == 'W' ? STB_WEAK : t == upper ? STB_GLOBAL : STB_LOCAL, /* nm's letters */
 	};
 	c->ks.binary = module ? module : kernel_dso;
 	c->ks.is_function = is_function;
@@ -206,10 +206,10 @@ int report_kallsyms_parse(struct report_kernel *k, const char *file, char *text,
 			              : "no function (no symbol of type t, T, w or W): not a kallsyms text");
 		rc = -AP_ERR_FORMAT;
 	}
-	if (rc == -AP_ERR_NOMEM && err && err_len)
-		snprintf(err, err_len, "%s: out of memory", file);
 	if (!rc)
 		rc = finish_symbols(k, c, n);
+	if (rc == -AP_ERR_NOMEM && err && err_len)
+		snprintf(err, err_len, "%s: out of memory", file);
 	free(c);
 	if (rc < 0)
 		report_kernel_fini(k);
