@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential python3 cmake ninja-build pkg-config clang libclang-rt-14-dev
       libelf-dev libdw-dev libcapstone-dev libzstd-dev zstd bc binutils
-      qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross linux-perf dwz)
+      qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross linux-perf dwz
+      qemu-system-arm cpio)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -22,6 +23,11 @@ fi
 # arm64 package lists, no root) those tests skip.
 bash "$(dirname "$0")/debian-arm64-root.sh" "$(dirname "$0")/../.cache/debian-arm64" ||
   echo "install-deps.sh: no Debian arm64 programs (tests/record/record_debian*.sh will skip)"
+# The guest kit of `armprof system` (docs/system.md): Debian's arm64 kernel,
+# perf and busybox, downloaded and unpacked into .cache/kit. Optional:
+# without it tests/system/system_boot.sh skips.
+bash "$(dirname "$0")/../system/kit/build.sh" > /dev/null ||
+  echo "install-deps.sh: no guest kit for armprof system (tests/system/system_boot.sh will skip)"
 # DuckDB as an npm package (its engine ships inside), into .cache/npm: the
 # independent reader of armprof's Parquet files in tests/export/. Optional:
 # without npm or network those tests skip.

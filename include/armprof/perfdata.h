@@ -316,10 +316,20 @@ AP_API void ap_perf_write_config_init(struct ap_perf_write_config *cfg);
 struct ap_perf_writer; /* opaque */
 
 /* Create PATH through a temporary file in the same directory; nothing
- * appears at PATH until ap_perf_writer_finish succeeds. Writes the attr,
- * AUXTRACE_INFO (type 4) and TIME_CONV. cfg may be NULL. */
+ * appears at PATH until ap_perf_writer_finish succeeds. A file already
+ * there keeps its mode (a new one gets 0644); a symbolic link to a file
+ * stays, and its target is replaced. A path that is not a regular file (a
+ * device, a FIFO) is refused with -AP_ERR_INVALID: write it through
+ * ap_perf_writer_open_fd. Writes the attr, AUXTRACE_INFO (type 4) and
+ * TIME_CONV. cfg may be NULL. */
 AP_API int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
                                const struct ap_perf_write_config *cfg, struct ap_perf_error *err);
+/* The same into fd, open for writing, seekable and at offset 0 (the header
+ * is written last): -AP_ERR_INVALID otherwise. The writer writes through a
+ * duplicate of fd; ap_perf_writer_finish flushes and closes that and
+ * leaves fd (its sync, close and rename) to the caller. */
+AP_API int ap_perf_writer_open_fd(struct ap_perf_writer **out, int fd,
+                                  const struct ap_perf_write_config *cfg, struct ap_perf_error *err);
 /* Side-band for the profiled program (perf needs a thread to attribute
  * samples and a map to find symbols). time is the record's sample time. */
 AP_API int ap_perf_write_comm(struct ap_perf_writer *w, int32_t pid, int32_t tid,
@@ -332,7 +342,8 @@ AP_API int ap_perf_write_mmap2(struct ap_perf_writer *w, int32_t pid, int32_t ti
  * PERF_RECORD_AUX with aux_flags. cpu -1 with a tid is per-thread mode. */
 AP_API int ap_perf_write_aux(struct ap_perf_writer *w, int32_t cpu, int32_t pid, int32_t tid,
                              const uint8_t *data, size_t size, uint64_t aux_flags, uint64_t time);
-/* Write the feature sections and header, then rename into place. The writer
+/* Write the feature sections and header, then (opened by path) sync and
+ * rename into place. The writer
  * is freed whatever the result; on failure the temporary file is removed. */
 AP_API int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err);
 /* Abandon: remove the temporary file and free. */

@@ -2,8 +2,11 @@
  * SPE. Layout: header | one attr + its id | data (AUXTRACE_INFO, TIME_CONV,
  * side-band, AUXTRACE+payload and AUX per buffer, FINISHED_ROUND) | feature
  * table | features (BUILD_ID, ARCH, NRCPUS, CPUID, EVENT_DESC, AUXTRACE index).
- * Written to a temporary file in the target's directory, renamed at the end. */
+ * Written to a temporary file in the target's directory, renamed at the end,
+ * or to a seekable descriptor the caller gives (and renames). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -135,15 +138,11 @@ static void build_attr(struct ap_perf_writer *w)
 	memcpy(a + 40, &flags, 8);
 }
 
-int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
-                        const struct ap_perf_write_config *cfg, struct ap_perf_error *err)
+static struct ap_perf_writer *writer_new(const struct ap_perf_write_config *cfg)
 {
-	*out = NULL;
-	if (err)
-		memset(err, 0, sizeof(*err));
 	struct ap_perf_writer *w = calloc(1, sizeof(*w));
 	if (!w)
-		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "", "out of memory");
+		return NULL;
 	ap_perf_write_config_init(&w->cfg);
 	if (cfg) {
 		size_t n = cfg->size < sizeof(w->cfg) ? cfg->size : sizeof(w->cfg);
@@ -159,31 +158,12 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 	pd_vec_init(&w->index, sizeof(uint64_t));
 	pd_vec_init(&w->cpus, sizeof(struct w_cpu));
 	pd_vec_init(&w->dsos, sizeof(struct w_dso));
-	size_t plen = strlen(path);
-	w->path = malloc(plen + 1);
-	w->tmp = malloc(plen + 8);
-	if (!w->path || !w->tmp) {
-		ap_perf_writer_abort(w);
-		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "", "out of memory");
-	}
-	memcpy(w->path, path, plen + 1);
-	snprintf(w->tmp, plen + 8, "%s.XXXXXX", path);
-	int fd = mkstemp(w->tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(w->tmp);
-		w->tmp = NULL;
-		ap_perf_writer_abort(w);
-		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot create a temporary file next to it: %s",
-		               strerror(e));
-	}
-	fchmod(fd, 0644);
-	w->f = fdopen(fd, "wb");
-	if (!w->f) {
-		close(fd);
-		ap_perf_writer_abort(w);
-		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot open the temporary file");
-	}
+	return w;
+}
+
+/* w->f is open at offset 0: the records every file starts with. */
+static int writer_start(struct ap_perf_writer **out, struct ap_perf_writer *w, struct ap_perf_error *err)
+{
 	w->sample_type = AP_PERF_SAMPLE_IP | AP_PERF_SAMPLE_TID | AP_PERF_SAMPLE_CPU |
 	                 AP_PERF_SAMPLE_IDENTIFIER | AP_PERF_SAMPLE_DATA_SRC |
 	                 AP_PERF_SAMPLE_PHYS_ADDR;
@@ -220,6 +200,88 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 	}
 	*out = w;
 	return 0;
+}
+
+int ap_perf_writer_open_fd(struct ap_perf_writer **out, int fd, const struct ap_perf_write_config *cfg,
+                           struct ap_perf_error *err)
+{
+	*out = NULL;
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (lseek(fd, 0, SEEK_CUR) != 0)
+		return pd_fail(err, AP_ERR_INVALID, 0, 0, "",
+		               "the output must be seekable and at its start (perf.data's header is written last)");
+	struct ap_perf_writer *w = writer_new(cfg);
+	if (!w)
+		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "", "out of memory");
+	/* A descriptor of its own: finish closes it, the caller's stays. */
+	int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	w->f = own >= 0 ? fdopen(own, "wb") : NULL;
+	if (!w->f) {
+		int e = errno;
+		if (own >= 0)
+			close(own);
+		ap_perf_writer_abort(w);
+		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot write to the descriptor: %s", strerror(e));
+	}
+	return writer_start(out, w, err);
+}
+
+int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
+                        const struct ap_perf_write_config *cfg, struct ap_perf_error *err)
+{
+	*out = NULL;
+	if (err)
+		memset(err, 0, sizeof(*err));
+	/* A file that is there keeps its mode; a symbolic link to one is kept
+	 * and its target replaced; anything else (a device, a FIFO) is never
+	 * replaced by a regular file. */
+	mode_t mode = 0644;
+	char *real = NULL;
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return pd_fail(err, AP_ERR_INVALID, 0, 0, "",
+			               "not a regular file (write a device or FIFO through ap_perf_writer_open_fd)");
+		mode = st.st_mode & 07777;
+		real = realpath(path, NULL);
+		if (!real)
+			return pd_fail(err, AP_ERR_IO, 0, 0, "", "%s", strerror(errno));
+		path = real;
+	} else if (errno != ENOENT) {
+		return pd_fail(err, AP_ERR_IO, 0, 0, "", "%s", strerror(errno));
+	}
+	struct ap_perf_writer *w = writer_new(cfg);
+	size_t plen = strlen(path);
+	if (w) {
+		w->path = malloc(plen + 1);
+		w->tmp = malloc(plen + 8);
+	}
+	if (!w || !w->path || !w->tmp) {
+		free(real);
+		ap_perf_writer_abort(w);
+		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "", "out of memory");
+	}
+	memcpy(w->path, path, plen + 1);
+	snprintf(w->tmp, plen + 8, "%s.XXXXXX", path);
+	free(real);
+	int fd = mkstemp(w->tmp);
+	if (fd < 0) {
+		int e = errno;
+		free(w->tmp);
+		w->tmp = NULL;
+		ap_perf_writer_abort(w);
+		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot create a temporary file next to it: %s",
+		               strerror(e));
+	}
+	w->f = fchmod(fd, mode) == 0 ? fdopen(fd, "wb") : NULL;
+	if (!w->f) {
+		int e = errno;
+		close(fd);
+		ap_perf_writer_abort(w);
+		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot open the temporary file: %s", strerror(e));
+	}
+	return writer_start(out, w, err);
 }
 
 static size_t padded_str(size_t len) { return (len + 8) & ~(size_t)7; } /* with NUL */
@@ -486,17 +548,20 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err)
 	rc = w_check(w, err, "file header");
 	if (rc)
 		goto fail;
-	if (fflush(w->f) != 0 || fsync(fileno(w->f)) != 0)
+	/* A file written by path reaches the disk before it replaces the old
+	 * one; a descriptor's owner syncs, closes and renames it. */
+	if (fflush(w->f) != 0 || (w->tmp && fsync(fileno(w->f)) != 0))
 		goto io_fail;
 	if (fclose(w->f) != 0) {
 		w->f = NULL;
-		unlink(w->tmp);
-		rc = pd_fail(err, AP_ERR_IO, 0, 0, "", "close failed: %s", strerror(errno));
+		if (w->tmp)
+			unlink(w->tmp);
+		rc = pd_fail(err, AP_ERR_IO, 0, 0, "", "write failed: %s", strerror(errno));
 		writer_free(w);
 		return rc;
 	}
 	w->f = NULL;
-	if (rename(w->tmp, w->path) != 0) {
+	if (w->tmp && rename(w->tmp, w->path) != 0) {
 		int e = errno;
 		unlink(w->tmp);
 		writer_free(w);
@@ -505,7 +570,7 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err)
 	writer_free(w);
 	return 0;
 io_fail:
-	rc = pd_fail(err, AP_ERR_IO, w->pos, 0, "", "write failed: %s", strerror(errno));
+	rc = pd_fail(err, AP_ERR_IO, w->pos, 0, "", "write failed: %s", strerror(w->failed ? w->io_errno : errno));
 fail:
 	ap_perf_writer_abort(w);
 	return rc;

@@ -1,10 +1,13 @@
 /* What the plugin writes (plugin_outputs.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "plugin_outputs.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "guest_maps.h"
@@ -22,16 +25,45 @@ static int cmp_pc(const void *a, const void *b)
 	return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
+/* path whole or not at all: through a temporary file beside it, renamed
+ * when complete. A path that is there and not a regular file (a device, a
+ * FIFO: the plugin run by hand with spe=/dev/stdout) is written directly,
+ * never replaced; a symbolic link keeps pointing where it did (its target
+ * is replaced). -1 with errno set on failure. */
 static int write_atomically(const char *path, int (*emit)(FILE *f, const void *ctx), const void *ctx)
 {
-	char tmp[1100];
+	struct stat st;
+	char real[PATH_MAX], tmp[PATH_MAX + 16];
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		FILE *f = fopen(path, "wb");
+		if (!f)
+			return -1;
+		int r = emit(f, ctx);
+		int e = errno;
+		if (fclose(f) != 0 || r < 0) {
+			if (r < 0)
+				errno = e;
+			return -1;
+		}
+		return 0;
+	}
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real))
+		path = real;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	FILE *f = fopen(tmp, "wb");
 	if (!f)
 		return -1;
 	int r = emit(f, ctx);
-	if (fclose(f) != 0 || r < 0 || rename(tmp, path) != 0) {
+	int e = errno;
+	if (r == 0 && fflush(f) != 0)
+		r = -1, e = errno;
+	if (fclose(f) != 0 && r == 0)
+		r = -1, e = errno;
+	if (r == 0 && rename(tmp, path) != 0)
+		r = -1, e = errno;
+	if (r < 0) {
 		remove(tmp);
+		errno = e;
 		return -1;
 	}
 	return 0;
@@ -240,19 +272,25 @@ void plugin_write_outputs(const struct plugin_run_view *run)
 	snprintf(counts, sizeof(counts), "%s%s", run->opts->counts, suffix);
 	snprintf(out, sizeof(out), "%s%s", run->opts->out, suffix);
 	snprintf(stats, sizeof(stats), "%s%s", run->opts->stats, suffix);
+	/* The summary only when the others were written: without it, armprof
+	 * record says that nothing was (a full disk), never that a file it
+	 * expected is missing. */
 	const char *bad = NULL;
+	int err = 0;
 	if (run->opts->counts[0] && write_atomically(counts, emit_counts, run) < 0)
-		bad = counts;
-	if (run->opts->out[0] && run->opts->model && write_atomically(out, emit_spe, run) < 0)
-		bad = out;
-	if (run->opts->stats[0] && write_atomically(stats, emit_stats, run) < 0)
-		bad = stats;
+		bad = counts, err = errno;
+	if (!bad && run->opts->out[0] && run->opts->model && write_atomically(out, emit_spe, run) < 0)
+		bad = out, err = errno;
+	if (!bad && run->opts->stats[0] && write_atomically(stats, emit_stats, run) < 0)
+		bad = stats, err = errno;
 	/* A child that outlived the recording finds armprof's directory
 	 * gone: nobody is left to tell. */
-	if (bad && (!run->child || errno != ENOENT)) {
+	if (bad && (!run->child || err != ENOENT)) {
 		char msg[1200];
-		snprintf(msg, sizeof(msg), "armprof plugin: %s: cannot write\n", bad);
+		snprintf(msg, sizeof(msg), "armprof plugin: %s: cannot write: %s\n", bad, strerror(err ? err : EIO));
+		/* QEMU shows plugin output only with -d plugin: stderr too. */
 		qemu_plugin_outs(msg);
+		fputs(msg, stderr);
 	}
 }
 

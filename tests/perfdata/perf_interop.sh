@@ -113,8 +113,13 @@ grep -q "3 of 3 AUX buffers selected, 1 truncated, 1 with collisions" m.err || f
 "$ARMPROF" decode --format jsonl --cpu 1 multi.data > c1.jsonl 2> /dev/null
 "$ARMPROF" decode --format jsonl multi.data.buf1.spe > b1.jsonl
 cmp c1.jsonl b1.jsonl || fail "decode --cpu 1 is not cpu 1's buffer"
-"$ARMPROF" decode --stats --tid 9999 multi.data > /dev/null 2> t.err
+# a selection that selects nothing is an error (exit 1) that names what is there
+rc=0
+"$ARMPROF" decode --stats --tid 9999 multi.data > /dev/null 2> t.err || rc=$?
+[ $rc -eq 1 ] || fail "decode --tid 9999: exit $rc, expected 1"
 grep -q "0 of 3 AUX buffers selected" t.err || fail "decode --tid did not select by thread"
+grep -q "the selection (--tid 9999) matches none of its 3 AUX buffers (their CPUs: 0, 1; threads: " t.err ||
+  fail "decode --tid 9999: $(cat t.err)"
 "$ARMPROF" decode --stats multi.data > /dev/null 2> s.err
 [ "$(grep -c "aux buffer" s.err)" -eq 3 ] || fail "decode --stats does not list every buffer"
 

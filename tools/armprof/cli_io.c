@@ -1,4 +1,5 @@
 #include "cli_io.h"
+#include "cli_stream.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -8,6 +9,10 @@
 
 FILE *cli_open_input(const char *cmd, const char *path)
 {
+	/* An input whose magic was read already (cli_stream.h) */
+	FILE *stream = cli_stream_open(path);
+	if (stream)
+		return stream;
 	if (!strcmp(path, "-"))
 		return stdin;
 	struct stat st;
@@ -49,6 +54,7 @@ int cli_read_all(const char *cmd, const char *path, uint8_t **data, size_t *len)
 		}
 	}
 	int err = ferror(f);
+	int e = errno;
 	if (f != stdin)
 		fclose(f);
 	if (!buf) {
@@ -56,7 +62,7 @@ int cli_read_all(const char *cmd, const char *path, uint8_t **data, size_t *len)
 		return -1;
 	}
 	if (err) {
-		fprintf(stderr, "armprof %s: %s: read error\n", cmd, path);
+		fprintf(stderr, "armprof %s: %s: read error: %s\n", cmd, path, strerror(e));
 		free(buf);
 		return -1;
 	}
@@ -65,63 +71,12 @@ int cli_read_all(const char *cmd, const char *path, uint8_t **data, size_t *len)
 	return 0;
 }
 
-int cli_output_open(struct cli_output *out, const char *cmd, const char *path)
+int cli_no_record_stop(const char *cmd, const char *path, const struct ap_decoder *dec)
 {
-	memset(out, 0, sizeof(*out));
-	if (!path || !strcmp(path, "-")) {
-		out->f = stdout;
+	const struct ap_decoder_stats *st = ap_decoder_stats(dec);
+	if (st->records || st->bytes < CLI_NO_RECORD_LIMIT)
 		return 0;
-	}
-	size_t n = strlen(path) + 32;
-	out->path = strdup(path);
-	out->tmp_path = malloc(n);
-	if (!out->path || !out->tmp_path) {
-		fprintf(stderr, "armprof %s: out of memory\n", cmd);
-		free(out->path);
-		free(out->tmp_path);
-		return -1;
-	}
-	snprintf(out->tmp_path, n, "%s.tmp.%ld", path, (long)getpid());
-	out->f = fopen(out->tmp_path, "wb");
-	if (!out->f) {
-		fprintf(stderr, "armprof %s: %s: %s\n", cmd, path, strerror(errno));
-		free(out->path);
-		free(out->tmp_path);
-		out->path = out->tmp_path = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-int cli_output_close(struct cli_output *out, const char *cmd, int ok)
-{
-	int rc = 0;
-	if (!out->f)
-		return 0;
-	if (fflush(out->f) != 0 || ferror(out->f)) {
-		if (ok)
-			fprintf(stderr, "armprof %s: %s: write error\n", cmd,
-			        out->path ? out->path : "standard output");
-		ok = 0;
-		rc = -1;
-	}
-	if (out->path) {
-		if (fclose(out->f) != 0 && ok) {
-			fprintf(stderr, "armprof %s: %s: %s\n", cmd, out->path, strerror(errno));
-			ok = 0;
-			rc = -1;
-		}
-		if (ok && rename(out->tmp_path, out->path) != 0) {
-			fprintf(stderr, "armprof %s: %s: %s\n", cmd, out->path, strerror(errno));
-			rc = -1;
-			ok = 0;
-		}
-		if (!ok)
-			unlink(out->tmp_path);
-		free(out->path);
-		free(out->tmp_path);
-	}
-	out->f = NULL;
-	out->path = out->tmp_path = NULL;
-	return rc;
+	fprintf(stderr, "armprof %s: %s: %u MiB read and not one SPE record (padding only): not SPE data; stopping\n",
+	        cmd, path, CLI_NO_RECORD_LIMIT >> 20);
+	return 1;
 }

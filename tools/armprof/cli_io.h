@@ -1,11 +1,14 @@
-/* File helpers shared by the subcommands: input by path or "-", whole-file
- * reads, and output files written to a temporary file and renamed. */
+/* File helpers shared by the subcommands: input by path or "-" and
+ * whole-file reads; output files are cli_output.h's. */
 #ifndef ARMPROF_TOOL_CLI_IO_H
 #define ARMPROF_TOOL_CLI_IO_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "armprof/decode.h"
+#include "cli_output.h"
 
 /* Open path for reading ("-" is stdin). On failure prints
  * "armprof CMD: PATH: reason" and returns NULL. Refuses directories. */
@@ -15,15 +18,14 @@ FILE *cli_open_input(const char *cmd, const char *path);
  * returns -1. */
 int cli_read_all(const char *cmd, const char *path, uint8_t **data, size_t *len);
 
-/* An output file that appears only when complete. */
-struct cli_output {
-	FILE *f;
-	char *path;     /* final path, NULL for stdout */
-	char *tmp_path; /* temporary path beside it */
-};
-int cli_output_open(struct cli_output *out, const char *cmd, const char *path);
-/* Flush, close and rename into place (ok != 0), or remove the temporary
- * file (ok == 0). Returns 0, or -1 after printing the error. */
-int cli_output_close(struct cli_output *out, const char *cmd, int ok);
+/* Raw input read this far without a single SPE record is not SPE data
+ * (/dev/zero: padding only, forever): decode, report and convert stop
+ * there. Any stream that holds records streams for as long as it lasts,
+ * as `cat` does, in bounded memory. */
+#define CLI_NO_RECORD_LIMIT (64u << 20)
+/* 1 after printing "armprof CMD: PATH: 64 MiB read and not one SPE record
+ * ...; stopping" when dec has read CLI_NO_RECORD_LIMIT bytes without a
+ * record; else 0. Called once per chunk fed. */
+int cli_no_record_stop(const char *cmd, const char *path, const struct ap_decoder *dec);
 
 #endif

@@ -1,6 +1,4 @@
 /* armprof convert IN OUT: raw SPE bytes <-> perf.data (Linux perf). */
-/* realpath() is XSI */
-#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -11,6 +9,7 @@
 #include "armprof/perfdata.h"
 #include "cli_io.h"
 #include "commands.h"
+#include "convert_opts.h"
 #include "perf_input.h"
 
 const char cmd_convert_summary[] = "convert raw SPE data to perf.data (for perf report/script) and back";
@@ -19,7 +18,9 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 	        "usage: armprof convert [--to raw|perf] [options] IN OUT\n"
-	        "  IN is raw SPE bytes or a perf.data (recognised by its magic); '-' is stdin.\n"
+	        "  IN is raw SPE bytes or a perf.data (recognised by its magic, on a pipe too);\n"
+	        "  '-' is stdin, OUT '-' stdout. OUT: a regular file (or a link's target) is\n"
+	        "  replaced when complete; a device or FIFO is written in place (docs/outputs.md).\n"
 	        "  OUT's format: --to, else its suffix (.data/.perf: perf.data, .spe/.raw/.bin: raw),\n"
 	        "  else the other format than IN's.\n"
 	        "raw -> perf.data:\n"
@@ -32,18 +33,13 @@ static void usage(FILE *out)
 	        "  --midr HEX        MIDR_EL1 for the CPUID feature (default 0x413fd0c1, Neoverse N1)\n"
 	        "  --pmu-type N      attr.type of arm_spe_0 (default 10)\n"
 	        "  --buffer-size N   split into AUX buffers of at most N bytes at record boundaries\n"
+	        "                    (default 16 MiB: a stream of any length in bounded memory;\n"
+	        "                    input with no record in its first 64 MiB is not SPE data)\n"
 	        "perf.data -> raw:\n"
-	        "  --cpu N, --tid N  only the AUX buffers of that CPU / thread\n"
-	        "exit status: 0 converted, 1 the input is malformed, 2 usage or I/O error\n");
+	        "  --cpu N, --tid N  only the AUX buffers of that CPU / thread (none: an error)\n"
+	        "exit status: 0 converted, 1 the input is malformed or not SPE data, or the\n"
+	        "  selection is empty, 2 usage or I/O error (a failed write, with its reason)\n");
 }
-
-struct convert_opts {
-	const char *in, *out, *to, *binary, *comm;
-	int32_t pid, tid, cpu;
-	int have_cpu, have_tid;
-	uint64_t midr, load_bias, buffer_size;
-	uint32_t pmu_type;
-};
 
 static int parse_u64(const char *s, uint64_t *v)
 {
@@ -57,129 +53,6 @@ static int suffix_is(const char *path, const char *sfx)
 {
 	size_t n = strlen(path), k = strlen(sfx);
 	return n >= k && !strcmp(path + n - k, sfx);
-}
-
-/* Record ends in the stream, to split it into buffers at record boundaries. */
-struct ends {
-	uint64_t *v;
-	size_t n, cap;
-};
-static int on_record_end(void *ctx, const struct ap_record *rec)
-{
-	struct ends *e = ctx;
-	if (e->n == e->cap) {
-		size_t cap = e->cap ? e->cap * 2 : 1024;
-		uint64_t *p = realloc(e->v, cap * sizeof(*p));
-		if (!p)
-			return 1;
-		e->v = p;
-		e->cap = cap;
-	}
-	e->v[e->n++] = rec->offset + rec->size;
-	return 0;
-}
-
-static int write_mmaps(struct ap_perf_writer *w, const struct convert_opts *o)
-{
-	struct ap_perf_elf_map maps[16];
-	struct ap_perf_error err;
-	int n = ap_perf_elf_exec_maps(o->binary, maps, 16, &err);
-	if (n < 0) {
-		fprintf(stderr, "armprof convert: %s: %s\n", o->binary, err.msg);
-		return n == -AP_ERR_IO ? EXIT_USAGE : EXIT_DATA_ERROR;
-	}
-	if (n == 0) {
-		fprintf(stderr, "armprof convert: %s: no executable segment\n", o->binary);
-		return EXIT_DATA_ERROR;
-	}
-	/* perf opens the file named in the MMAP2 record: give an absolute path */
-	char full[PATH_MAX];
-	const char *name = realpath(o->binary, full) ? full : o->binary;
-	for (int i = 0; i < n && i < 16; i++)
-		if (ap_perf_write_mmap2(w, o->pid, o->tid, maps[i].addr + o->load_bias, maps[i].len,
-		                        maps[i].pgoff, maps[i].prot, name, 0) != 0)
-			return -1;
-	return 0;
-}
-
-static int raw_to_perf(const struct convert_opts *o)
-{
-	uint8_t *data;
-	size_t len;
-	if (cli_read_all("convert", o->in, &data, &len) != 0)
-		return EXIT_USAGE;
-	struct ends ends = { 0 };
-	if (o->buffer_size) {
-		struct ap_decoder_config dc;
-		ap_decoder_config_init(&dc);
-		dc.on_record = on_record_end;
-		dc.ctx = &ends;
-		struct ap_decoder dec;
-		ap_decoder_init(&dec, &dc);
-		if (ap_decoder_feed(&dec, data, len) != 0 || ap_decoder_finish(&dec) != 0) {
-			fprintf(stderr, "armprof convert: out of memory\n");
-			free(data);
-			free(ends.v);
-			return EXIT_USAGE;
-		}
-	}
-	struct ap_perf_write_config cfg;
-	ap_perf_write_config_init(&cfg);
-	cfg.midr = o->midr;
-	cfg.pmu_type = o->pmu_type;
-	cfg.nr_cpus = o->cpu >= 0 ? (uint32_t)o->cpu + 1 : 1;
-	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	int rc = ap_perf_writer_open(&w, o->out, &cfg, &err);
-	if (rc) {
-		fprintf(stderr, "armprof convert: %s: %s\n", o->out, err.msg);
-		free(data);
-		free(ends.v);
-		return EXIT_USAGE;
-	}
-	const char *comm = o->comm;
-	if (!comm && o->binary) {
-		const char *slash = strrchr(o->binary, '/');
-		comm = slash ? slash + 1 : o->binary;
-	}
-	rc = ap_perf_write_comm(w, o->pid, o->tid, comm ? comm : "armprof", 0);
-	if (!rc && o->binary) {
-		rc = write_mmaps(w, o);
-		if (rc > 0) {
-			ap_perf_writer_abort(w);
-			free(data);
-			free(ends.v);
-			return rc;
-		}
-	}
-	/* Buffers: the whole stream, or pieces of at most buffer_size bytes
-	 * that end where a record ends (a record is never split, as the SPE
-	 * driver never splits one across AUX buffers). */
-	size_t start = 0, k = 0;
-	while (!rc && start < len) {
-		size_t end = len;
-		if (o->buffer_size && len - start > o->buffer_size) {
-			end = start;
-			while (k < ends.n && ends.v[k] - start <= o->buffer_size)
-				end = (size_t)ends.v[k++];
-			if (end == start) /* one record longer than the limit: keep it whole */
-				end = k < ends.n ? (size_t)ends.v[k++] : len;
-		}
-		rc = ap_perf_write_aux(w, o->cpu, o->pid, o->tid, data + start, end - start, 0, 0);
-		start = end;
-	}
-	free(data);
-	free(ends.v);
-	if (rc) {
-		fprintf(stderr, "armprof convert: %s: write failed\n", o->out);
-		ap_perf_writer_abort(w);
-		return EXIT_USAGE;
-	}
-	if (ap_perf_writer_finish(w, &err) != 0) {
-		fprintf(stderr, "armprof convert: %s: %s\n", o->out, err.msg);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
 }
 
 static int perf_to_raw(const struct convert_opts *o)
@@ -198,14 +71,13 @@ static int perf_to_raw(const struct convert_opts *o)
 	size_t n;
 	int ok = 1;
 	while (ok && perf_input_next(&in, NULL, &p, &n))
-		ok = fwrite(p, 1, n, out.f) == n;
-	size_t selected = in.n_selected;
+		ok = cli_output_write(&out, p, n) == 0;
+	/* A selection that selects nothing writes no file. */
+	rc = ok ? perf_input_check_selection(&in) : 0;
 	perf_input_close(&in, NULL);
-	if (cli_output_close(&out, "convert", ok) != 0)
+	if (cli_output_close(&out, "convert", ok && !rc) != 0 && !rc)
 		return EXIT_USAGE;
-	if (!selected)
-		fprintf(stderr, "armprof convert: %s: warning: no AUX buffer selected\n", o->in);
-	return EXIT_OK;
+	return rc;
 }
 
 int cmd_convert(int argc, char **argv)
@@ -275,17 +147,13 @@ int cmd_convert(int argc, char **argv)
 	o.out = pos[1];
 	if (!o.have_tid)
 		o.tid = o.pid;
-	if (!strcmp(o.out, "-")) {
-		fprintf(stderr, "armprof convert: OUT must be a file\n");
+	/* By its magic ('-' and pipes too: cli_stream.h); --to raw: the input must be
+	 * perf.data (the reader says why if it is not). */
+	int in_perf = perf_input_sniff("convert", o.in);
+	if (in_perf < 0)
 		return EXIT_USAGE;
-	}
-	/* --to raw: the input must be perf.data (the reader says why if it is
-	 * not); else by its magic ('-' cannot be sniffed then re-read: raw) */
-	int in_perf;
 	if (o.to && !strcmp(o.to, "raw"))
 		in_perf = 1;
-	else
-		in_perf = strcmp(o.in, "-") ? perf_input_sniff(o.in) : 0;
 	int out_perf;
 	if (o.to)
 		out_perf = !strcmp(o.to, "perf");
@@ -300,5 +168,5 @@ int cmd_convert(int argc, char **argv)
 		        in_perf ? "perf.data" : "raw SPE data");
 		return EXIT_USAGE;
 	}
-	return out_perf ? raw_to_perf(&o) : perf_to_raw(&o);
+	return out_perf ? convert_raw_to_perf(&o) : perf_to_raw(&o);
 }

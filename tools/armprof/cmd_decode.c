@@ -24,8 +24,13 @@ static void usage(FILE *out)
 	        "  --chunk-size N  feed the decoder N bytes at a time (default 1 MiB)\n"
 	        "  FILE may be a perf.data (docs/perfdata.md): its AUX buffers are decoded,\n"
 	        "  --cpu N / --tid N select them, and a line per buffer goes to stderr\n"
-	        "  (all with --stats; else the truncated and collision ones)\n"
-	        "exit status: 0 decoded, 1 the input held errors, 2 usage or I/O error\n");
+	        "  (all with --stats; else the truncated and collision ones); a selection that\n"
+	        "  selects nothing is an error\n"
+	        "  '-' is standard input: it, a FIFO or a device is read by its magic too (a\n"
+	        "  perf.data is copied to a temporary file; raw data streams as it comes). Raw\n"
+	        "  input with no record in its first 64 MiB (/dev/zero) is not SPE data: stop.\n"
+	        "exit status: 0 decoded (an empty input: with a warning), 1 the input held errors,\n"
+	        "  is not SPE data or the selection is empty, 2 usage or I/O error (docs/outputs.md)\n");
 }
 
 struct decode_run {
@@ -131,7 +136,9 @@ int cmd_decode(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	int perf = perf_input_sniff(path); /* perf.data: decode its AUX buffers */
+	int perf = perf_input_sniff("decode", path); /* perf.data: decode its AUX buffers */
+	if (perf < 0)
+		return EXIT_USAGE;
 	FILE *in = perf ? NULL : cli_open_input("decode", path);
 	if (!perf && !in)
 		return EXIT_USAGE;
@@ -174,13 +181,18 @@ int cmd_decode(int argc, char **argv)
 	size_t map_len = 0;
 	if (in && in != stdin)
 		map = map_input(in, &map_len);
+	int not_spe = 0;
 	if (map) {
-		for (size_t off = 0; off < map_len; off += chunk)
+		for (size_t off = 0; off < map_len && !not_spe; off += chunk) {
 			ap_decoder_feed(&dec, map + off, map_len - off < chunk ? map_len - off : chunk);
+			not_spe = cli_no_record_stop("decode", path, &dec);
+		}
 		munmap((void *)map, map_len);
 	} else {
-		while (in && (n = fread(buf, 1, chunk, in)) > 0)
+		while (in && !not_spe && (n = fread(buf, 1, chunk, in)) > 0) {
 			ap_decoder_feed(&dec, buf, n);
+			not_spe = cli_no_record_stop("decode", path, &dec);
+		}
 	}
 	if (in && ferror(in)) {
 		fprintf(stderr, "armprof decode: %s: read error at byte %llu\n", path,
@@ -189,16 +201,18 @@ int cmd_decode(int argc, char **argv)
 	}
 	ap_decoder_finish(&dec);
 	free(buf);
+	errno = 0;
 	record_writer_flush(run.writer);
-	if (record_writer_failed(run.writer)) {
-		fprintf(stderr, "armprof decode: write error on standard output\n");
-		io_error = 1;
-	}
+	int out_errno = record_writer_failed(run.writer);
+	int out_error = out_errno || fflush(stdout) != 0 || ferror(stdout);
+	if (!out_errno)
+		out_errno = errno;
 	record_writer_free(run.writer);
 	if (in && in != stdin)
 		fclose(in);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "armprof decode: write error on standard output\n");
+	if (out_error) {
+		fprintf(stderr, "armprof decode: standard output: write failed: %s\n",
+		        out_errno ? strerror(out_errno) : "I/O error");
 		io_error = 1;
 	}
 
@@ -214,6 +228,10 @@ int cmd_decode(int argc, char **argv)
 		        (unsigned long long)st->pad_bytes, (unsigned long long)st->align_bytes);
 	if (io_error)
 		return EXIT_USAGE;
+	if (not_spe)
+		return EXIT_DATA_ERROR;
+	if (!perf && !st->bytes)
+		fprintf(stderr, "armprof decode: %s: warning: the input is empty (no SPE data)\n", path);
 	if (st->records_with_errors) {
 		fprintf(stderr, "armprof decode: %s: %llu of %llu records held errors\n", path,
 		        (unsigned long long)st->records_with_errors, (unsigned long long)st->records);

@@ -13,8 +13,11 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: armprof encode [-o OUT] FILE|-\n"
 	             "  reads the SPE text format (docs/spe-text-format.md) and writes the bytes\n"
-	             "  to OUT (default: standard output, unless it is a terminal)\n"
-	             "exit status: 0 written, 1 the text has an error (FILE:LINE: message), 2 usage or I/O\n");
+	             "  to OUT (default: standard output, unless it is a terminal); a regular OUT\n"
+	             "  (or a link's target) is replaced when complete, a device or FIFO written in\n"
+	             "  place (docs/outputs.md)\n"
+	             "exit status: 0 written, 1 the text has an error (FILE:LINE: message), 2 usage or I/O\n"
+	             "  (a failed write, with its reason)\n");
 }
 
 int cmd_encode(int argc, char **argv)

@@ -158,26 +158,33 @@ static int write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 	cfg.midr = 0x413fd0c1; /* Neoverse N1 r3p1: perf decodes Data Source for it */
 	cfg.nr_cpus = n_threads ? (uint32_t)n_threads : 1;
 	cfg.exclude_kernel = 1;
-	if (ap_perf_writer_open(&w, o->output, &cfg, &err) != 0) {
+	struct cli_output out;
+	if (cli_output_open_seekable(&out, "record", o->output) != 0)
+		return -1;
+	if (ap_perf_writer_open_fd(&w, out.fd, &cfg, &err) != 0) {
 		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
+		cli_output_close(&out, "record", 0);
 		return -1;
 	}
 	const char *base = strrchr(prog, '/');
 	base = base ? base + 1 : prog;
 	int rc = 0;
 	uint32_t cpu = 0;
-	for (size_t k = 0; !rc && k < n_procs; k++)
+	for (size_t k = 0; (!rc || rc == -AP_ERR_IO) && k < n_procs; k++)
 		rc = write_process(w, prog, base, &procs[k], bias, &cpu);
-	if (rc) {
-		fprintf(stderr, "armprof record: %s: write failed\n", o->output);
+	if (rc && rc != -AP_ERR_IO) {
+		fprintf(stderr, "armprof record: %s: %s\n", o->output, ap_errstr(rc));
 		ap_perf_writer_abort(w);
+		cli_output_close(&out, "record", 0);
 		return -1;
 	}
+	/* finish names a write error that happened on the way too */
 	if (ap_perf_writer_finish(w, &err) != 0) {
 		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
+		cli_output_close(&out, "record", 0);
 		return -1;
 	}
-	return 0;
+	return cli_output_close(&out, "record", 1);
 }
 
 /* --counts with forked children: one count per PC over every process. */
@@ -213,7 +220,7 @@ static int write_raw(const struct record_opts *o, const struct record_process *p
 		return -1;
 	int ok = 1;
 	for (size_t k = 0; k < n_procs && ok; k++)
-		ok = !procs[k].spe_len || fwrite(procs[k].spe, 1, procs[k].spe_len, out.f) == procs[k].spe_len;
+		ok = cli_output_write(&out, procs[k].spe, procs[k].spe_len) == 0;
 	return cli_output_close(&out, "record", ok);
 }
 
@@ -260,8 +267,26 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
+/* Where the profile went, for the summary: the path, and where a symbolic
+ * link there points (its target was written), into buf. */
+static const char *output_place(const char *path, char *buf, size_t cap)
+{
+	struct stat st;
+	char target[PATH_MAX];
+	ssize_t n;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (n = readlink(path, target, sizeof(target) - 1)) > 0) {
+		target[n] = 0;
+		snprintf(buf, cap, "%s (a link to %s)", path, target);
+	} else {
+		snprintf(buf, cap, "%s", path);
+	}
+	return buf;
+}
+
+/* written: the profile and its .meta were written (else an error was
+ * printed, and the summary says that nothing was). */
 static void summary(const struct record_opts *o, const char *prog, int status,
-                    const struct record_stats *st, int main_exec, size_t n_procs)
+                    const struct record_stats *st, int main_exec, size_t n_procs, int written)
 {
 	if (st->stopped_by_signal)
 		fprintf(stderr,
@@ -287,15 +312,16 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 		        "under qemu-aarch64 (with one, the new program runs, though without armprof's plugin)\n",
 		        st->aarch64_execs_failed, st->aarch64_execs_failed == 1 ? "" : "s", st->aarch64_exec_failed_path);
 	if (o->model) {
+		char place[2 * PATH_MAX + 32];
 		fprintf(stderr,
 		        "armprof record: %" PRIu64 " operations fed, SAMPLE_POP %" PRIu64 ", %" PRIu64
-		        " sampled, %" PRIu64 " records (%.1f KiB) in %s (%s, %zu thread%s",
+		        " sampled, %" PRIu64 " records (%.1f KiB) %s%s (%s, %zu thread%s",
 		        st->ops, st->sample_pop, st->sample_feed, st->records, (double)st->spe_bytes / 1024.0,
-		        o->output, o->format == RECORD_OUT_RAW ? "raw SPE" : "perf.data", st->n_vcpus,
-		        st->n_vcpus == 1 ? "" : "s");
+		        written ? "in " : "NOT written to ", output_place(o->output, place, sizeof(place)),
+		        o->format == RECORD_OUT_RAW ? "raw SPE" : "perf.data", st->n_vcpus, st->n_vcpus == 1 ? "" : "s");
 		if (n_procs > 1)
 			fprintf(stderr, " in %zu processes: the program and the children it forked", n_procs);
-		fprintf(stderr, ")\n");
+		fprintf(stderr, ")%s\n", written ? "" : ": see the error above");
 		if (st->sample_feed)
 			fprintf(stderr, "armprof record: mean interval %.1f operations (programmed %" PRIu64 "%s)\n",
 			        (double)st->sample_pop / (double)st->sample_feed, o->interval,
@@ -495,18 +521,15 @@ int cmd_record(int argc, char **argv)
 			failed = write_perf(&o, prog, bias, procs, n_procs, total->n_vcpus) != 0;
 		}
 	}
-	if (!failed && o.counts) {
-		if (n_procs == 1 && rename(t.counts, o.counts) != 0) {
-			fprintf(stderr, "armprof record: %s: %s\n", o.counts, strerror(errno));
-			failed = 1;
-		} else if (n_procs > 1 && merge_counts(&t, procs, n_procs, o.counts) != 0) {
-			failed = 1;
-		}
-	}
+	/* Written through cli_output.h like every output (never renamed from
+	 * the temporary directory, which may be on another file system than
+	 * --counts and would replace a link there). */
+	if (!failed && o.counts && merge_counts(&t, procs, n_procs, o.counts) != 0)
+		failed = 1;
 	if (!failed && o.model && write_meta(&o, prog, sysroot, bias, total, libs, n_libs, n_procs, status) != 0)
 		failed = 1;
 	if (!o.quiet && total)
-		summary(&o, o.prog_argv[0], status, total, st->ended_by_exec != 0, n_procs);
+		summary(&o, o.prog_argv[0], status, total, st->ended_by_exec != 0, n_procs, !failed);
 	for (size_t k = 0; k < n_procs; k++) {
 		free(procs[k].spe);
 		if (k)

@@ -11,6 +11,7 @@
 #include "armprof/decode.h"
 #include "armprof/report.h"
 #include "cli_io.h"
+#include "cli_stream.h"
 #include "commands.h"
 #include "perf_input.h"
 #include "report_annotate.h"
@@ -50,11 +51,16 @@ static void usage(FILE *out)
 	        "  --no-disasm          no instruction text (capstone)\n"
 	        "  --no-lines           no source lines (DWARF)\n"
 	        "  --cpu N, --tid N     perf.data: only the AUX buffers of this cpu / thread\n"
-	        "  -o FILE              write the report to FILE (default stdout)\n"
+	        "  -o FILE              write the report to FILE (default stdout; a link's target is\n"
+	        "                       replaced, a device or FIFO written in place: docs/outputs.md)\n"
+	        "FILE '-' is standard input; a perf.data there or on a pipe is recognised by its\n"
+	        "magic. Raw input with no record in its first 64 MiB is not SPE data (exit 1).\n"
+	        "--cpu/--tid that select nothing are an error (exit 1).\n"
 	        "tables: functions, threads (CONTEXTIDR_EL1), shared cache lines (lines whose loads\n"
 	        "another core's cache served, as perf c2c shows them; FILE is read twice for them),\n"
 	        "instructions\n"
-	        "exit status: 0 reported, 1 the input held decode errors, 2 usage or I/O error\n");
+	        "exit status: 0 reported, 1 the input held decode errors (or is not SPE data, or the\n"
+	        "selection is empty), 2 usage or I/O error (a write that failed, with its reason)\n");
 }
 
 struct report_run {
@@ -160,17 +166,25 @@ static int feed_raw(const char *path, struct ap_decoder *dec)
 	static uint8_t buf[1 << 20];
 	size_t n;
 	int rc = 0;
-	while (!rc && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+	int not_spe = 0;
+	while (!rc && !not_spe && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		rc = ap_decoder_feed(dec, buf, n);
+		not_spe = cli_no_record_stop("report", path, dec);
+	}
 	int bad = ferror(f);
+	int e = errno;
 	if (f != stdin)
 		fclose(f);
 	if (bad) {
-		fprintf(stderr, "armprof report: %s: read error\n", path);
+		fprintf(stderr, "armprof report: %s: read error: %s\n", path, strerror(e));
 		return EXIT_USAGE;
 	}
+	if (not_spe)
+		return EXIT_DATA_ERROR;
 	if (!rc)
 		ap_decoder_finish(dec);
+	if (!rc && !ap_decoder_stats(dec)->bytes)
+		fprintf(stderr, "armprof report: %s: warning: the input is empty (no SPE data)\n", path);
 	return 0;
 }
 
@@ -265,8 +279,9 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 		if (ap_decoder_feed(dec, p, n) != 0 || ap_decoder_finish(dec) != 0)
 			break;
 	}
+	rc = second_pass ? 0 : perf_input_check_selection(&in);
 	perf_input_close(&in, NULL);
-	return 0;
+	return rc;
 }
 
 static int parse_num(const char *s, uint64_t *out)
@@ -352,9 +367,11 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	dc.ctx = run;
 	struct ap_decoder dec;
 	ap_decoder_init(&dec, &dc);
-	int is_perf = strcmp(input, "-") != 0 && perf_input_sniff(input);
+	int is_perf = perf_input_sniff("report", input);
 	int rc;
-	if (is_perf) {
+	if (is_perf < 0) {
+		rc = EXIT_USAGE;
+	} else if (is_perf) {
 		view->input_kind = "perf.data";
 		struct report_file_search how = { lo->symfs, getenv("HOME") };
 		rc = feed_perf(input, lo->cpu, lo->tid, &how, &dec, run, view, binary, cap, 0);
@@ -362,8 +379,10 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		rc = feed_raw(input, &dec);
 	}
 	/* Shared cache lines: the same records again, for the lines the
-	 * first pass found (a file only: standard input cannot be read twice). */
-	if (!rc && !run->nomem && ap_report_has_shared_lines(run->rep) && strcmp(input, "-") != 0) {
+	 * first pass found (a file, or a perf.data from a pipe, which
+	 * cli_stream.h copied to one: raw data from a pipe cannot be read
+	 * twice). */
+	if (!rc && !run->nomem && ap_report_has_shared_lines(run->rep) && (is_perf || !cli_stream_is_stream(input))) {
 		dc.on_record = on_line_record;
 		ap_decoder_init(&dec, &dc);
 		rc = is_perf ? feed_perf(input, lo->cpu, lo->tid, NULL, &dec, run, view, binary, cap, 1)

@@ -5,13 +5,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_stream.h"
 #include "commands.h"
 #include "perf_input.h"
 
-int perf_input_sniff(const char *path)
+int perf_input_sniff(const char *cmd, const char *path)
 {
-	if (!strcmp(path, "-"))
-		return 0;
+	if (cli_stream_is_stream(path))
+		return cli_stream_is_perf(cmd, path);
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return 0;
@@ -52,8 +53,12 @@ int perf_input_open(struct perf_input *in, const char *cmd, const char *path, in
 	in->cmd = cmd;
 	in->path = path;
 	struct ap_perf_error err;
-	int rc = !strcmp(path, "-") ? ap_perf_open_fd(&in->reader, STDIN_FILENO, NULL, &err)
-	                            : ap_perf_open_file(&in->reader, path, NULL, &err);
+	/* A perf.data read from a pipe was copied to a file (cli_stream.h):
+	 * mapped from there like any file. */
+	const char *copy = cli_stream_perf_path(path);
+	int rc = copy                  ? ap_perf_open_file(&in->reader, copy, NULL, &err)
+	         : !strcmp(path, "-") ? ap_perf_open_fd(&in->reader, STDIN_FILENO, NULL, &err)
+	                              : ap_perf_open_file(&in->reader, path, NULL, &err);
 	if (rc)
 		return perf_input_report(cmd, path, rc, &err);
 	const struct ap_perf_info *info = ap_perf_info(in->reader);
@@ -99,6 +104,53 @@ void perf_input_buffer_done(struct perf_input *in, const struct ap_decoder *dec,
 	        (b->aux_flags & AP_PERF_AUX_FLAG_PARTIAL) ? ", AUX partial" : "");
 }
 
+/* "0, 1, 2" (at most 8, then "..."): the distinct cpu or tid values of the
+ * file's AUX buffers. */
+static void list_ids(const struct ap_perf_info *info, int tids, char *buf, size_t cap)
+{
+	size_t len = 0, shown = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < info->n_aux_buffers && len < cap; i++) {
+		int32_t v = tids ? info->aux_buffers[i].tid : info->aux_buffers[i].cpu;
+		size_t k = 0;
+		while (k < i && (tids ? info->aux_buffers[k].tid : info->aux_buffers[k].cpu) != v)
+			k++;
+		if (k < i)
+			continue; /* seen */
+		if (shown++ == 8) {
+			snprintf(buf + len, cap - len, ", ...");
+			return;
+		}
+		int n = snprintf(buf + len, cap - len, "%s%" PRId32, len ? ", " : "", v);
+		if (n < 0)
+			return;
+		len += (size_t)n;
+	}
+}
+
+int perf_input_check_selection(const struct perf_input *in)
+{
+	const struct ap_perf_info *info = ap_perf_info(in->reader);
+	if (in->n_selected)
+		return 0;
+	if (!info->n_aux_buffers) {
+		fprintf(stderr, "armprof %s: %s: warning: the perf.data holds no AUX buffer (no SPE data)\n", in->cmd,
+		        in->path);
+		return 0;
+	}
+	char cpus[128], tids[128];
+	list_ids(info, 0, cpus, sizeof(cpus));
+	list_ids(info, 1, tids, sizeof(tids));
+	fprintf(stderr, "armprof %s: %s: the selection (", in->cmd, in->path);
+	if (in->it.cpu != AP_PERF_ANY)
+		fprintf(stderr, "--cpu %" PRId32 "%s", in->it.cpu, in->it.tid != AP_PERF_ANY ? " " : "");
+	if (in->it.tid != AP_PERF_ANY)
+		fprintf(stderr, "--tid %" PRId32, in->it.tid);
+	fprintf(stderr, ") matches none of its %zu AUX buffers (their CPUs: %s; threads: %s)\n", info->n_aux_buffers,
+	        cpus, tids);
+	return EXIT_DATA_ERROR;
+}
+
 void perf_input_close(struct perf_input *in, FILE *out)
 {
 	if (out && in->reader) {
@@ -127,6 +179,7 @@ int perf_input_feed(const char *cmd, const char *path, int32_t cpu, int32_t tid,
 		if (verbose || (in.cur->aux_flags & (AP_PERF_AUX_FLAG_TRUNCATED | AP_PERF_AUX_FLAG_COLLISION)))
 			perf_input_buffer_done(&in, dec, stderr);
 	}
+	rc = perf_input_check_selection(&in);
 	perf_input_close(&in, stderr);
-	return 0;
+	return rc;
 }

@@ -11,9 +11,11 @@
 #include "armprof/decode.h"
 #include "armprof/perfdata.h"
 
-/* 1 if path ("-" never: stdin cannot be sniffed and re-read) is a
- * perf.data file, 0 if not or unreadable (the caller's own open reports). */
-int perf_input_sniff(const char *path);
+/* 1 if path is a perf.data file, 0 if not or unreadable (the caller's own
+ * open reports). "-" and pipes by their magic too (cli_stream.h: a
+ * perf.data there is copied to a temporary file first); -1 when it could
+ * not be read or copied (the reason printed). */
+int perf_input_sniff(const char *cmd, const char *path);
 
 /* "armprof CMD: PATH:0x1c0: PERF_RECORD_AUXTRACE: message" on stderr; returns
  * the exit code for it (1 malformed/unsupported data, 2 I/O or memory). */
@@ -45,6 +47,11 @@ int perf_input_next(struct perf_input *in, const struct ap_decoder *dec, const u
  * records (from dec's totals) and its AUX flags (truncated: the profiling
  * buffer filled; collision: PMBSR_EL1.COLL, records lost). */
 void perf_input_buffer_done(struct perf_input *in, const struct ap_decoder *dec, FILE *out);
+/* After the last perf_input_next: a --cpu/--tid selection that selected
+ * no AUX buffer of a file that has some is an error (printed, with the
+ * CPUs and threads the file has): EXIT_DATA_ERROR; a file without AUX
+ * buffers gets a warning; else 0. */
+int perf_input_check_selection(const struct perf_input *in);
 /* Summary line on out (buffers selected, flags seen); closes the reader. */
 void perf_input_close(struct perf_input *in, FILE *out);
 
@@ -53,7 +60,7 @@ void perf_input_close(struct perf_input *in, FILE *out);
  * each buffer: the SPE driver never splits a record across buffers), print a
  * line per buffer on stderr when verbose or when the buffer was truncated or
  * had a collision, then the summary. Returns 0 or the exit code (after
- * printing the error). */
+ * printing the error; perf_input_check_selection's included). */
 int perf_input_feed(const char *cmd, const char *path, int32_t cpu, int32_t tid,
                     struct ap_decoder *dec, int verbose);
 

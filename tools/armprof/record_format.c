@@ -550,7 +550,7 @@ void record_writer_flush(struct record_writer *w)
 	if (!left || w->failed)
 		return;
 	if (fflush(w->out) != 0) {
-		w->failed = 1;
+		w->failed = errno ? errno : EIO;
 		return;
 	}
 	int fd = fileno(w->out);
@@ -559,7 +559,7 @@ void record_writer_flush(struct record_writer *w)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			w->failed = 1;
+			w->failed = n < 0 ? errno : EIO;
 			return;
 		}
 		p += n;

@@ -23,7 +23,8 @@ struct record_writer;
 struct record_writer *record_writer_new(FILE *out, enum record_format fmt);
 void record_writer_put(struct record_writer *w, const struct ap_record *rec);
 void record_writer_flush(struct record_writer *w);
-/* 1 if a write failed (the output is incomplete) */
+/* The errno of the first write that failed (the output is incomplete), or
+ * 0 */
 int record_writer_failed(const struct record_writer *w);
 void record_writer_free(struct record_writer *w); /* flushes first */
 /* Write one packet line of the --packets listing. */

@@ -60,7 +60,10 @@ void record_usage(FILE *out)
 	        "                         $QEMU_LD_PREFIX, else /usr/aarch64-linux-gnu when it has them);\n"
 	        "                         a PROG without a slash is looked for on PATH in it first\n"
 	        "  -q, --quiet            no summary on stderr\n"
-	        "The program's output and exit status pass through; armprof's own errors exit 2.\n"
+	        "The program's output and exit status pass through; armprof's own errors exit 2\n"
+	        "(a failed write: with its reason, and the summary says nothing was written).\n"
+	        "Outputs: a regular file (or a link's target) is replaced when complete, a device\n"
+	        "or FIFO written in place (docs/outputs.md).\n"
 	        "A program ended by a signal (^C, kill, a closed pipe, abort, a crash) keeps its\n"
 	        "profile up to the signal, one that execs another program up to the exec; the\n"
 	        "child processes it forks are recorded with it.\n");

@@ -126,7 +126,7 @@ int record_merge_counts(const char *const *paths, size_t n, const char *out, cha
 	}
 	struct cli_output o;
 	if (!rc && cli_output_open(&o, "record", out) != 0) {
-		snprintf(err, errlen, "%s: cannot write", out);
+		snprintf(err, errlen, "%s: not written", out);
 		rc = -1;
 	}
 	if (!rc) {
@@ -145,7 +145,7 @@ int record_merge_counts(const char *const *paths, size_t n, const char *out, cha
 		}
 		rc = cli_output_close(&o, "record", 1) == 0 ? 0 : -1;
 		if (rc)
-			snprintf(err, errlen, "%s: cannot write", out);
+			snprintf(err, errlen, "%s: not written", out);
 	}
 	free(all);
 	return rc;

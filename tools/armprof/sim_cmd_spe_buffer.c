@@ -9,6 +9,7 @@
 
 #include "armprof/decode.h"
 #include "armprof/spe.h"
+#include "cli_output.h"
 #include "sim_spe.h"
 
 /* ---- mem ---- */
@@ -114,27 +115,17 @@ static int mem_save(struct sim *s, int argc, char **argv)
 	int rc = buffer_bytes(s, argc, argv, 3, &from, &bytes, &len);
 	if (rc)
 		return rc;
-	/* Write a temporary file and rename it: no partial output. */
-	size_t n = strlen(argv[2]) + 16;
-	char *tmp = malloc(n);
-	if (!tmp) {
-		free(bytes);
-		return sim_error(s, "out of memory");
+	/* cli_output.h: no partial output, links and devices kept; it says
+	 * why a write failed. */
+	struct cli_output out;
+	int ok = cli_output_open(&out, "sim", argv[2]) == 0;
+	if (ok) {
+		ok = cli_output_write(&out, bytes, len) == 0;
+		ok = cli_output_close(&out, "sim", ok) == 0;
 	}
-	snprintf(tmp, n, "%s.tmp%ld", argv[2], (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	bool ok = f && fwrite(bytes, 1, len, f) == len;
-	if (f && fclose(f) != 0)
-		ok = false;
-	if (ok && rename(tmp, argv[2]) != 0)
-		ok = false;
-	int saved_errno = errno;
-	if (!ok)
-		remove(tmp);
-	free(tmp);
 	free(bytes);
 	if (!ok)
-		return sim_error(s, "mem save %s: %s", argv[2], strerror(saved_errno));
+		return sim_error(s, "mem save %s: not written", argv[2]);
 	return 0;
 }
 

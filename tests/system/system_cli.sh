@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# armprof system's host side, with tests/system/fake_qemu.sh in QEMU's place
+# (no QEMU or guest kit needed): QEMU's command line, the command's output
+# and exit status passed through, the distinct exit statuses of a missing
+# QEMU or kit, a bad share, QEMU failing to start, a guest dying, a guest
+# without the SPE driver and a timeout, --dmesg, and that QEMU never
+# outlives armprof (timeout, SIGTERM). The real guest: system_boot.sh.
+set -u
+armprof=$1 src=$2 work=$3
+rm -rf "$work"
+mkdir -p "$work/share/sub" "$work/kit" "$work/tmp"
+cd "$work/share/sub" || exit 2
+export TMPDIR=$work/tmp
+fake=$src/tests/system/fake_qemu.sh
+echo kernel > "$work/kit/vmlinuz"
+echo initrd > "$work/kit/initrd.img"
+pass=0 fail=0
+bad() {
+  echo "FAIL: $*"
+  fail=$((fail + 1))
+}
+
+# expect CODE PATTERN -- CMD...: exit code CODE and stderr matching PATTERN
+expect() {
+  local code=$1 pattern=$2
+  shift 3
+  "$@" > out.txt 2> err.txt
+  local got=$?
+  if [ $got -ne "$code" ] || { [ -n "$pattern" ] && ! grep -Eq -- "$pattern" err.txt; }; then
+    bad "$* -> exit $got (want $code), stderr: $(head -c 400 err.txt)"
+  else
+    pass=$((pass + 1))
+  fi
+}
+sys=("$armprof" system --qemu "$fake" --kit "$work/kit" --share "$work/share")
+
+# The command's output byte for byte (no final newline kept so), its status.
+expect 42 "" -- "${sys[@]}" -- 'printf "one\n\ntwo"; pwd; printf last; exit 42'
+printf 'one\n\ntwo%s\nlast' "$work/share/sub" | cmp -s - out.txt || bad "output: $(od -c out.txt | head)"
+[ ! -s err.txt ] || bad "a clean run printed on stderr: $(cat err.txt)"
+expect 0 "" -- "${sys[@]}" -- echo several words
+[ "$(cat out.txt)" = "several words" ] || bad "words joined: $(cat out.txt)"
+# The control directory is gone afterwards.
+[ -z "$(ls "$work/tmp")" ] || bad "left in TMPDIR: $(ls "$work/tmp")"
+
+# QEMU's command line: the machine, SPE, the kernel's command line, both shares.
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --cpus 4 --memory 2048 --config spe.max_size=7 --config spe.align=6 -- true
+for want in "virt,gic-version=3" "neoverse-n1,spe=on,spe-config=spe.max_size=7;spe.align=6" \
+  "-smp" "4" "2048" "-nographic" "-no-reboot" "$work/kit/vmlinuz" "$work/kit/initrd.img" \
+  "local,id=share,path=$work/share,security_model=none" "virtio-9p-device,fsdev=share,mount_tag=armprof" \
+  "virtio-9p-device,fsdev=ctl,mount_tag=armprofctl"; do
+  grep -qxF -- "$want" "$work/args.txt" || bad "QEMU argument $want missing: $(tr '\n' ' ' < "$work/args.txt")"
+done
+grep -Eq '^console=ttyAMA0 kpti=off .*armprof\.nonce=[0-9a-f]{16}$' "$work/args.txt" || bad "kernel command line: $(grep console "$work/args.txt")"
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --no-spe -- true
+grep -qx "neoverse-n1" "$work/args.txt" || bad "--no-spe: $(grep neoverse "$work/args.txt")"
+# A path with a comma is escaped for QEMU's option syntax.
+mkdir -p "$work/a,b"
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "$armprof" system --qemu "$fake" --kit "$work/kit" --share "$work/a,b" -- 'echo x > f'
+grep -qxF "local,id=share,path=$work/a,,b,security_model=none" "$work/args.txt" || bad "comma in the share path"
+
+# --dmesg: the guest's kernel log, written whole.
+expect 0 "" -- "${sys[@]}" --dmesg "$work/dmesg.txt" -- true
+grep -q "fake dmesg: Linux version" "$work/dmesg.txt" || bad "--dmesg: $(cat "$work/dmesg.txt")"
+expect 2 "nodir/dmesg.txt" -- "${sys[@]}" --dmesg "$work/nodir/dmesg.txt" -- true
+
+# Missing QEMU or kit: 123, saying how to get them.
+expect 123 "--qemu /nonexistent/qemu: not an executable file" -- "$armprof" system --qemu /nonexistent/qemu -- true
+ARMPROF_QEMU=/nonexistent/q expect 123 "ARMPROF_QEMU=/nonexistent/q" -- "$armprof" system -- true
+expect 123 "--kit $work/share: no guest kit there .*system/kit/build.sh" -- "$armprof" system --qemu "$fake" --kit "$work/share" -- true
+ARMPROF_KIT=$work/share expect 123 "ARMPROF_KIT=$work/share: no guest kit" -- "$armprof" system --qemu "$fake" -- true
+# Usage: 2.
+expect 2 "no command" -- "${sys[@]}"
+expect 2 "unknown option --frob" -- "${sys[@]}" --frob -- true
+expect 2 "--cpus 0: want a whole number from 1" -- "${sys[@]}" --cpus 0 -- true
+expect 2 "--timeout x" -- "${sys[@]}" --timeout x -- true
+expect 2 "--config a=b,c: want KEY=VALUE" -- "${sys[@]}" --config a=b,c -- true
+expect 2 "--config a=b;c=d: want KEY=VALUE" -- "${sys[@]}" --config "a=b;c=d" -- true
+expect 2 "not with --no-spe" -- "${sys[@]}" --no-spe --config a=1 -- true
+expect 2 "--share $work/nonexistent: No such file" -- "${sys[@]}" --share "$work/nonexistent" -- true
+expect 2 "hide the guest's /bin" -- "${sys[@]}" --share / -- true
+expect 2 "hide the guest's /usr/bin" -- "${sys[@]}" --share /usr -- true
+expect 0 "" -- "$armprof" system --help
+
+# QEMU that does not start: 125 with its message; a guest that dies: 125.
+FAKE_QEMU_MODE=fail expect 125 "qemu: fake-qemu: cannot start" -- "${sys[@]}" -- true
+grep -q "QEMU's exit status 1" err.txt || bad "QEMU's status not reported: $(cat err.txt)"
+FAKE_QEMU_MODE=crash expect 125 "ended before the guest started the command" -- "${sys[@]}" -- true
+grep -q "Kernel panic" err.txt || bad "the guest's console not shown: $(cat err.txt)"
+# A guest whose SPE driver did not probe: 122, with its kernel lines.
+FAKE_QEMU_MODE=nospe expect 122 "the SPE driver did not probe: no arm_spe_0" -- "${sys[@]}" -- true
+grep -q "arm_spe_pmu: nothing" err.txt || bad "the kernel's SPE lines not shown: $(cat err.txt)"
+
+# Timeout: 124, QEMU gone.
+start=$(date +%s)
+FAKE_QEMU_PID=$work/pid expect 124 "timeout: the guest did not finish the command within 2 s" -- "${sys[@]}" --timeout 2 -- 'echo started; sleep 60'
+[ $(($(date +%s) - start)) -lt 20 ] || bad "timeout took $(($(date +%s) - start)) s"
+grep -qx started out.txt || bad "output before the timeout: $(cat out.txt)"
+kill -0 "$(cat "$work/pid")" 2> /dev/null && bad "QEMU still running after the timeout"
+
+# SIGTERM to armprof: QEMU stopped, 128+15.
+FAKE_QEMU_PID=$work/pid "${sys[@]}" -- 'sleep 60' > out.txt 2> err.txt &
+apid=$!
+for _ in $(seq 50); do [ -s "$work/pid" ] && break; sleep 0.1; done
+sleep 0.5
+kill -TERM $apid
+wait $apid
+rc=$?
+[ $rc -eq 143 ] && grep -q "stopped by signal 15; QEMU was killed" err.txt || bad "SIGTERM: exit $rc, $(cat err.txt)"
+kill -0 "$(cat "$work/pid")" 2> /dev/null && bad "QEMU still running after SIGTERM"
+[ -z "$(ls "$work/tmp")" ] || bad "left in TMPDIR after SIGTERM: $(ls "$work/tmp")"
+
+echo "system_cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,22 @@
+/* Temporary files a signal must not leave behind: a fixed registry of the
+ * paths alive now, which a handler for SIGINT, SIGTERM, SIGHUP and SIGPIPE
+ * unlinks before it lets the signal end the process as it would have (the
+ * default action, re-raised: the exit status still says which signal).
+ * The handler only reads the registry and calls unlink() and raise(),
+ * which are async-signal-safe. A signal the process inherited as ignored
+ * (nohup) stays ignored. */
+#ifndef ARMPROF_TOOL_CLI_TMPFILES_H
+#define ARMPROF_TOOL_CLI_TMPFILES_H
+
+/* mkstemp(tmpl) and remember the file until cli_tmp_forget, with the
+ * signals blocked in between (no moment when it exists unremembered);
+ * installs the handlers on first use. Returns the descriptor and sets
+ * *slot (-1 when the registry is full or the path too long: the file is
+ * then only removed on the ordinary error paths), or -1 with errno set.
+ * unlink_now: remove the name at once (a spool file nobody else opens):
+ * nothing to remember then. */
+int cli_tmp_create(char *tmpl, int unlink_now, int *slot);
+/* The file was renamed into place or removed: slot -1 is ignored. */
+void cli_tmp_forget(int slot);
+
+#endif

@@ -1,0 +1,311 @@
+/* armprof system [options] -- 'SHELL COMMAND'
+ *
+ * Boots a full-system aarch64 QEMU machine whose CPUs implement SPE with
+ * the armprof model (the patched QEMU of system/qemu/), with Debian's own
+ * kernel, arm_spe_pmu driver and perf (the kit of system/kit/build.sh),
+ * runs the command in it with the share directory at the same path, and
+ * exits with the command's status (docs/system.md). */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "commands.h"
+#include "system_run.h"
+#include "system_setup.h"
+
+const char cmd_system_summary[] = "run a shell command in a full-system aarch64 guest with SPE (Linux perf)";
+
+/* Exit statuses of armprof system besides the command's own. */
+enum {
+	SYSTEM_EXIT_GUEST_SETUP = 121, /* the guest could not mount the share or read the command */
+	SYSTEM_EXIT_NO_SPE = 122,      /* the arm_spe_pmu driver is missing or did not probe */
+	SYSTEM_EXIT_MISSING = 123,     /* no QEMU, or no guest kit */
+	SYSTEM_EXIT_TIMEOUT = 124,     /* the guest did not finish in time; QEMU killed */
+	SYSTEM_EXIT_QEMU = 125,        /* QEMU failed to start, or ended without a status */
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: armprof system [options] -- 'SHELL COMMAND'\n"
+	        "Boot an aarch64 Linux guest (QEMU, -M virt, neoverse-n1 CPUs with SPE from the armprof\n"
+	        "model), load Debian's arm_spe_pmu driver, run the command with the guest's busybox sh\n"
+	        "and Debian's perf 6.1, and exit with its status. The share directory is readable and\n"
+	        "writable in the guest at the same path; the command starts in the current directory\n"
+	        "when it is inside the share, else in the share. Its stdout and stderr both come out\n"
+	        "on stdout (the guest's console); its stdin is empty.\n"
+	        "  --cpus N          vCPUs (default 2)\n"
+	        "  --memory MB       guest memory (default 1024)\n"
+	        "  --share DIR       the directory shared with the guest (default: the current one)\n"
+	        "  --dmesg FILE      save the guest's kernel log\n"
+	        "  --timeout SECS    stop the guest after this long, boot included (default 600; 0: never)\n"
+	        "  --qemu PATH       qemu-system-aarch64 (default $ARMPROF_QEMU, else the one\n"
+	        "                    `bash system/qemu/build.sh` builds: .cache/qemu/current)\n"
+	        "  --kit DIR         guest kit (default $ARMPROF_KIT, else the one\n"
+	        "                    `bash system/kit/build.sh` builds: .cache/kit/current)\n"
+	        "  --no-spe          no SPE in the CPU (spe=on left out) and no driver required: any\n"
+	        "                    QEMU 7.2, e.g. Debian's stock qemu-system-aarch64\n"
+	        "  --config K=V      a setting of the SPE model (docs/model-config.md, e.g.\n"
+	        "                    spe.max_size=7), repeatable; passed to QEMU as\n"
+	        "                    -cpu neoverse-n1,spe=on,spe-config=K=V;K=V\n"
+	        "Exit status: the command's; 2 usage; %d the guest could not set up (share, command);\n"
+	        "%d the SPE driver is missing or did not probe (its kernel lines are shown); %d no QEMU\n"
+	        "or no guest kit; %d timeout (QEMU killed); %d QEMU failed to start or ended without\n"
+	        "the command's status; 128+N armprof got signal N (QEMU killed).\n",
+	        SYSTEM_EXIT_GUEST_SETUP, SYSTEM_EXIT_NO_SPE, SYSTEM_EXIT_MISSING, SYSTEM_EXIT_TIMEOUT,
+	        SYSTEM_EXIT_QEMU);
+}
+
+static int parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = s && *s && *s != '-' ? strtoul(s, &end, 10) : 0;
+	if (!s || !*s || *s == '-' || *end || errno || v < lo || v > hi) {
+		fprintf(stderr, "armprof system: %s %s: want a whole number from %u to %u\n", opt, s ? s : "",
+		        lo, hi);
+		return -1;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* --config K=V into opts->spe_config ("K=V;K=V", the spe-config property of
+ * system/qemu's CPU): names of letters, digits, '_', '-', '.'; values
+ * without ',', ';', '=' or spaces (QEMU's -cpu syntax and the list's own). */
+static int add_config(struct system_opts *o, const char *kv)
+{
+	const char *eq = strchr(kv ? kv : "", '=');
+	int ok = eq && eq > kv && eq[1];
+	for (const char *c = kv; ok && c < eq; c++)
+		ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		     *c == '_' || *c == '-' || *c == '.';
+	if (ok)
+		ok = eq[1 + strcspn(eq + 1, ",;= \t\n")] == 0;
+	if (!ok) {
+		fprintf(stderr, "armprof system: --config %s: want KEY=VALUE (no ',', ';', '=' or spaces in the value)\n",
+		        kv ? kv : "");
+		return -1;
+	}
+	size_t n = strlen(o->spe_config);
+	if (n + strlen(kv) + 2 > sizeof(o->spe_config)) {
+		fprintf(stderr, "armprof system: --config: too many settings\n");
+		return -1;
+	}
+	snprintf(o->spe_config + n, sizeof(o->spe_config) - n, "%s%s", n ? ";" : "", kv);
+	return 0;
+}
+
+/* The words of the command, joined by spaces (as ssh does). */
+static char *join_words(int argc, char **argv)
+{
+	size_t n = 1;
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	char *s = malloc(n);
+	if (!s)
+		return NULL;
+	s[0] = 0;
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+/* Returns -1 (usage error, printed), 0, or 1 (--help). */
+static int parse_opts(int argc, char **argv, struct system_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cpus = 2;
+	o->memory_mb = 1024;
+	o->timeout_s = 600;
+	o->spe = 1;
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return 1;
+		if (!strcmp(a, "--no-spe")) {
+			o->spe = 0;
+			continue;
+		}
+		static const char *const with_value[] = { "--cpus", "--memory", "--share", "--dmesg",
+		                                           "--timeout", "--qemu", "--kit", "--config" };
+		const char *val = NULL, *name = NULL;
+		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]) && !name; k++) {
+			size_t len = strlen(with_value[k]);
+			if (!strncmp(a, with_value[k], len) && (a[len] == 0 || a[len] == '=')) {
+				name = with_value[k];
+				val = a[len] == '=' ? a + len + 1 : i + 1 < argc ? argv[++i] : NULL;
+			}
+		}
+		if (!name) {
+			fprintf(stderr, "armprof system: unknown option %s\n", a);
+			return -1;
+		}
+		if (!val) {
+			fprintf(stderr, "armprof system: %s needs a value\n", name);
+			return -1;
+		}
+		int rc = 0;
+		if (!strcmp(name, "--cpus"))
+			rc = parse_uint(name, val, 1, 512, &o->cpus);
+		else if (!strcmp(name, "--memory"))
+			rc = parse_uint(name, val, 128, 1u << 20, &o->memory_mb);
+		else if (!strcmp(name, "--timeout"))
+			rc = parse_uint(name, val, 0, 7 * 24 * 3600, &o->timeout_s);
+		else if (!strcmp(name, "--config"))
+			rc = add_config(o, val);
+		else if (!strcmp(name, "--share"))
+			o->share = val;
+		else if (!strcmp(name, "--dmesg"))
+			o->dmesg = val;
+		else if (!strcmp(name, "--qemu"))
+			o->qemu = val;
+		else
+			o->kit = val;
+		if (rc)
+			return -1;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "armprof system: no command: armprof system [options] -- 'SHELL COMMAND'\n");
+		return -1;
+	}
+	if (!o->spe && o->spe_config[0]) {
+		fprintf(stderr, "armprof system: --config configures the SPE CPU: not with --no-spe\n");
+		return -1;
+	}
+	o->command = join_words(argc - i, argv + i);
+	if (!o->command) {
+		fprintf(stderr, "armprof system: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The last lines of the guest's console before its command started. */
+static void print_boot_log(const struct console *c)
+{
+	enum { LINES = 40 };
+	size_t start = c->log_len;
+	int lines = 0;
+	for (; start > 0; start--)
+		if (c->log[start - 1] == '\n' && ++lines > LINES)
+			break;
+	if (start == c->log_len)
+		return;
+	fprintf(stderr, "armprof system: the guest's console%s:\n",
+	        start || c->log_dropped ? " (its last lines)" : "");
+	const char *p = c->log + start, *end = c->log + c->log_len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		fprintf(stderr, "  | %.*s\n", (int)len, p);
+		p += len + 1;
+	}
+}
+
+/* The run's outcome as a message and an exit status. */
+static int report(const struct system_opts *o, const struct system_setup *s, const struct system_result *r)
+{
+	switch (r->outcome) {
+	case SYSTEM_EXITED:
+		return r->console.status;
+	case SYSTEM_GUEST_ERROR:
+		print_boot_log(&r->console);
+		if (!strcmp(r->console.kind, "spe")) {
+			fprintf(stderr, "armprof system: the SPE driver did not probe: %s\n", r->console.message);
+			fprintf(stderr, "armprof system: (is %s built with armprof's SPE? `bash system/qemu/build.sh`; "
+			                "--no-spe runs without it)\n", s->qemu);
+			return SYSTEM_EXIT_NO_SPE;
+		}
+		fprintf(stderr, "armprof system: the guest could not run the command: %s\n", r->console.message);
+		return SYSTEM_EXIT_GUEST_SETUP;
+	case SYSTEM_TIMEOUT:
+		if (r->start_seconds < 0)
+			print_boot_log(&r->console);
+		fprintf(stderr, "armprof system: timeout: the guest %s within %u s; QEMU was killed\n",
+		        r->start_seconds < 0 ? "did not even start the command" : "did not finish the command",
+		        o->timeout_s);
+		return SYSTEM_EXIT_TIMEOUT;
+	case SYSTEM_SIGNALLED:
+		fprintf(stderr, "armprof system: stopped by signal %d; QEMU was killed\n", r->signal);
+		return 128 + r->signal;
+	case SYSTEM_OUTPUT_FAILED:
+		fprintf(stderr, "armprof system: %s; QEMU was killed\n", r->why);
+		return EXIT_USAGE;
+	case SYSTEM_QEMU_FAILED:
+		break;
+	}
+	print_boot_log(&r->console);
+	int st = r->qemu_status;
+	char how[64] = "";
+	if (st >= 0 && WIFEXITED(st))
+		snprintf(how, sizeof(how), " (QEMU's exit status %d)", WEXITSTATUS(st));
+	else if (st >= 0 && WIFSIGNALED(st))
+		snprintf(how, sizeof(how), " (QEMU killed by signal %d)", WTERMSIG(st));
+	fprintf(stderr, "armprof system: %s%s\n", r->why, how);
+	if (o->spe && r->start_seconds < 0 && r->console.log_len == 0)
+		fprintf(stderr, "armprof system: (a QEMU without armprof's SPE rejects -cpu ...,spe=on: build "
+		                "it with `bash system/qemu/build.sh`, or run with --no-spe)\n");
+	return SYSTEM_EXIT_QEMU;
+}
+
+int cmd_system(int argc, char **argv)
+{
+	struct system_opts opts;
+	int rc = parse_opts(argc, argv, &opts);
+	if (rc) {
+		if (rc > 0)
+			usage(stdout);
+		else
+			fprintf(stderr, "usage: armprof system [options] -- 'SHELL COMMAND' (--help: the options)\n");
+		free(opts.command);
+		return rc > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	struct system_setup setup;
+	memset(&setup, 0, sizeof(setup));
+	char err[2 * PATH_MAX];
+	int exit_status = EXIT_USAGE;
+	struct system_result *res = NULL;
+	if ((rc = system_find_tools(&opts, &setup, err, sizeof(err))) != 0 ||
+	    (rc = system_find_share(&opts, &setup, err, sizeof(err))) != 0 ||
+	    (rc = system_prepare(&opts, &setup, err, sizeof(err))) != 0) {
+		fprintf(stderr, "armprof system: %s\n", err);
+		exit_status = rc == SETUP_MISSING ? SYSTEM_EXIT_MISSING : EXIT_USAGE;
+		goto out;
+	}
+	res = malloc(sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "armprof system: out of memory\n");
+		goto out;
+	}
+	fflush(stdout);
+	system_run(setup.argv, setup.nonce, opts.timeout_s, res);
+	exit_status = report(&opts, &setup, res);
+	if (opts.dmesg) {
+		int d = system_save_dmesg(&setup, opts.dmesg);
+		if (d > 0)
+			fprintf(stderr, "armprof system: --dmesg %s: the guest wrote no kernel log (it did not finish)\n",
+			        opts.dmesg);
+		if (d < 0 && exit_status == EXIT_OK)
+			exit_status = EXIT_USAGE;
+	}
+out:
+	free(res);
+	system_cleanup(&setup);
+	free(opts.command);
+	return exit_status;
+}
