@@ -1,5 +1,5 @@
 /* A small Apache Parquet writer (layer armprof-export): flat schemas of
- * BOOLEAN, INT32, INT64 and UTF-8 string columns, each REQUIRED or OPTIONAL,
+ * BOOLEAN, INT32, INT64 (signed or unsigned) and UTF-8 string columns, each REQUIRED or OPTIONAL,
  * written row by row into row groups of bounded size, so memory stays flat
  * whatever the number of rows.
  *
@@ -35,6 +35,7 @@ enum ap_parquet_type {
 	AP_PARQUET_INT32 = 1,   /* INT32 */
 	AP_PARQUET_INT64 = 2,   /* INT64 */
 	AP_PARQUET_STRING = 3,  /* BYTE_ARRAY, converted type UTF8, dictionary-encoded */
+	AP_PARQUET_UINT64 = 4,  /* INT64, converted type UINT_64 (addresses) */
 };
 
 struct ap_parquet_column {
@@ -76,6 +77,7 @@ AP_API int ap_parquet_writer_create(struct ap_parquet_writer **w,
 AP_API int ap_parquet_set_bool(struct ap_parquet_writer *w, size_t col, int v);
 AP_API int ap_parquet_set_int32(struct ap_parquet_writer *w, size_t col, int32_t v);
 AP_API int ap_parquet_set_int64(struct ap_parquet_writer *w, size_t col, int64_t v);
+AP_API int ap_parquet_set_uint64(struct ap_parquet_writer *w, size_t col, uint64_t v);
 AP_API int ap_parquet_set_string(struct ap_parquet_writer *w, size_t col, const char *s,
                                  size_t len);
 

@@ -19,7 +19,8 @@ static size_t value_size(uint8_t type)
 	switch (type) {
 	case AP_PARQUET_BOOLEAN: return 1;
 	case AP_PARQUET_INT32: return 4;
-	case AP_PARQUET_INT64: return 8;
+	case AP_PARQUET_INT64:
+	case AP_PARQUET_UINT64: return 8;
 	default: return 4; /* dictionary index */
 	}
 }
@@ -91,6 +92,7 @@ void column_data_page(const struct column *c, struct bytes *out)
 	}
 	case AP_PARQUET_INT32:
 	case AP_PARQUET_INT64:
+	case AP_PARQUET_UINT64:
 		/* PLAIN: little-endian, as the values are stored on this host */
 		bytes_put(out, c->values, (size_t)c->n_values * value_size(c->type));
 		break;
@@ -108,7 +110,8 @@ int32_t column_physical_type(const struct column *c)
 	switch (c->type) {
 	case AP_PARQUET_BOOLEAN: return PT_BOOLEAN;
 	case AP_PARQUET_INT32: return PT_INT32;
-	case AP_PARQUET_INT64: return PT_INT64;
+	case AP_PARQUET_INT64:
+	case AP_PARQUET_UINT64: return PT_INT64;
 	default: return PT_BYTE_ARRAY;
 	}
 }

@@ -14,7 +14,7 @@ enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };
 enum { ENC_PLAIN = 0, ENC_RLE = 3 };
 enum { CODEC_UNCOMPRESSED = 0, CODEC_ZSTD = 6 };
 enum { REP_REQUIRED = 0, REP_OPTIONAL = 1 };
-enum { CONVERTED_UTF8 = 0 };
+enum { CONVERTED_UTF8 = 0, CONVERTED_UINT_64 = 14 }; /* ConvertedType */
 
 #define MAX_COLUMNS 4096
 /* A row group is also cut when its string dictionaries reach this size,
@@ -77,7 +77,7 @@ int ap_parquet_writer_create(struct ap_parquet_writer **out,
 		return -AP_ERR_INVALID;
 	for (size_t i = 0; i < cfg->n_columns; i++)
 		if (!cfg->columns[i].name || !cfg->columns[i].name[0] ||
-		    cfg->columns[i].type > AP_PARQUET_STRING || cfg->columns[i].optional > 1)
+		    cfg->columns[i].type > AP_PARQUET_UINT64 || cfg->columns[i].optional > 1)
 			return -AP_ERR_INVALID;
 	struct ap_parquet_writer *w = calloc(1, sizeof(*w));
 	if (!w)
@@ -144,6 +144,16 @@ int ap_parquet_set_int64(struct ap_parquet_writer *w, size_t col, int64_t v)
 	if (!c)
 		return w->error ? w->error : -AP_ERR_INVALID;
 	SLOT(c, int64_t) = v;
+	c->is_set = 1;
+	return 0;
+}
+
+int ap_parquet_set_uint64(struct ap_parquet_writer *w, size_t col, uint64_t v)
+{
+	struct column *c = column_for(w, col, AP_PARQUET_UINT64);
+	if (!c)
+		return w->error ? w->error : -AP_ERR_INVALID;
+	SLOT(c, uint64_t) = v;
 	c->is_set = 1;
 	return 0;
 }
@@ -315,6 +325,8 @@ static void write_schema(struct thrift *t, const struct ap_parquet_writer *w)
 			thrift_struct_begin(t, 1);  /* STRING: an empty struct */
 			thrift_struct_end(t);
 			thrift_struct_end(t);
+		} else if (c->type == AP_PARQUET_UINT64) {
+			thrift_i32(t, 6, CONVERTED_UINT_64);
 		}
 		thrift_struct_end(t);
 	}

@@ -21,11 +21,13 @@ name = [("" if i % 13 == 5 else "s%d" % (i % 13)) for i in rows if i % 7]
 big = [(-1 if i % 2 else 1) * (i << 40) for i in rows if i % 11 != 3]
 tot = lambda v, f=lambda x: x: sum(map(f, v)) if v else "NULL"  # SQL: sum of nothing is NULL
 print("\t".join(str(x) for x in [n, tot(rows), len(small), tot(small), len(flag), tot(flag),
-      len(name), len(set(name)), tot(name, len), len(big), tot(big), "k", "k"]))
+      len(name), len(set(name)), tot(name, len), len(big), tot(big), "k", "k",
+      (0xffff000000000000 * n + tot(rows)) if n else "NULL"]))
 PY
 }
 AGG="count(*), sum(id), count(small), sum(small), count(flag), sum(flag::int), count(name),
-     count(distinct name), sum(length(name)), count(big), sum(big), min(k), max(k)"
+     count(distinct name), sum(length(name)), count(big), sum(big), min(k), max(k),
+     sum(addr::hugeint)"
 
 for spec in "200003 10000 3" "200003 65536 0" "1 65536 3" "17 8 1"; do
 	set -- $spec
@@ -59,7 +61,7 @@ got=$(duckdb_sql "select name, type, repetition_type, coalesce(converted_type, '
                   from parquet_schema('$WORK/sample_17_8_1.parquet') where name <> 'schema'")
 want=$(printf '%s\n' "id	INT64	REQUIRED	-" "small	INT32	OPTIONAL	-" \
 	"flag	BOOLEAN	OPTIONAL	-" "name	BYTE_ARRAY	OPTIONAL	UTF8" \
-	"big	INT64	OPTIONAL	-" "k	BYTE_ARRAY	REQUIRED	UTF8")
+	"big	INT64	OPTIONAL	-" "k	BYTE_ARRAY	REQUIRED	UTF8" "addr	INT64	REQUIRED	UINT_64")
 [ "$got" = "$want" ] || fail "schema: got
 $got
 want

@@ -6,6 +6,7 @@
  *   name   STRING optional "s<i % 13>" ("" when i % 13 == 5), null when i % 7 == 0
  *   big    INT64 optional  i << 40 (negated when i is odd), null when i % 11 == 3
  *   k      STRING required "k"
+ *   addr   UINT64 required 0xffff000000000000 + i
  * Usage: parquet_sample OUT N ROW_GROUP_ROWS ZSTD_LEVEL */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ int main(int argc, char **argv)
 		{ "id", AP_PARQUET_INT64, 0 },   { "small", AP_PARQUET_INT32, 1 },
 		{ "flag", AP_PARQUET_BOOLEAN, 1 }, { "name", AP_PARQUET_STRING, 1 },
 		{ "big", AP_PARQUET_INT64, 1 },  { "k", AP_PARQUET_STRING, 0 },
+		{ "addr", AP_PARQUET_UINT64, 0 },
 	};
 	struct ap_parquet_writer_config cfg;
 	ap_parquet_writer_config_init(&cfg);
@@ -59,6 +61,7 @@ int main(int argc, char **argv)
 		if (i % 11 != 3)
 			rc |= ap_parquet_set_int64(w, 4, (i % 2 ? -1 : 1) * (int64_t)((uint64_t)i << 40));
 		rc |= ap_parquet_set_string(w, 5, "k", 1);
+		rc |= ap_parquet_set_uint64(w, 6, 0xffff000000000000ull + (uint64_t)i);
 		rc |= ap_parquet_end_row(w);
 	}
 	if (rc == 0)

@@ -517,17 +517,27 @@ struct record_writer {
 	FILE *out;
 	enum record_format fmt;
 	int failed; /* a write failed: output is incomplete */
+	record_write_fn write; /* instead of out: where each full block goes */
+	void *ctx;
 	struct line line;
 };
 
 struct record_writer *record_writer_new(FILE *out, enum record_format fmt)
 {
-	struct record_writer *w = malloc(sizeof(*w));
+	struct record_writer *w = calloc(1, sizeof(*w));
 	if (w) {
 		w->out = out;
 		w->fmt = fmt;
-		w->failed = 0;
-		w->line.len = 0;
+	}
+	return w;
+}
+
+struct record_writer *record_writer_new_fn(record_write_fn write, void *ctx, enum record_format fmt)
+{
+	struct record_writer *w = record_writer_new(NULL, fmt);
+	if (w) {
+		w->write = write;
+		w->ctx = ctx;
 	}
 	return w;
 }
@@ -549,6 +559,11 @@ void record_writer_flush(struct record_writer *w)
 	w->line.len = 0;
 	if (!left || w->failed)
 		return;
+	if (w->write) {
+		if (w->write(w->ctx, p, left) != 0)
+			w->failed = errno ? errno : EIO;
+		return;
+	}
 	if (fflush(w->out) != 0) {
 		w->failed = errno ? errno : EIO;
 		return;

@@ -1,0 +1,348 @@
+/* Serial and parallel decode of a perf.data's AUX buffers: see decode_perf.h. */
+#define _GNU_SOURCE /* sched_getaffinity, open_memstream */
+#include "decode_perf.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "perf_input.h"
+
+/* A batch holds buffers until this much input (at least one buffer per
+ * thread): what bounds the memory of the decoded, not yet written, results. */
+#define BATCH_INPUT_BYTES (8u << 20)
+#define BATCH_MAX_BUFFERS 256
+
+unsigned decode_default_jobs(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	return 1;
+}
+
+static void add_stats(struct ap_decoder_stats *into, const struct ap_decoder_stats *s)
+{
+	into->bytes += s->bytes;
+	into->packets += s->packets;
+	into->records += s->records;
+	into->pad_bytes += s->pad_bytes;
+	into->align_bytes += s->align_bytes;
+	into->unknown_packets += s->unknown_packets;
+	into->reserved_packets += s->reserved_packets;
+	into->truncated_records += s->truncated_records;
+	into->forced_records += s->forced_records;
+	into->records_with_errors += s->records_with_errors;
+}
+
+static int flagged(const struct ap_perf_aux_buffer *b)
+{
+	return (b->aux_flags & (AP_PERF_AUX_FLAG_TRUNCATED | AP_PERF_AUX_FLAG_COLLISION)) != 0;
+}
+
+/* ---- serial ---------------------------------------------------------- */
+
+struct serial_ctx {
+	struct decode_sink *sink;
+	struct record_origin origin;
+};
+
+static int serial_record(void *ctx, const struct ap_record *rec)
+{
+	struct serial_ctx *c = ctx;
+	decode_sink_put(c->sink, rec, &c->origin);
+	return 0;
+}
+
+static int serial_packet(void *ctx, uint64_t offset, const uint8_t *bytes,
+                         const struct ap_packet *pkt, int in_record)
+{
+	struct serial_ctx *c = ctx;
+	packet_format_write(decode_sink_stream(c->sink), offset, bytes, pkt, in_record);
+	return 0;
+}
+
+static void decode_serial(struct perf_input *in, const struct decode_perf_opts *o,
+                          struct decode_sink *sink, struct ap_decoder_stats *totals)
+{
+	struct serial_ctx c = { .sink = sink, .origin = { .has = 1 } };
+	struct ap_decoder_config cfg;
+	ap_decoder_config_init(&cfg);
+	cfg.on_record = serial_record;
+	cfg.on_packet = o->packets ? serial_packet : NULL;
+	cfg.ctx = &c;
+	struct ap_decoder dec;
+	ap_decoder_init(&dec, &cfg);
+	const uint8_t *p;
+	size_t n;
+	while (perf_input_next(in, &dec, &p, &n)) {
+		c.origin.cpu = in->cur->cpu;
+		c.origin.tid = in->cur->tid;
+		ap_decoder_feed(&dec, p, n);
+		ap_decoder_finish(&dec);
+		if (o->verbose || flagged(in->cur))
+			perf_input_buffer_done(in, &dec, stderr);
+	}
+	*totals = *ap_decoder_stats(&dec);
+}
+
+/* ---- parallel -------------------------------------------------------- */
+
+/* One buffer's decode: in, the buffer and its offset in the serial stream;
+ * out, its text (text formats, --packets) or its records (Parquet), and
+ * the decoder (its totals are this buffer's). */
+/* Text in memory: a job's output, kept (emptied) from batch to batch. */
+struct text {
+	char *p;
+	size_t len, cap;
+};
+
+static int text_append(void *ctx, const void *buf, size_t len)
+{
+	struct text *t = ctx;
+	if (t->cap - t->len < len) {
+		size_t cap = t->cap ? t->cap : (1u << 20);
+		while (cap - t->len < len)
+			cap *= 2;
+		char *p = realloc(t->p, cap);
+		if (!p) {
+			errno = ENOMEM;
+			return -1;
+		}
+		t->p = p;
+		t->cap = cap;
+	}
+	memcpy(t->p + t->len, buf, len);
+	t->len += len;
+	return 0;
+}
+
+struct job {
+	const struct ap_perf_aux_buffer *b;
+	const uint8_t *data;
+	size_t len;
+	uint64_t base;
+	const struct decode_perf_opts *o;
+	int text;
+	struct record_writer *writer; /* text formats: into out */
+	struct text *out;
+	FILE *mem;                    /* --packets: the listing */
+	char *text_buf;
+	size_t text_len;
+	struct ap_record *recs;
+	size_t n_recs, cap_recs;
+	int oom;
+	struct ap_decoder dec;
+};
+
+static int job_record(void *ctx, const struct ap_record *rec)
+{
+	struct job *j = ctx;
+	if (j->text) {
+		if (!j->o->packets)
+			record_writer_put(j->writer, rec);
+		return 0;
+	}
+	if (j->n_recs == j->cap_recs) { /* doubling: amortised, not per record */
+		size_t cap = j->cap_recs ? j->cap_recs * 2 : 1024;
+		struct ap_record *r = realloc(j->recs, cap * sizeof(*r));
+		if (!r) {
+			j->oom = 1;
+			return 1; /* stop this buffer's decode */
+		}
+		j->recs = r;
+		j->cap_recs = cap;
+	}
+	j->recs[j->n_recs++] = *rec;
+	return 0;
+}
+
+static int job_packet(void *ctx, uint64_t offset, const uint8_t *bytes, const struct ap_packet *pkt,
+                      int in_record)
+{
+	struct job *j = ctx;
+	packet_format_write(j->mem, offset, bytes, pkt, in_record);
+	return 0;
+}
+
+static void run_job(struct job *j)
+{
+	if (j->oom)
+		return;
+	if (j->text && j->o->packets) {
+		j->mem = open_memstream(&j->text_buf, &j->text_len);
+		if (!j->mem) {
+			j->oom = 1;
+			return;
+		}
+	} else if (j->text) {
+		j->out->len = 0;
+	}
+	struct ap_decoder_config cfg;
+	ap_decoder_config_init(&cfg);
+	cfg.on_record = job_record;
+	cfg.on_packet = j->o->packets ? job_packet : NULL;
+	cfg.ctx = j;
+	cfg.base_offset = j->base;
+	ap_decoder_init(&j->dec, &cfg);
+	ap_decoder_feed(&j->dec, j->data, j->len);
+	ap_decoder_finish(&j->dec);
+	if (j->mem) {
+		if (fclose(j->mem) != 0)
+			j->oom = 1;
+		j->mem = NULL;
+	} else if (j->text) {
+		record_writer_flush(j->writer);
+		j->oom |= record_writer_failed(j->writer) != 0;
+		j->text_buf = j->out->p;
+		j->text_len = j->out->len;
+	}
+}
+
+struct pool {
+	struct job *jobs;
+	size_t n;
+	size_t next; /* the next job to take (atomic) */
+};
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
+		if (i >= p->n)
+			return NULL;
+		run_job(&p->jobs[i]);
+	}
+}
+
+/* Run the batch on jobs threads (this one among them). */
+static void run_batch(struct pool *p, unsigned jobs)
+{
+	pthread_t tids[64];
+	unsigned started = 0;
+	p->next = 0;
+	for (unsigned t = 1; t < jobs && t < 64 && t < p->n; t++)
+		if (pthread_create(&tids[started], NULL, worker, p) == 0)
+			started++;
+	worker(p); /* if no thread started, this one does it all */
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+}
+
+/* The formatters' lazily built tables are filled here, before any thread
+ * formats (record_format.c: the quoted event names). */
+static void prewarm_formatters(enum record_format fmt)
+{
+	struct ap_record r;
+	memset(&r, 0, sizeof(r));
+	r.has = AP_HAS_EVENTS;
+	r.events = (1ull << AP_EV_NAMED_COUNT) - 1;
+	r.end = AP_END_END;
+	FILE *f = fopen("/dev/null", "w");
+	if (f) {
+		record_format_write(f, fmt, &r);
+		fclose(f);
+	}
+}
+
+static int decode_parallel(struct perf_input *in, const struct decode_perf_opts *o,
+                           struct decode_sink *sink, struct ap_decoder_stats *totals)
+{
+	struct job *jobs = calloc(BATCH_MAX_BUFFERS, sizeof(*jobs));
+	if (!jobs) {
+		fprintf(stderr, "armprof decode: out of memory\n");
+		return EXIT_USAGE;
+	}
+	int text = decode_sink_is_text(sink);
+	if (text)
+		prewarm_formatters(o->fmt);
+	struct record_writer *writers[BATCH_MAX_BUFFERS] = { 0 };
+	struct text *texts = calloc(BATCH_MAX_BUFFERS, sizeof(*texts));
+	if (!texts) {
+		free(jobs);
+		fprintf(stderr, "armprof decode: out of memory\n");
+		return EXIT_USAGE;
+	}
+	memset(totals, 0, sizeof(*totals));
+	uint64_t base = 0;
+	int rc = 0, more = 1;
+	while (more && !rc) {
+		/* a batch: buffers until the input budget, at least one per thread */
+		size_t n = 0, bytes = 0;
+		const uint8_t *p;
+		size_t len;
+		while (n < BATCH_MAX_BUFFERS && (bytes < BATCH_INPUT_BYTES || n < o->jobs) &&
+		       (more = perf_input_next(in, NULL, &p, &len))) {
+			struct job *j = &jobs[n];
+			memset(j, 0, sizeof(*j));
+			if (text && !o->packets && !writers[n] &&
+			    !(writers[n] = record_writer_new_fn(text_append, &texts[n], o->fmt)))
+				j->oom = 1;
+			j->out = &texts[n];
+			j->writer = writers[n++];
+			j->b = in->cur;
+			j->data = p;
+			j->len = len;
+			j->base = base;
+			j->o = o;
+			j->text = text;
+			base += len;
+			bytes += len;
+		}
+		struct pool pool = { .jobs = jobs, .n = n };
+		run_batch(&pool, o->jobs);
+		for (size_t i = 0; i < n; i++) {
+			struct job *j = &jobs[i];
+			if (j->oom && !rc) {
+				fprintf(stderr, "armprof decode: out of memory decoding the AUX buffer at file offset 0x%llx\n",
+				        (unsigned long long)j->b->data_offset);
+				rc = EXIT_USAGE;
+			}
+			if (!rc && j->text) {
+				decode_sink_put_bytes(sink, j->text_buf, j->text_len);
+			} else if (!rc) {
+				struct record_origin origin = { 1, j->b->cpu, j->b->tid };
+				for (size_t k = 0; k < j->n_recs; k++)
+					decode_sink_put(sink, &j->recs[k], &origin);
+			}
+			add_stats(totals, ap_decoder_stats(&j->dec));
+			if (o->verbose || flagged(j->b)) {
+				in->cur = j->b;
+				memset(&in->before, 0, sizeof(in->before));
+				perf_input_buffer_done(in, &j->dec, stderr);
+			}
+			if (o->packets)
+				free(j->text_buf);
+			free(j->recs);
+		}
+	}
+	for (size_t i = 0; i < BATCH_MAX_BUFFERS; i++) {
+		record_writer_free(writers[i]);
+		free(texts[i].p);
+	}
+	free(texts);
+	free(jobs);
+	return rc;
+}
+
+int decode_perf(const struct decode_perf_opts *o, struct decode_sink *sink,
+                struct ap_decoder_stats *totals)
+{
+	struct perf_input in;
+	int rc = perf_input_open(&in, "decode", o->path, o->cpu, o->tid);
+	if (rc)
+		return rc;
+	if (o->jobs > 1)
+		rc = decode_parallel(&in, o, sink, totals);
+	else
+		decode_serial(&in, o, sink, totals);
+	if (!rc)
+		rc = perf_input_check_selection(&in);
+	perf_input_close(&in, stderr);
+	return rc;
+}

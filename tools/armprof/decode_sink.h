@@ -1,0 +1,48 @@
+/* Where `armprof decode` puts its records: a text format (text, jsonl,
+ * csv; record_format.h) or the packet listing on a stream (standard output
+ * or -o FILE), or Parquet (record_parquet.h) in one file (-o FILE) or, with
+ * --split, a directory of one file per operation class (ldst.parquet,
+ * br.parquet, other.parquet). Every file is written through cli_output.h:
+ * to a temporary file renamed into place only when complete, removed on an
+ * error or a signal. */
+#ifndef ARMPROF_TOOL_DECODE_SINK_H
+#define ARMPROF_TOOL_DECODE_SINK_H
+
+#include <stdio.h>
+
+#include "armprof/decode.h"
+#include "record_format.h"
+#include "record_parquet.h"
+
+struct ap_report;
+
+struct decode_sink_opts {
+	enum record_format fmt; /* for text formats */
+	int parquet;            /* --format parquet */
+	int split;              /* --split: out_path is a directory */
+	int packets;            /* --packets listing (text) */
+	const char *out_path;   /* -o, NULL: standard output */
+	const struct ap_report *symbols; /* --binary, or NULL */
+};
+
+struct decode_sink;
+
+/* "text", "jsonl", "csv" or "parquet": 0, or -1 for an unknown name. */
+int decode_sink_parse_format(const char *name, struct decode_sink_opts *o);
+/* Open the outputs (creating the --split directory). NULL after printing
+ * the reason. */
+struct decode_sink *decode_sink_open(const struct decode_sink_opts *o);
+/* A record, and where it came from (may be NULL). */
+void decode_sink_put(struct decode_sink *s, const struct ap_record *rec,
+                     const struct record_origin *origin);
+/* Bytes already formatted in the sink's text format (parallel decode). */
+void decode_sink_put_bytes(struct decode_sink *s, const void *data, size_t len);
+/* The text stream (the packet listing is written to it), NULL for Parquet. */
+FILE *decode_sink_stream(struct decode_sink *s);
+/* 1 if the sink takes formatted text (decode_sink_put_bytes). */
+int decode_sink_is_text(const struct decode_sink *s);
+/* Finish and put the outputs in place (ok != 0), or remove them (ok == 0).
+ * Returns 0, or -1 after printing the reason (ok == 0 included). */
+int decode_sink_close(struct decode_sink *s, int ok);
+
+#endif
