@@ -42,6 +42,12 @@ struct ap_parquet_column {
 	const char *name;  /* copied by create */
 	uint8_t type;      /* enum ap_parquet_type */
 	uint8_t optional;  /* 1: OPTIONAL (may be null), 0: REQUIRED */
+	/* A STRING column of a known set of values (an enumeration): the
+	 * values, set by index with ap_parquet_set_enum, which hashes nothing.
+	 * Every row group's dictionary lists them all. NULL: any string. The
+	 * array and strings must outlive the writer. */
+	const char *const *values;
+	uint32_t n_values;
 };
 
 /* Writes len bytes of the file; returns 0, or nonzero to stop the writer
@@ -80,6 +86,9 @@ AP_API int ap_parquet_set_int64(struct ap_parquet_writer *w, size_t col, int64_t
 AP_API int ap_parquet_set_uint64(struct ap_parquet_writer *w, size_t col, uint64_t v);
 AP_API int ap_parquet_set_string(struct ap_parquet_writer *w, size_t col, const char *s,
                                  size_t len);
+
+/* Set an enumeration column (ap_parquet_column.values) to values[index]. */
+AP_API int ap_parquet_set_enum(struct ap_parquet_writer *w, size_t col, uint32_t index);
 
 /* End the current row (unset OPTIONAL columns are null). A REQUIRED column
  * left unset is -AP_ERR_INVALID (the row is dropped). Writes a row group when

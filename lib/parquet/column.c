@@ -39,6 +39,15 @@ int column_init(struct column *c, const char *name, uint8_t type, uint8_t option
 	return 0;
 }
 
+int column_set_enum(struct column *c, const char *const *values, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!values[i] || dict_index(&c->dict, values[i], strlen(values[i])) != (int64_t)i)
+			return -1; /* NULL, a duplicate, or no memory */
+	c->n_enum = n;
+	return 0;
+}
+
 int column_end_row(struct column *c)
 {
 	if (!c->is_set && !c->optional)
@@ -125,7 +134,8 @@ void column_clear(struct column *c)
 {
 	c->n_values = c->n_rows = 0;
 	c->is_set = 0;
-	dict_clear(&c->dict);
+	if (!c->n_enum)
+		dict_clear(&c->dict);
 }
 
 void column_free(struct column *c)

@@ -20,11 +20,14 @@ struct column {
 	void *values;     /* uint8_t (bool), int32_t, int64_t or uint32_t (dictionary index) */
 	uint32_t n_values, n_rows;
 	struct dict dict; /* string columns */
+	uint32_t n_enum;  /* an enumeration: its values are dict's first, never cleared */
 };
 
 /* Allocate the buffers for rows_max rows. 0 or -1. */
 int column_init(struct column *c, const char *name, uint8_t type, uint8_t optional,
                 uint32_t rows_max);
+/* Make a string column an enumeration of these values. 0 or -1. */
+int column_set_enum(struct column *c, const char *const *values, uint32_t n);
 /* Close the current row: its value, if set, is kept; else a null. Returns 0,
  * or -1 if the column is REQUIRED and was not set. */
 int column_end_row(struct column *c);

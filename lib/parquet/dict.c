@@ -4,12 +4,22 @@
 
 #include "parquet/dict.h"
 
+/* 8 bytes at a time, multiply and fold (byte-wise FNV-1a was 12% of
+ * `decode --format parquet`, perf record). */
 static uint32_t hash(const char *s, size_t len)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)s[i]) * 16777619u;
-	return h;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t v;
+		memcpy(&v, s + i, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	uint64_t tail = 0;
+	memcpy(&tail, s + i, len - i);
+	h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+	return (uint32_t)(h ^ (h >> 29));
 }
 
 static int grow_slots(struct dict *d)

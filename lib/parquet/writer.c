@@ -76,7 +76,8 @@ int ap_parquet_writer_create(struct ap_parquet_writer **out,
 	    cfg->zstd_level > ZSTD_maxCLevel())
 		return -AP_ERR_INVALID;
 	for (size_t i = 0; i < cfg->n_columns; i++)
-		if (!cfg->columns[i].name || !cfg->columns[i].name[0] ||
+		if ((cfg->columns[i].values && cfg->columns[i].type != AP_PARQUET_STRING) ||
+		    !cfg->columns[i].name || !cfg->columns[i].name[0] ||
 		    cfg->columns[i].type > AP_PARQUET_UINT64 || cfg->columns[i].optional > 1)
 			return -AP_ERR_INVALID;
 	struct ap_parquet_writer *w = calloc(1, sizeof(*w));
@@ -93,7 +94,9 @@ int ap_parquet_writer_create(struct ap_parquet_writer **out,
 	int bad = !w->created_by || !w->cols || (cfg->zstd_level && !w->zc);
 	for (size_t i = 0; !bad && i < cfg->n_columns; i++)
 		bad = column_init(&w->cols[i], cfg->columns[i].name, cfg->columns[i].type,
-		                  cfg->columns[i].optional, cfg->row_group_rows) != 0;
+		                  cfg->columns[i].optional, cfg->row_group_rows) != 0 ||
+		      (cfg->columns[i].values &&
+		       column_set_enum(&w->cols[i], cfg->columns[i].values, cfg->columns[i].n_values) != 0);
 	if (bad) {
 		ap_parquet_writer_destroy(w);
 		return -AP_ERR_NOMEM;
@@ -169,6 +172,16 @@ int ap_parquet_set_string(struct ap_parquet_writer *w, size_t col, const char *s
 		return w->error = -AP_ERR_NOMEM;
 	w->dict_bytes += dict_bytes(&c->dict) - before;
 	SLOT(c, uint32_t) = (uint32_t)idx;
+	c->is_set = 1;
+	return 0;
+}
+
+int ap_parquet_set_enum(struct ap_parquet_writer *w, size_t col, uint32_t index)
+{
+	struct column *c = column_for(w, col, AP_PARQUET_STRING);
+	if (!c || index >= c->n_enum)
+		return w->error ? w->error : -AP_ERR_INVALID;
+	SLOT(c, uint32_t) = index;
 	c->is_set = 1;
 	return 0;
 }

@@ -22,12 +22,13 @@ big = [(-1 if i % 2 else 1) * (i << 40) for i in rows if i % 11 != 3]
 tot = lambda v, f=lambda x: x: sum(map(f, v)) if v else "NULL"  # SQL: sum of nothing is NULL
 print("\t".join(str(x) for x in [n, tot(rows), len(small), tot(small), len(flag), tot(flag),
       len(name), len(set(name)), tot(name, len), len(big), tot(big), "k", "k",
-      (0xffff000000000000 * n + tot(rows)) if n else "NULL"]))
+      (0xffff000000000000 * n + tot(rows)) if n else "NULL",
+      sum(1 for i in rows if i % 4), tot([len(("red", "green", "blue")[i % 3]) for i in rows if i % 4])]))
 PY
 }
 AGG="count(*), sum(id), count(small), sum(small), count(flag), sum(flag::int), count(name),
      count(distinct name), sum(length(name)), count(big), sum(big), min(k), max(k),
-     sum(addr::hugeint)"
+     sum(addr::hugeint), count(colour), sum(length(colour))"
 
 for spec in "200003 10000 3" "200003 65536 0" "1 65536 3" "17 8 1"; do
 	set -- $spec
@@ -61,7 +62,8 @@ got=$(duckdb_sql "select name, type, repetition_type, coalesce(converted_type, '
                   from parquet_schema('$WORK/sample_17_8_1.parquet') where name <> 'schema'")
 want=$(printf '%s\n' "id	INT64	REQUIRED	-" "small	INT32	OPTIONAL	-" \
 	"flag	BOOLEAN	OPTIONAL	-" "name	BYTE_ARRAY	OPTIONAL	UTF8" \
-	"big	INT64	OPTIONAL	-" "k	BYTE_ARRAY	REQUIRED	UTF8" "addr	INT64	REQUIRED	UINT_64")
+	"big	INT64	OPTIONAL	-" "k	BYTE_ARRAY	REQUIRED	UTF8" "addr	INT64	REQUIRED	UINT_64" \
+	"colour	BYTE_ARRAY	OPTIONAL	UTF8")
 [ "$got" = "$want" ] || fail "schema: got
 $got
 want

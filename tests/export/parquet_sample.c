@@ -7,6 +7,7 @@
  *   big    INT64 optional  i << 40 (negated when i is odd), null when i % 11 == 3
  *   k      STRING required "k"
  *   addr   UINT64 required 0xffff000000000000 + i
+ *   colour STRING optional, an enumeration: red, green, blue by i % 3, null when i % 4 == 0
  * Usage: parquet_sample OUT N ROW_GROUP_ROWS ZSTD_LEVEL */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,11 +31,16 @@ int main(int argc, char **argv)
 	if (!f)
 		return 2;
 	long n = atol(argv[2]);
+	static const char *const colours[] = { "red", "green", "blue" };
 	static const struct ap_parquet_column cols[] = {
-		{ "id", AP_PARQUET_INT64, 0 },   { "small", AP_PARQUET_INT32, 1 },
-		{ "flag", AP_PARQUET_BOOLEAN, 1 }, { "name", AP_PARQUET_STRING, 1 },
-		{ "big", AP_PARQUET_INT64, 1 },  { "k", AP_PARQUET_STRING, 0 },
-		{ "addr", AP_PARQUET_UINT64, 0 },
+		{ .name = "id", .type = AP_PARQUET_INT64 },
+		{ .name = "small", .type = AP_PARQUET_INT32, .optional = 1 },
+		{ .name = "flag", .type = AP_PARQUET_BOOLEAN, .optional = 1 },
+		{ .name = "name", .type = AP_PARQUET_STRING, .optional = 1 },
+		{ .name = "big", .type = AP_PARQUET_INT64, .optional = 1 },
+		{ .name = "k", .type = AP_PARQUET_STRING },
+		{ .name = "addr", .type = AP_PARQUET_UINT64 },
+		{ .name = "colour", .type = AP_PARQUET_STRING, .optional = 1, .values = colours, .n_values = 3 },
 	};
 	struct ap_parquet_writer_config cfg;
 	ap_parquet_writer_config_init(&cfg);
@@ -62,6 +68,8 @@ int main(int argc, char **argv)
 			rc |= ap_parquet_set_int64(w, 4, (i % 2 ? -1 : 1) * (int64_t)((uint64_t)i << 40));
 		rc |= ap_parquet_set_string(w, 5, "k", 1);
 		rc |= ap_parquet_set_uint64(w, 6, 0xffff000000000000ull + (uint64_t)i);
+		if (i % 4)
+			rc |= ap_parquet_set_enum(w, 7, (uint32_t)(i % 3));
 		rc |= ap_parquet_end_row(w);
 	}
 	if (rc == 0)

@@ -18,6 +18,14 @@ enum col {
 	C_CONTEXT, C_CONTEXT_EL2, C_DATA_SOURCE, C_DATA_SOURCE_NAME, C_END, C_ERRORS, C_COUNT
 };
 
+/* Enumeration columns: their values (the writer's dictionary, set by index). */
+static const char *const class_values[] = { "ldst", "br", "other" };
+static const char *const op_values[] = { "LD", "ST", "B", "OTHER", "RESERVED" };
+static const char *const end_values[] = { "truncated", "end", "timestamp", "forced" }; /* enum ap_record_end */
+static const char *const ds_values[] = { "L1D", "L2", "PEER-CORE", "LOCAL-CLUSTER", "SYS-CACHE",
+	                                     "PEER-CLUSTER", "REMOTE", "DRAM" };
+#define N_OF(a) (uint32_t)(sizeof(a) / sizeof((a)[0]))
+
 static const struct ap_parquet_column columns[C_COUNT] = {
 	[C_OFFSET] = { "offset", AP_PARQUET_INT64, 0 },
 	[C_CPU] = { "cpu", AP_PARQUET_INT32, 1 },
@@ -26,8 +34,8 @@ static const struct ap_parquet_column columns[C_COUNT] = {
 	[C_EL] = { "el", AP_PARQUET_INT32, 1 },
 	[C_NS] = { "ns", AP_PARQUET_INT32, 1 },
 	[C_SYMBOL] = { "symbol", AP_PARQUET_STRING, 1 },
-	[C_CLASS] = { "class", AP_PARQUET_STRING, 0 },
-	[C_OP] = { "op", AP_PARQUET_STRING, 1 },
+	[C_CLASS] = { "class", AP_PARQUET_STRING, 0, class_values, N_OF(class_values) },
+	[C_OP] = { "op", AP_PARQUET_STRING, 1, op_values, N_OF(op_values) },
 	[C_SUBCLASS] = { "subclass", AP_PARQUET_INT32, 1 },
 	[C_COND] = { "cond", AP_PARQUET_BOOLEAN, 1 },
 	[C_INDIRECT] = { "indirect", AP_PARQUET_BOOLEAN, 1 },
@@ -51,8 +59,8 @@ static const struct ap_parquet_column columns[C_COUNT] = {
 	[C_CONTEXT] = { "context", AP_PARQUET_INT64, 1 },
 	[C_CONTEXT_EL2] = { "context_el2", AP_PARQUET_INT64, 1 },
 	[C_DATA_SOURCE] = { "data_source", AP_PARQUET_INT32, 1 },
-	[C_DATA_SOURCE_NAME] = { "data_source_name", AP_PARQUET_STRING, 1 },
-	[C_END] = { "end", AP_PARQUET_STRING, 0 },
+	[C_DATA_SOURCE_NAME] = { "data_source_name", AP_PARQUET_STRING, 1, ds_values, N_OF(ds_values) },
+	[C_END] = { "end", AP_PARQUET_STRING, 0, end_values, N_OF(end_values) },
 	[C_ERRORS] = { "errors", AP_PARQUET_INT32, 0 },
 };
 
@@ -65,8 +73,9 @@ struct record_parquet {
 	 * stream repeat few event sets, so it is rebuilt only on a change. */
 	uint64_t last_events;
 	int have_last;
-	char event_str[256];
+	char event_str[16 * 64];
 	size_t event_len;
+	uint8_t ds_index[256]; /* data source value -> ds_values index, 0xff: unnamed */
 };
 
 enum record_class record_class_of(const struct ap_record *rec)
@@ -82,8 +91,28 @@ enum record_class record_class_of(const struct ap_record *rec)
 
 const char *record_class_name(enum record_class c)
 {
-	static const char *const names[CLASS_COUNT] = { "ldst", "br", "other" };
-	return names[c];
+	return class_values[c];
+}
+
+/* index in op_values of ap_record_op_name's name */
+static uint32_t op_index(const struct ap_record *r)
+{
+	switch (ap_record_op_name(r)[0]) {
+	case 'L': return 0;
+	case 'S': return 1;
+	case 'B': return 2;
+	case 'O': return 3;
+	default: return 4;
+	}
+}
+
+/* index in ds_values of the value's name, or -1 */
+static int ds_index(const char *name)
+{
+	for (uint32_t i = 0; name && i < N_OF(ds_values); i++)
+		if (!strcmp(name, ds_values[i]))
+			return (int)i;
+	return -1;
 }
 
 static int write_out(void *ctx, const void *buf, size_t len)
@@ -107,6 +136,8 @@ struct record_parquet *record_parquet_new(struct cli_output *out, const struct a
 	cfg.created_by = "armprof decode --format parquet";
 	t->out = out;
 	t->symbols = symbols;
+	for (unsigned v = 0; v < 256; v++)
+		t->ds_index[v] = (uint8_t)ds_index(ap_report_data_source_name(v));
 	int rc = ap_parquet_writer_create(&t->w, &cfg);
 	if (rc) {
 		if (rc != -AP_ERR_IO) /* a write error is told by cli_output_close */
@@ -125,25 +156,18 @@ static void event_string(struct record_parquet *t, uint64_t events)
 	for (uint64_t ev = events; ev; ev &= ev - 1) {
 		unsigned b = (unsigned)__builtin_ctzll(ev);
 		const char *name = b < AP_EV_NAMED_COUNT ? ap_event_name(b) : NULL;
-		int k = name ? snprintf(t->event_str + n, sizeof(t->event_str) - n, "%s%s", n ? ":" : "", name)
-		             : snprintf(t->event_str + n, sizeof(t->event_str) - n, "%se%u", n ? ":" : "", b);
-		if (k < 0 || (size_t)k >= sizeof(t->event_str) - n)
-			break; /* 64 names fit: not reached */
-		n += (size_t)k;
+		char other[4] = { 'e', (char)('0' + b / 10), (char)('0' + b % 10), 0 };
+		if (!name)
+			name = b < 10 ? (other[1] = other[2], other[2] = 0, other) : other;
+		size_t k = strlen(name); /* <= 15: 64 of them fit */
+		if (n)
+			t->event_str[n++] = ':';
+		memcpy(t->event_str + n, name, k);
+		n += k;
 	}
 	t->event_len = n;
 	t->last_events = events;
 	t->have_last = 1;
-}
-
-static const char *end_name(uint8_t end)
-{
-	switch (end) {
-	case AP_END_END: return "end";
-	case AP_END_TIMESTAMP: return "timestamp";
-	case AP_END_FORCED: return "forced";
-	default: return "truncated";
-	}
 }
 
 static int set_str(struct ap_parquet_writer *w, enum col c, const char *s)
@@ -171,10 +195,10 @@ int record_parquet_put(struct record_parquet *t, const struct ap_record *r,
 		if (sym)
 			rc |= set_str(w, C_SYMBOL, sym);
 	}
-	rc |= set_str(w, C_CLASS, record_class_name(record_class_of(r)));
+	rc |= ap_parquet_set_enum(w, C_CLASS, (uint32_t)record_class_of(r));
 	if (h & AP_HAS_OP) {
 		unsigned sub = r->op_subclass;
-		rc |= set_str(w, C_OP, ap_record_op_name(r));
+		rc |= ap_parquet_set_enum(w, C_OP, op_index(r));
 		rc |= ap_parquet_set_int32(w, C_SUBCLASS, (int32_t)sub);
 		/* the flags as docs/jsonl-schema.md gives them, per class */
 		switch (r->op_class) {
@@ -228,11 +252,12 @@ int record_parquet_put(struct record_parquet *t, const struct ap_record *r,
 		rc |= ap_parquet_set_int64(w, C_CONTEXT_EL2, r->ctx_el2);
 	if (h & AP_HAS_DATA_SOURCE) {
 		rc |= ap_parquet_set_int32(w, C_DATA_SOURCE, r->data_source);
-		const char *ds = ap_report_data_source_name(r->data_source);
-		if (ds)
-			rc |= set_str(w, C_DATA_SOURCE_NAME, ds);
+		int ds = r->data_source < 256 ? (t->ds_index[r->data_source] == 0xff ? -1 : t->ds_index[r->data_source])
+		                               : ds_index(ap_report_data_source_name(r->data_source));
+		if (ds >= 0)
+			rc |= ap_parquet_set_enum(w, C_DATA_SOURCE_NAME, (uint32_t)ds);
 	}
-	rc |= set_str(w, C_END, end_name(r->end));
+	rc |= ap_parquet_set_enum(w, C_END, r->end < N_OF(end_values) ? r->end : 0);
 	rc |= ap_parquet_set_int32(w, C_ERRORS, r->n_errors_total);
 	if (rc == 0)
 		rc = ap_parquet_end_row(w);
