@@ -134,6 +134,7 @@ struct record_parquet *record_parquet_new(struct cli_output *out, const struct a
 	cfg.write = write_out;
 	cfg.ctx = out;
 	cfg.created_by = "armprof decode --format parquet";
+	cfg.zstd_level = 1; /* level 3: 25% more CPU time, and no smaller here (docs/PERFORMANCE.md) */
 	t->out = out;
 	t->symbols = symbols;
 	for (unsigned v = 0; v < 256; v++)
