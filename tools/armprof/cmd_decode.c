@@ -1,4 +1,5 @@
 /* armprof decode FILE|- : decode an SPE stream into records or packets. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,9 +244,18 @@ int cmd_decode(int argc, char **argv)
 		map = map_input(in, &map_len);
 	int not_spe = 0;
 	if (map) {
+		/* Pages fed are dropped from the mapping as it goes (the decoder
+		 * keeps a split packet's bytes itself): the resident size stays
+		 * flat on a stream of any size, not the size of the file. */
+		size_t page = (size_t)sysconf(_SC_PAGESIZE), dropped = 0;
 		for (size_t off = 0; off < map_len && !not_spe; off += chunk) {
-			ap_decoder_feed(&dec, map + off, map_len - off < chunk ? map_len - off : chunk);
+			size_t end = map_len - off < chunk ? map_len : off + chunk;
+			ap_decoder_feed(&dec, map + off, end - off);
 			not_spe = cli_no_record_stop("decode", path, &dec);
+			if (end / page * page > dropped + (8u << 20)) {
+				madvise((void *)(map + dropped), end / page * page - dropped, MADV_DONTNEED);
+				dropped = end / page * page;
+			}
 		}
 		munmap((void *)map, map_len);
 	} else {
