@@ -203,35 +203,113 @@ static void run_job(struct job *j)
 	}
 }
 
-struct pool {
-	struct job *jobs;
+/* A batch of buffers: decoded by the threads while the previous batch's
+ * results are put to the sink by this one, which then helps with what is
+ * left. A slot's writer, text and record array are kept from batch to
+ * batch. */
+struct batch {
+	struct job jobs[BATCH_MAX_BUFFERS];
+	struct record_writer *writers[BATCH_MAX_BUFFERS];
+	struct text texts[BATCH_MAX_BUFFERS];
 	size_t n;
 	size_t next; /* the next job to take (atomic) */
+	pthread_t tids[64];
+	unsigned started;
 };
 
 static void *worker(void *arg)
 {
-	struct pool *p = arg;
+	struct batch *b = arg;
 	for (;;) {
-		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
-		if (i >= p->n)
+		size_t i = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
+		if (i >= b->n)
 			return NULL;
-		run_job(&p->jobs[i]);
+		run_job(&b->jobs[i]);
 	}
 }
 
-/* Run the batch on jobs threads (this one among them). */
-static void run_batch(struct pool *p, unsigned jobs)
+static void batch_start(struct batch *b, unsigned threads)
 {
-	pthread_t tids[64];
-	unsigned started = 0;
-	p->next = 0;
-	for (unsigned t = 1; t < jobs && t < 64 && t < p->n; t++)
-		if (pthread_create(&tids[started], NULL, worker, p) == 0)
-			started++;
-	worker(p); /* if no thread started, this one does it all */
-	for (unsigned t = 0; t < started; t++)
-		pthread_join(tids[t], NULL);
+	b->next = 0;
+	b->started = 0;
+	for (unsigned t = 0; t < threads && t < 64 && t < b->n; t++)
+		if (pthread_create(&b->tids[b->started], NULL, worker, b) == 0)
+			b->started++;
+}
+
+/* This thread takes the jobs left (all of them if no thread started),
+ * then waits for the others. */
+static void batch_finish(struct batch *b)
+{
+	worker(b);
+	for (unsigned t = 0; t < b->started; t++)
+		pthread_join(b->tids[t], NULL);
+	b->started = 0;
+}
+
+/* The next buffers, until the input budget (at least one per thread). */
+static void batch_fill(struct batch *b, struct perf_input *in, const struct decode_perf_opts *o, int text,
+                       uint64_t *base)
+{
+	size_t bytes = 0;
+	const uint8_t *p;
+	size_t len;
+	b->n = 0;
+	while (b->n < BATCH_MAX_BUFFERS && (bytes < BATCH_INPUT_BYTES || b->n < o->jobs) &&
+	       perf_input_next(in, NULL, &p, &len)) {
+		size_t i = b->n++;
+		struct job *j = &b->jobs[i];
+		struct ap_record *recs = j->recs;
+		size_t cap = j->cap_recs;
+		memset(j, 0, sizeof(*j));
+		j->recs = recs;
+		j->cap_recs = cap;
+		if (text && !o->packets && !b->writers[i] &&
+		    !(b->writers[i] = record_writer_new_fn(text_append, &b->texts[i], o->fmt)))
+			j->oom = 1;
+		j->out = &b->texts[i];
+		j->writer = b->writers[i];
+		j->b = in->cur;
+		j->data = p;
+		j->len = len;
+		j->base = *base;
+		j->o = o;
+		j->text = text;
+		*base += len;
+		bytes += len;
+	}
+}
+
+/* The batch's results to the sink, in buffer order. 0 or the exit code. */
+static int batch_emit(struct batch *b, struct perf_input *in, const struct decode_perf_opts *o,
+                      struct decode_sink *sink, struct ap_decoder_stats *totals)
+{
+	int rc = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		struct job *j = &b->jobs[i];
+		if (j->oom && !rc) {
+			fprintf(stderr, "armprof decode: out of memory decoding the AUX buffer at file offset 0x%llx\n",
+			        (unsigned long long)j->b->data_offset);
+			rc = EXIT_USAGE;
+		}
+		if (!rc && j->text) {
+			decode_sink_put_bytes(sink, j->text_buf, j->text_len);
+		} else if (!rc) {
+			struct record_origin origin = { 1, j->b->cpu, j->b->tid };
+			for (size_t k = 0; k < j->n_recs; k++)
+				decode_sink_put(sink, &j->recs[k], &origin);
+		}
+		add_stats(totals, ap_decoder_stats(&j->dec));
+		if (o->verbose || flagged(j->b)) {
+			in->cur = j->b;
+			memset(&in->before, 0, sizeof(in->before));
+			perf_input_buffer_done(in, &j->dec, stderr);
+		}
+		if (o->packets)
+			free(j->text_buf);
+		j->text_buf = NULL;
+	}
+	return rc;
 }
 
 /* The formatters' lazily built tables are filled here, before any thread
@@ -253,80 +331,38 @@ static void prewarm_formatters(enum record_format fmt)
 static int decode_parallel(struct perf_input *in, const struct decode_perf_opts *o,
                            struct decode_sink *sink, struct ap_decoder_stats *totals)
 {
-	struct job *jobs = calloc(BATCH_MAX_BUFFERS, sizeof(*jobs));
-	if (!jobs) {
+	struct batch *batches = calloc(2, sizeof(*batches));
+	if (!batches) {
 		fprintf(stderr, "armprof decode: out of memory\n");
 		return EXIT_USAGE;
 	}
 	int text = decode_sink_is_text(sink);
 	if (text)
 		prewarm_formatters(o->fmt);
-	struct record_writer *writers[BATCH_MAX_BUFFERS] = { 0 };
-	struct text *texts = calloc(BATCH_MAX_BUFFERS, sizeof(*texts));
-	if (!texts) {
-		free(jobs);
-		fprintf(stderr, "armprof decode: out of memory\n");
-		return EXIT_USAGE;
-	}
 	memset(totals, 0, sizeof(*totals));
 	uint64_t base = 0;
-	int rc = 0, more = 1;
-	while (more && !rc) {
-		/* a batch: buffers until the input budget, at least one per thread */
-		size_t n = 0, bytes = 0;
-		const uint8_t *p;
-		size_t len;
-		while (n < BATCH_MAX_BUFFERS && (bytes < BATCH_INPUT_BYTES || n < o->jobs) &&
-		       (more = perf_input_next(in, NULL, &p, &len))) {
-			struct job *j = &jobs[n];
-			memset(j, 0, sizeof(*j));
-			if (text && !o->packets && !writers[n] &&
-			    !(writers[n] = record_writer_new_fn(text_append, &texts[n], o->fmt)))
-				j->oom = 1;
-			j->out = &texts[n];
-			j->writer = writers[n++];
-			j->b = in->cur;
-			j->data = p;
-			j->len = len;
-			j->base = base;
-			j->o = o;
-			j->text = text;
-			base += len;
-			bytes += len;
-		}
-		struct pool pool = { .jobs = jobs, .n = n };
-		run_batch(&pool, o->jobs);
-		for (size_t i = 0; i < n; i++) {
-			struct job *j = &jobs[i];
-			if (j->oom && !rc) {
-				fprintf(stderr, "armprof decode: out of memory decoding the AUX buffer at file offset 0x%llx\n",
-				        (unsigned long long)j->b->data_offset);
-				rc = EXIT_USAGE;
-			}
-			if (!rc && j->text) {
-				decode_sink_put_bytes(sink, j->text_buf, j->text_len);
-			} else if (!rc) {
-				struct record_origin origin = { 1, j->b->cpu, j->b->tid };
-				for (size_t k = 0; k < j->n_recs; k++)
-					decode_sink_put(sink, &j->recs[k], &origin);
-			}
-			add_stats(totals, ap_decoder_stats(&j->dec));
-			if (o->verbose || flagged(j->b)) {
-				in->cur = j->b;
-				memset(&in->before, 0, sizeof(in->before));
-				perf_input_buffer_done(in, &j->dec, stderr);
-			}
-			if (o->packets)
-				free(j->text_buf);
-			free(j->recs);
-		}
+	int rc = 0;
+	struct batch *cur = &batches[0], *next = &batches[1];
+	batch_fill(cur, in, o, text, &base);
+	batch_start(cur, o->jobs - 1);
+	batch_finish(cur);
+	while (cur->n) {
+		batch_fill(next, in, o, text, &base);
+		batch_start(next, o->jobs - 1); /* decoding while this thread writes */
+		if (!rc)
+			rc = batch_emit(cur, in, o, sink, totals);
+		batch_finish(next);
+		struct batch *t = cur;
+		cur = next;
+		next = t;
 	}
-	for (size_t i = 0; i < BATCH_MAX_BUFFERS; i++) {
-		record_writer_free(writers[i]);
-		free(texts[i].p);
-	}
-	free(texts);
-	free(jobs);
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < BATCH_MAX_BUFFERS; i++) {
+			record_writer_free(batches[k].writers[i]);
+			free(batches[k].texts[i].p);
+			free(batches[k].jobs[i].recs);
+		}
+	free(batches);
 	return rc;
 }
 
