@@ -3,6 +3,8 @@
  * compact protocol specification; the files as a whole are read back by
  * DuckDB in parquet_duckdb.sh. */
 #include "harness.h"
+#include "armprof/error.h"
+#include "armprof/parquet.h"
 #include "parquet/dict.h"
 #include "parquet/rle.h"
 #include "parquet/thrift.h"
@@ -133,5 +135,79 @@ TEST(dictionary)
 	dict_free(&d);
 }
 
+/* A sink that takes `room` bytes, then fails. */
+struct sink {
+	size_t len, room;
+	int calls;
+};
+
+static int sink_write(void *ctx, const void *buf, size_t len)
+{
+	struct sink *k = ctx;
+	(void)buf;
+	k->calls++;
+	if (k->len + len > k->room)
+		return -1;
+	k->len += len;
+	return 0;
+}
+
+TEST(writer_api)
+{
+	static const char *const e[] = { "a", "b" };
+	const struct ap_parquet_column cols[] = {
+		{ .name = "req", .type = AP_PARQUET_INT64 },
+		{ .name = "opt", .type = AP_PARQUET_STRING, .optional = 1 },
+		{ .name = "en", .type = AP_PARQUET_STRING, .optional = 1, .values = e, .n_values = 2 },
+	};
+	struct sink k = { 0, SIZE_MAX, 0 };
+	struct ap_parquet_writer_config cfg;
+	ap_parquet_writer_config_init(&cfg);
+	struct ap_parquet_writer *w = (struct ap_parquet_writer *)1;
+	CHECK(ap_parquet_writer_create(&w, &cfg) == -AP_ERR_INVALID); /* no columns */
+	CHECK(w == NULL);
+	cfg.columns = cols;
+	cfg.n_columns = 3;
+	CHECK(ap_parquet_writer_create(&w, &cfg) == -AP_ERR_INVALID); /* no write callback */
+	cfg.write = sink_write;
+	cfg.ctx = &k;
+	cfg.row_group_rows = 2;
+	CHECK(ap_parquet_writer_create(&w, &cfg) == 0);
+	CHECK_EQ_U64(k.len, 4); /* "PAR1" */
+	CHECK(ap_parquet_set_int32(w, 0, 1) == -AP_ERR_INVALID);  /* not the column's type */
+	CHECK(ap_parquet_set_int64(w, 3, 1) == -AP_ERR_INVALID);  /* no such column */
+	CHECK(ap_parquet_set_enum(w, 2, 2) == -AP_ERR_INVALID);   /* not one of the values */
+	CHECK(ap_parquet_set_enum(w, 1, 0) == -AP_ERR_INVALID);   /* not an enumeration */
+	CHECK(ap_parquet_end_row(w) == -AP_ERR_INVALID);          /* req unset: the row is dropped */
+	CHECK_EQ_U64(ap_parquet_rows(w), 0);
+	CHECK(ap_parquet_set_int64(w, 0, 7) == 0);
+	CHECK(ap_parquet_set_string(w, 1, "x", 1) == 0);
+	CHECK(ap_parquet_end_row(w) == 0);
+	CHECK(ap_parquet_set_int64(w, 0, 8) == 0);
+	CHECK(ap_parquet_end_row(w) == 0); /* the row group is full: written */
+	CHECK(k.len > 4);
+	CHECK_EQ_U64(ap_parquet_rows(w), 2);
+	/* the file stops taking bytes: the next row group's write fails, and
+	 * every later call says so */
+	k.room = k.len;
+	CHECK(ap_parquet_set_int64(w, 0, 9) == 0);
+	CHECK(ap_parquet_end_row(w) == 0);
+	CHECK(ap_parquet_set_int64(w, 0, 10) == 0);
+	CHECK(ap_parquet_end_row(w) == -AP_ERR_IO);
+	CHECK(ap_parquet_set_int64(w, 0, 11) == -AP_ERR_IO);
+	CHECK(ap_parquet_writer_finish(w) == -AP_ERR_IO);
+	ap_parquet_writer_destroy(w);
+	ap_parquet_writer_destroy(NULL);
+
+	/* a complete file ends with the footer's length and "PAR1" */
+	k = (struct sink){ 0, SIZE_MAX, 0 };
+	CHECK(ap_parquet_writer_create(&w, &cfg) == 0);
+	CHECK(ap_parquet_writer_finish(w) == 0); /* no rows: a valid empty file */
+	CHECK(ap_parquet_writer_finish(w) == -AP_ERR_INVALID);
+	CHECK(k.len > 12);
+	ap_parquet_writer_destroy(w);
+}
+
 TEST_MAIN(CASE(rle_run), CASE(rle_bit_packed_padded), CASE(rle_literal_then_run),
-          CASE(rle_wide_run_value), CASE(thrift_compact), CASE(dictionary))
+          CASE(rle_wide_run_value), CASE(thrift_compact), CASE(dictionary),
+          CASE(writer_api))
