@@ -2,7 +2,7 @@
  * file, the FDE and PLT functions of a stripped file, disassembly and
  * lines of the PCs found in it), and the ELF helpers of lib/perfdata
  * (perfdata.h): the build ID, the executable segments
- * (ap_perf_elf_exec_maps: the files perf.data's mappings and armprof
+ * (ap_perf_elf_exec_maps, ap_perf_elf_load_maps: the files perf.data's mappings and armprof
  * record name), the interpreter a program asks for (ap_perf_elf_interp:
  * armprof record's choice of an aarch64 root) and the aarch64 check. They
  * read any file a user names: any bytes must give a result or an error,
@@ -36,8 +36,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n < 0 && !err.msg[0])
 		__builtin_trap(); /* an error says what */
 	for (int i = 0; i < n && i < 4; i++)
-		if (maps[i].addr % 4096 || maps[i].pgoff % 4096)
-			__builtin_trap(); /* page-aligned maps, as documented */
+		if (maps[i].addr % 4096 || maps[i].pgoff % 4096 || !(maps[i].prot & 4u))
+			__builtin_trap(); /* page-aligned executable maps, as documented */
+	/* Every segment: at least the executable ones, the same error. */
+	struct ap_perf_elf_map all[8];
+	int na = ap_perf_elf_load_maps(path, all, 8, &err);
+	if ((n < 0) != (na < 0) || (n >= 0 && na < n))
+		__builtin_trap();
+	for (int i = 0; i < na && i < 8; i++)
+		if (all[i].addr % 4096 || all[i].pgoff % 4096)
+			__builtin_trap();
 	char interp[32];
 	int has = ap_perf_elf_interp(path, interp, sizeof(interp));
 	if (has == 1 && (!interp[0] || !memchr(interp, 0, sizeof(interp))))

@@ -3,8 +3,9 @@
  * the instruction rows and the function rows each count every sample with
  * a PC exactly once, the rows are ranked by each key (most first), rates
  * lie in [0, 1], latency shares sum to at most 1, a percentile lies
- * within the 12-bit counter's range, and the shared cache lines (after
- * the second pass) are ranked and within the totals. */
+ * within the 12-bit counter's range, the shared cache lines (after
+ * the second pass) are ranked and within the totals, and every Data Source
+ * and Context is counted once, whatever the CPU's encoding. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -93,6 +94,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ap_report *rep;
 	if (ap_report_new(&rep) < 0)
 		abort();
+	/* Each CPU's Data Source encoding and each Context preference, chosen
+	 * by the input's size (the corpus's bytes keep their meaning). */
+	ap_report_set_data_source_encoding(rep, (enum ap_ds_encoding)(size % 3));
+	ap_report_set_context(rep, (enum ap_report_context)(size / 3 % 3));
 	struct ap_decoder_config cfg;
 	ap_decoder_config_init(&cfg);
 	cfg.on_record = on_record;
@@ -120,6 +125,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pc_samples += rows[i].stats.samples;
 	const struct ap_report_stats *t = ap_report_totals(rep);
 	if (pc_samples > t->samples || t->samples != ap_report_records(rep))
+		abort();
+	/* Every Data Source counted once, by value or as other; every thread
+	 * taken from one Context packet. */
+	uint64_t ds = t->data_source_other, el1, el2;
+	for (unsigned v = 0; v < AP_REPORT_DS_VALUES; v++)
+		ds += t->data_source[v];
+	ap_report_context_counts(rep, &el1, &el2);
+	if (ds != t->n_data_source || el1 + el2 > t->samples)
 		abort();
 	for (int key = AP_REPORT_BY_SAMPLES; key <= AP_REPORT_BY_MISPREDICTS; key++) {
 		ap_report_sort(rep, (enum ap_report_key)key);

@@ -5,6 +5,7 @@
 
 #include "armprof/error.h"
 #include "armprof/codec.h"
+#include "armprof/data_source.h"
 #include "armprof/record.h"
 #include "armprof/decode.h"
 #include "armprof/model.h"

@@ -89,12 +89,35 @@ enum ap_ctx_index {
 #define AP_EV_LLC_ACCESS    (1ull << 8)
 #define AP_EV_LLC_MISS      (1ull << 9)
 #define AP_EV_REMOTE_ACCESS (1ull << 10)
-/* Bits that read as zero in every payload size (5.3.7: byte 1 bit 3,
- * bytes 2, 4, 5). */
+/* Bits later versions of the architecture define (Arm ARM DDI 0487, the
+ * Events packet; the spec of this model, SPEv1, has them read as zero, or
+ * IMPLEMENTATION DEFINED for 24 and 25). Captures of newer hardware carry
+ * them: the decoder names them. */
+#define AP_EV_ALIGNMENT     (1ull << 11) /* misaligned access, FEAT_SPEv1p1 */
+#define AP_EV_TRANSACTIONAL (1ull << 16) /* in a transaction, FEAT_TME */
+#define AP_EV_PARTIAL_PRED  (1ull << 17) /* partial or empty SVE/SME predicate, FEAT_SPEv1p1 */
+#define AP_EV_EMPTY_PRED    (1ull << 18) /* empty SVE/SME predicate, FEAT_SPEv1p1 */
+#define AP_EV_L2D_ACCESS    (1ull << 19) /* FEAT_SPEv1p4 */
+#define AP_EV_L2D_MISS      (1ull << 20) /* FEAT_SPEv1p4 */
+#define AP_EV_CACHE_DATA_MODIFIED (1ull << 21) /* FEAT_SPEv1p4 (perf: HITM) */
+#define AP_EV_RECENTLY_FETCHED (1ull << 22) /* FEAT_SPEv1p4 (perf: LFB) */
+#define AP_EV_DATA_SNOOPED  (1ull << 23) /* FEAT_SPEv1p4 */
+#define AP_EV_STREAMING_SVE (1ull << 24) /* Streaming SVE mode, FEAT_SPE_SME */
+#define AP_EV_SMCU          (1ull << 25) /* SMCU or external coprocessor op, FEAT_SPE_SME */
+/* Bits that read as zero in every payload size in SPEv1, the version this
+ * model implements (5.3.7: byte 1 bit 3, bytes 2, 4, 5); the model never
+ * sets them. */
 #define AP_EV_RAZ_MASK      ((1ull << 11) | (0xFFull << 16) | (0xFFFFull << 32))
-#define AP_EV_NAMED_COUNT   11
-/* The spec's name of event bit n (n < AP_EV_NAMED_COUNT), else NULL. */
+/* Bits below this may have a name; E[15:12], E[31:26] and E[63:48] are
+ * IMPLEMENTATION DEFINED and have none (shown as e<N>). */
+#define AP_EV_NAMED_COUNT   26
+/* The architecture's name of event bit n ("l1d-access", ...), or NULL
+ * for a bit without one (IMPLEMENTATION DEFINED, or reserved). */
 AP_API const char *ap_event_name(unsigned bit);
+/* The architecture version or feature that defines event bit n ("SPEv1",
+ * "FEAT_SPEv1p1", "FEAT_TME", "FEAT_SPEv1p4", "FEAT_SPE_SME"), or NULL for
+ * a bit without a name. */
+AP_API const char *ap_event_feature(unsigned bit);
 
 /* Address payload fields (5.3.1) */
 #define AP_ADDR_MASK        0x00FFFFFFFFFFFFFFull /* ADDR, bytes <6:0> */

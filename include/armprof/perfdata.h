@@ -66,6 +66,9 @@ enum ap_perf_feature {
 	AP_PERF_FEAT_CPUDESC = 8,
 	AP_PERF_FEAT_CPUID = 9,
 	AP_PERF_FEAT_EVENT_DESC = 12,
+	AP_PERF_FEAT_CPU_TOPOLOGY = 13,
+	AP_PERF_FEAT_NUMA_TOPOLOGY = 14,
+	AP_PERF_FEAT_MEM_TOPOLOGY = 22,
 	AP_PERF_FEAT_AUXTRACE = 18,
 	AP_PERF_FEAT_COMPRESSED = 27,
 };
@@ -351,7 +354,7 @@ AP_API void ap_perf_writer_abort(struct ap_perf_writer *w);
 
 /* ---- ELF helper for attributing samples to a binary ------------------- */
 
-/* An executable PT_LOAD segment of an ELF64 file, as a page-aligned map. */
+/* A PT_LOAD segment of an ELF64 file, as a page-aligned map. */
 struct ap_perf_elf_map {
 	uint64_t addr, len, pgoff;
 	uint32_t prot; /* PROT_READ/WRITE/EXEC bits from p_flags */
@@ -360,6 +363,11 @@ struct ap_perf_elf_map {
  * Returns the number found (<= cap are stored), or a negative enum ap_error
  * with *err filled. */
 AP_API int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
+                                 struct ap_perf_error *err);
+/* The same for every PT_LOAD segment, the data ones too (prot without
+ * PROT_EXEC): mapped, they let perf mem and perf c2c name the global
+ * variable a data address lies in. */
+AP_API int ap_perf_elf_load_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
                                  struct ap_perf_error *err);
 /* 1 when path is a 64-bit little-endian aarch64 ELF file (a profiled
  * program's, its loader's or a library's), else 0. */

@@ -77,7 +77,8 @@ struct ap_record {
 	uint8_t el, ns;
 	uint64_t target;
 	uint8_t target_el, target_ns;
-	uint64_t vaddr;  /* bits [55:0] with the TAG byte in [63:56] */
+	uint64_t vaddr;  /* the payload: bits [55:0] with the TAG byte in [63:56]
+	                    (ap_record_vaddr: the canonical address) */
 	uint64_t paddr;
 	uint8_t pa_ns;
 
@@ -102,6 +103,26 @@ struct ap_record {
 	struct ap_decode_error errors[AP_RECORD_MAX_ERRORS];
 	struct ap_impdef_value impdef[AP_RECORD_MAX_IMPDEF];
 };
+
+/* The data virtual address as software uses it (spec/002 5.3.1, Address
+ * packet INDEX 2): "If the applicable TBI bit is set to 1, a data access
+ * virtual address includes the top-byte tag. Otherwise this field
+ * reads-as-zero" (SPE-5.3.1-17). So byte 7 of the payload is never address:
+ * the canonical 64-bit address has bits [63:56] copied from bit 55 (the bit
+ * that selects TTBR0 or TTBR1), 0xff.. for a Linux kernel address whose
+ * packet holds 0x00ff.., as perf shows it. Reports, shared lines and symbol
+ * lookup use this value; rec->vaddr keeps the payload as written. */
+static inline uint64_t ap_record_vaddr(const struct ap_record *rec)
+{
+	uint64_t a = rec->vaddr & 0x00FFFFFFFFFFFFFFull;
+	return a & (1ull << 55) ? a | 0xFF00000000000000ull : a;
+}
+/* The top-byte tag of the data virtual address (TAG, payload byte 7): 0
+ * when the address had no TBI. */
+static inline unsigned ap_record_vaddr_tag(const struct ap_record *rec)
+{
+	return (unsigned)(rec->vaddr >> 56);
+}
 
 /* Options for ap_record_encode. */
 struct ap_record_encode_opts {

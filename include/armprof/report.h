@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "armprof/data_source.h"
 #include "armprof/record.h"
 
 #ifdef __cplusplus
@@ -27,8 +28,10 @@ extern "C" {
 #define AP_REPORT_HIST_EXACT 32
 #define AP_REPORT_HIST_BINS (AP_REPORT_HIST_EXACT + 7 * 16)
 
-/* Data Source values kept apart (the payload's low 4 bits; Neoverse
- * encodings of uarch.h); other values are counted in data_source_other. */
+/* Data Source values kept apart: values 0..15 of the Neoverse encoding
+ * that every known CPU's values are mapped onto (armprof/data_source.h,
+ * ap_report_set_data_source_encoding), or the raw values 0..15 for a CPU
+ * of no known encoding; other values are counted in data_source_other. */
 #define AP_REPORT_DS_VALUES 16
 
 /* Everything the report counts for one instruction, one function, or all. */
@@ -81,6 +84,18 @@ struct ap_report;
 
 AP_API int ap_report_new(struct ap_report **out);
 AP_API void ap_report_free(struct ap_report *r);
+/* The Data Source encoding of the CPU that wrote the records (by its MIDR:
+ * ap_ds_encoding_of_midr): the statistics count each value as the
+ * Neoverse class it maps onto, named by ap_report_data_source_name; the
+ * shared cache lines are those of loads another core's cache served. With
+ * AP_DS_ENC_RAW the raw values are counted, unnamed, and no line is known
+ * to be shared. Default AP_DS_ENC_NEOVERSE (armprof's model, Neoverse N1
+ * like). Set before the first record. */
+AP_API void ap_report_set_data_source_encoding(struct ap_report *r, enum ap_ds_encoding enc);
+AP_API enum ap_ds_encoding ap_report_data_source_encoding(const struct ap_report *r);
+/* The name the report shows for a counted Data Source value (index of
+ * ap_report_stats.data_source): the Neoverse class, or NULL (RAW). */
+AP_API const char *ap_report_source_label(const struct ap_report *r, unsigned value);
 /* Count one record. Records without a PC count only in the totals. Never
  * fails once created except -AP_ERR_NOMEM (when the PC table must grow). */
 AP_API int ap_report_add(struct ap_report *r, const struct ap_record *rec);
@@ -148,17 +163,37 @@ AP_API const struct ap_report_stats *ap_report_totals(const struct ap_report *r)
 AP_API uint64_t ap_report_records(const struct ap_report *r);
 AP_API size_t ap_report_instructions(const struct ap_report *r, const struct ap_report_row **rows);
 AP_API size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row **rows);
-/* One row per thread, by the records' CONTEXTIDR_EL1 (which holds the
- * thread id under Linux with CONFIG_PID_IN_CONTEXTIDR, and under armprof
- * record): addr is that value, AP_REPORT_NO_CONTEXT for the records
+/* One row per thread, by the records' Context packet (spec/002 5.3.3):
+ * Linux with CONFIG_PID_IN_CONTEXTIDR writes the thread id to
+ * CONTEXTIDR_EL1 when its kernel runs at EL1 (and armprof record does),
+ * and to CONTEXTIDR_EL2 when it runs at EL2 (VHE: Neoverse and Ampere
+ * servers, bare-metal clouds), whose records then carry the Context packet
+ * of INDEX 1 only. addr is the value, AP_REPORT_NO_CONTEXT for the records
  * without a Context packet; name NULL. Ranked like the other tables. */
 #define AP_REPORT_NO_CONTEXT UINT64_MAX
 AP_API size_t ap_report_threads(const struct ap_report *r, const struct ap_report_row **rows);
+/* Which Context packet gives a record's thread when it has both (a record
+ * with one takes that one). AUTO, the default, prefers CONTEXTIDR_EL2 as
+ * perf does: Linux sets PMSCR_EL2.CX only when its kernel runs at EL2,
+ * where CONTEXTIDR_EL1 then holds a guest's value. Set before the first
+ * record: the threads table, the shared lines' threads and processes and
+ * ap_report_thread_of all use it. */
+enum ap_report_context {
+	AP_REPORT_CONTEXT_AUTO = 0,
+	AP_REPORT_CONTEXT_EL1,
+	AP_REPORT_CONTEXT_EL2,
+};
+AP_API void ap_report_set_context(struct ap_report *r, enum ap_report_context prefer);
+/* The thread of rec, as the report takes it, or AP_REPORT_NO_CONTEXT. */
+AP_API uint64_t ap_report_thread_of(const struct ap_report *r, const struct ap_record *rec);
+/* How many records (ap_report_add) took their thread from CONTEXTIDR_EL1
+ * (Context INDEX 0) and from CONTEXTIDR_EL2 (INDEX 1); either may be NULL. */
+AP_API void ap_report_context_counts(const struct ap_report *r, uint64_t *from_el1, uint64_t *from_el2);
 
 /* Shared cache lines, as `perf c2c` shows them: the data lines of
  * AP_REPORT_LINE_BYTES where some sampled load's data came from another
- * core's cache (Data Source PEER-CORE, LOCAL-CLUSTER, PEER-CLUSTER or
- * REMOTE: the Neoverse values Linux perf decodes, spec/002 5.3.5), each
+ * core's cache (Data Source class PEER-CORE, LOCAL-CLUSTER, PEER-CLUSTER
+ * or REMOTE of the records' encoding, spec/002 5.3.5), each
  * with the statistics of every sample whose data address lies in it, the
  * threads and the functions those samples came from. Which lines these
  * are is known only after the last record, so they take a second pass
@@ -191,7 +226,7 @@ struct ap_report_line {
 	uint64_t pid;        /* its process (ap_report_set_thread_process), else AP_REPORT_NO_PROCESS */
 	uint64_t addr;       /* the line's first byte (virtual, in that process) */
 	uint64_t peer_loads; /* its sampled loads that another core's cache served */
-	uint32_t threads;    /* distinct CONTEXTIDR_EL1 values among its samples */
+	uint32_t threads;    /* distinct threads (ap_report_thread_of) among its samples */
 	struct ap_report_stats stats; /* every sample with a data address in the line */
 	size_t n_functions;  /* most samples first */
 	struct ap_report_line_function function[AP_REPORT_LINE_FUNCTIONS];
@@ -201,7 +236,7 @@ struct ap_report_line {
 /* "false", "true" or "one thread". */
 AP_API const char *ap_report_sharing_name(enum ap_report_sharing s);
 AP_API int ap_report_has_shared_lines(const struct ap_report *r);
-/* Thread tid (a CONTEXTIDR_EL1 value) belongs to process pid: one virtual
+/* Thread tid (a Context value, ap_report_thread_of) belongs to process pid: one virtual
  * address in two processes is two lines (a forked child's copy of a
  * variable is not its parent's). Give every mapping before the first
  * record; threads not given are of no known process (all one). 0, or

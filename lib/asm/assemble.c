@@ -305,7 +305,7 @@ static int st_op(struct ctx *c, char **w, int n)
 static int event_bit(const char *name)
 {
 	for (unsigned b = 0; b < AP_EV_NAMED_COUNT; b++)
-		if (!strcmp(name, ap_event_name(b)))
+		if (ap_event_name(b) && !strcmp(name, ap_event_name(b)))
 			return (int)b;
 	if (name[0] == 'e' && isdigit((unsigned char)name[1])) {
 		char *end;

@@ -6,16 +6,40 @@
 
 #include "armprof/codec.h"
 
-/* Event names (5.3.7), as the jsonl schema uses them. */
-static const char *const event_names[AP_EV_NAMED_COUNT] = {
-	"exception-gen", "retired", "l1d-access", "l1d-refill", "tlb-access",
-	"tlb-walk", "not-taken", "mispredicted", "llc-access", "llc-miss",
-	"remote-access",
+/* Event names, as the jsonl schema uses them, with the version that
+ * defines each. E[10:0] but E[11]: spec/002 5.3.7 (SPEv1). The others:
+ * Arm ARM DDI 0487 (K.a and later), Events packet, E[11] "Alignment"
+ * (FEAT_SPEv1p1), E[16] "Transactional" (FEAT_TME), E[17] "Partial
+ * Predicate" and E[18] "Empty Predicate" (FEAT_SPEv1p1, SVE and SME
+ * predicates), E[19] "Level 2 data cache access", E[20] "Level 2 data
+ * cache miss", E[21] "Cache data modified", E[22] "Recently fetched",
+ * E[23] "Data snooped" (FEAT_SPEv1p4), E[24] "Streaming SVE mode" and
+ * E[25] "SMCU or external coprocessor operation" (FEAT_SPE_SME; before
+ * FEAT_SPEv1p4 these two were IMPLEMENTATION DEFINED). Linux perf's
+ * arm-spe decoder knows the same bits. E[15:12], E[31:26] and E[63:48]
+ * are IMPLEMENTATION DEFINED: unnamed. */
+static const struct {
+	const char *name, *feature;
+} events[AP_EV_NAMED_COUNT] = {
+	{ "exception-gen", "SPEv1" }, { "retired", "SPEv1" }, { "l1d-access", "SPEv1" },
+	{ "l1d-refill", "SPEv1" }, { "tlb-access", "SPEv1" }, { "tlb-walk", "SPEv1" },
+	{ "not-taken", "SPEv1" }, { "mispredicted", "SPEv1" }, { "llc-access", "SPEv1" },
+	{ "llc-miss", "SPEv1" }, { "remote-access", "SPEv1" }, { "alignment", "FEAT_SPEv1p1" },
+	[16] = { "transactional", "FEAT_TME" }, { "sve-partial-pred", "FEAT_SPEv1p1" },
+	{ "sve-empty-pred", "FEAT_SPEv1p1" }, { "l2d-access", "FEAT_SPEv1p4" },
+	{ "l2d-miss", "FEAT_SPEv1p4" }, { "cache-data-modified", "FEAT_SPEv1p4" },
+	{ "recently-fetched", "FEAT_SPEv1p4" }, { "data-snooped", "FEAT_SPEv1p4" },
+	{ "streaming-sve", "FEAT_SPE_SME" }, { "smcu", "FEAT_SPE_SME" },
 };
 
 const char *ap_event_name(unsigned bit)
 {
-	return bit < AP_EV_NAMED_COUNT ? event_names[bit] : NULL;
+	return bit < AP_EV_NAMED_COUNT ? events[bit].name : NULL;
+}
+
+const char *ap_event_feature(unsigned bit)
+{
+	return bit < AP_EV_NAMED_COUNT ? events[bit].feature : NULL;
 }
 
 const char *ap_pkt_type_name(enum ap_pkt_type t)

@@ -1,7 +1,8 @@
-/* The executable PT_LOAD segments of an ELF64 file, as the page-aligned
- * mappings a loader would make: what a PERF_RECORD_MMAP2 for the profiled
- * binary must say so that perf finds its symbols (ip - addr + pgoff is a
- * file offset). */
+/* The PT_LOAD segments of an ELF64 file (the executable ones, or all), as
+ * the page-aligned mappings a loader would make: what a PERF_RECORD_MMAP2
+ * for the profiled binary must say so that perf finds its symbols (ip -
+ * addr + pgoff is a file offset): of its functions in the executable
+ * segments, of its global variables (data addresses) in the others. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,8 +22,8 @@ static int read_at(int fd, void *buf, size_t n, uint64_t off)
 	return got == (ssize_t)n ? 0 : -1;
 }
 
-int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
-                          struct ap_perf_error *err)
+static int load_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap, struct ap_perf_error *err,
+                     int exec_only)
 {
 	if (err)
 		memset(err, 0, sizeof(*err));
@@ -53,7 +54,7 @@ int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t
 			goto out;
 		}
 		uint32_t type = pd_u32(ph), flags = pd_u32(ph + 4);
-		if (type != ELF_PT_LOAD || !(flags & ELF_PF_X))
+		if (type != ELF_PT_LOAD || (exec_only && !(flags & ELF_PF_X)))
 			continue;
 		uint64_t p_offset = pd_u64(ph + 8), vaddr = pd_u64(ph + 16), memsz = pd_u64(ph + 40);
 		if ((size_t)n < cap) {
@@ -61,7 +62,8 @@ int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t
 			m->addr = vaddr & ~(PAGE - 1);
 			m->pgoff = p_offset & ~(PAGE - 1);
 			m->len = ((vaddr + memsz + PAGE - 1) & ~(PAGE - 1)) - m->addr;
-			m->prot = ((flags & ELF_PF_R) ? 1u : 0u) | ((flags & ELF_PF_W) ? 2u : 0u) | 4u;
+			m->prot = ((flags & ELF_PF_R) ? 1u : 0u) | ((flags & ELF_PF_W) ? 2u : 0u) |
+			          ((flags & ELF_PF_X) ? 4u : 0u);
 		}
 		n++;
 	}
@@ -69,6 +71,18 @@ int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t
 out:
 	close(fd);
 	return rc;
+}
+
+int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
+                          struct ap_perf_error *err)
+{
+	return load_maps(path, maps, cap, err, 1);
+}
+
+int ap_perf_elf_load_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
+                          struct ap_perf_error *err)
+{
+	return load_maps(path, maps, cap, err, 0);
 }
 
 int ap_perf_elf_is_aarch64(const char *path)

@@ -142,4 +142,9 @@ int pd_decompress(struct ap_perf_reader *r, const uint8_t *src, size_t len,
                   uint64_t offset, struct ap_perf_error *err);
 void pd_zstd_free(struct ap_perf_reader *r);
 
+/* write_topology.c: the bytes of topology feature feat (CPU_TOPOLOGY,
+ * NUMA_TOPOLOGY or MEM_TOPOLOGY) for nr_cpus CPUs into buf, at most cap of
+ * them; returns the feature's size (call with NULL, 0 to learn it). */
+size_t pd_topology_feature(unsigned feat, uint32_t nr_cpus, uint8_t *buf, size_t cap);
+
 #endif

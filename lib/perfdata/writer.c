@@ -430,6 +430,21 @@ static void w_build_ids(struct ap_perf_writer *w)
 	}
 }
 
+/* A topology feature (write_topology.c), built in memory. */
+static void w_topology(struct ap_perf_writer *w, unsigned feat)
+{
+	size_t n = pd_topology_feature(feat, w->cfg.nr_cpus, NULL, 0);
+	uint8_t *buf = malloc(n);
+	if (!buf) {
+		w->failed = 1;
+		w->io_errno = ENOMEM;
+		return;
+	}
+	pd_topology_feature(feat, w->cfg.nr_cpus, buf, n);
+	w_bytes(w, buf, n);
+	free(buf);
+}
+
 static void w_feature(struct ap_perf_writer *w, struct w_section *sec)
 {
 	char cpuid[32];
@@ -456,6 +471,11 @@ static void w_feature(struct ap_perf_writer *w, struct w_section *sec)
 		w_u32(w, 1);
 		w_string(w, w->cfg.event_name);
 		w_u64(w, w->cfg.attr_id);
+		break;
+	case AP_PERF_FEAT_CPU_TOPOLOGY:
+	case AP_PERF_FEAT_NUMA_TOPOLOGY:
+	case AP_PERF_FEAT_MEM_TOPOLOGY:
+		w_topology(w, sec->feat);
 		break;
 	case AP_PERF_FEAT_AUXTRACE: {
 		const uint64_t *ix = w->index.data;
@@ -509,7 +529,8 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err)
 		{ AP_PERF_FEAT_BUILD_ID, 0, 0 },
 		{ AP_PERF_FEAT_ARCH, 0, 0 },       { AP_PERF_FEAT_NRCPUS, 0, 0 },
 		{ AP_PERF_FEAT_CPUID, 0, 0 },      { AP_PERF_FEAT_EVENT_DESC, 0, 0 },
-		{ AP_PERF_FEAT_AUXTRACE, 0, 0 },
+		{ AP_PERF_FEAT_CPU_TOPOLOGY, 0, 0 }, { AP_PERF_FEAT_NUMA_TOPOLOGY, 0, 0 },
+		{ AP_PERF_FEAT_AUXTRACE, 0, 0 },   { AP_PERF_FEAT_MEM_TOPOLOGY, 0, 0 },
 	};
 	int any_id = 0;
 	const struct w_dso *d = w->dsos.data;

@@ -14,21 +14,19 @@
 #include "armprof/error.h"
 #include "report_internal.h"
 
-/* Neoverse Data Source values (uarch.h enum ap_data_source, Linux perf's
- * ARM_SPE_NV_*): the data was in another core's cache, in this cluster,
- * another one or another chip. */
-static int from_another_core(const struct ap_record *rec)
+/* The data was in another core's cache, in this cluster, another one or
+ * another chip (the Data Source classes of the records' encoding:
+ * data_source.h). */
+static int from_another_core(const struct report_lines *l, const struct ap_record *rec)
 {
-	if (!(rec->has & AP_HAS_DATA_SOURCE))
-		return 0;
-	unsigned v = rec->data_source & 0xF;
-	return v == 0x9 || v == 0xa || v == 0xc || v == 0xd;
+	return (rec->has & AP_HAS_DATA_SOURCE) && ap_ds_from_another_core(l->ds_enc, rec->data_source);
 }
 
 static uint64_t line_of(const struct ap_record *rec)
 {
-	/* VA bits [55:0]: byte 7 is the TAG (SPE-5.3.1-17), not address. */
-	return (rec->vaddr & 0x00FFFFFFFFFFFFFFull) / AP_REPORT_LINE_BYTES;
+	/* The canonical address: byte 7 is the TAG (SPE-5.3.1-17), not
+	 * address; a kernel line is at 0xffff.. as perf shows it. */
+	return ap_record_vaddr(rec) / AP_REPORT_LINE_BYTES;
 }
 
 static int cmp_tid(const void *a, const void *b)
@@ -78,7 +76,8 @@ int ap_report_set_thread_process(struct ap_report *r, uint64_t tid, uint64_t pid
 /* The process of the record's thread, or AP_REPORT_NO_PROCESS. */
 static uint64_t process_of(struct report_lines *l, const struct ap_record *rec)
 {
-	if (!l->n_procs || !(rec->has & AP_HAS_CTX_EL1))
+	uint64_t tid = report_thread(l->prefer, rec, NULL);
+	if (!l->n_procs || tid == AP_REPORT_NO_CONTEXT)
 		return AP_REPORT_NO_PROCESS;
 	if (!l->procs_sorted) {
 		qsort(l->procs, l->n_procs, sizeof(*l->procs), cmp_tid);
@@ -87,12 +86,12 @@ static uint64_t process_of(struct report_lines *l, const struct ap_record *rec)
 	size_t lo = 0, hi = l->n_procs;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (l->procs[mid].pc < rec->ctx_el1)
+		if (l->procs[mid].pc < tid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < l->n_procs && l->procs[lo].pc == rec->ctx_el1 ? l->procs[lo].count : AP_REPORT_NO_PROCESS;
+	return lo < l->n_procs && l->procs[lo].pc == tid ? l->procs[lo].count : AP_REPORT_NO_PROCESS;
 }
 
 static uint64_t key_hash(uint64_t line, uint64_t pid)
@@ -123,7 +122,7 @@ static struct report_line_acc *find(const struct report_lines *l, uint64_t line,
 /* First pass: a load from another core's cache notes its line. */
 int report_lines_note(struct report_lines *l, const struct ap_record *rec)
 {
-	if (!(rec->has & AP_HAS_VADDR) || !from_another_core(rec))
+	if (!(rec->has & AP_HAS_VADDR) || !from_another_core(l, rec))
 		return 0;
 	uint64_t line = line_of(rec), pid = process_of(l, rec);
 	struct report_line_acc *a = find(l, line, pid);
@@ -174,8 +173,8 @@ int ap_report_add_line_sample(struct ap_report *r, const struct ap_record *rec)
 	struct report_line_acc *a = find(l, line_of(rec), process_of(l, rec));
 	if (!a)
 		return 0;
-	report_stats_add(&a->line.stats, rec);
-	uint64_t ctx = rec->has & AP_HAS_CTX_EL1 ? rec->ctx_el1 : AP_REPORT_NO_CONTEXT;
+	report_stats_add(&a->line.stats, rec, l->ds_enc);
+	uint64_t ctx = report_thread(l->prefer, rec, NULL);
 	/* Which thread touched which word: one thread per word is false
 	 * sharing, two on one word true sharing. */
 	struct ap_report_line_word *w = &a->line.word[(rec->vaddr % AP_REPORT_LINE_BYTES) / 8];

@@ -14,6 +14,7 @@ int ap_report_new(struct ap_report **out)
 	if (!r)
 		return -AP_ERR_NOMEM;
 	r->cap = 1024;
+	r->lines.ds_enc = AP_DS_ENC_NEOVERSE;
 	r->pcs = calloc(r->cap, sizeof(*r->pcs));
 	r->used = calloc(r->cap, 1);
 	r->stats = calloc(r->cap, sizeof(*r->stats));
@@ -109,7 +110,10 @@ static int grow_thread_index(struct ap_report *r)
 
 static int add_to_thread(struct ap_report *r, const struct ap_record *rec)
 {
-	uint64_t ctx = rec->has & AP_HAS_CTX_EL1 ? rec->ctx_el1 : AP_REPORT_NO_CONTEXT;
+	int from_el2;
+	uint64_t ctx = report_thread(r->lines.prefer, rec, &from_el2);
+	if (ctx != AP_REPORT_NO_CONTEXT)
+		r->ctx_from[from_el2]++;
 	size_t i = r->last_thread;
 	if (i >= r->n_thread_rows || r->thread_rows[i].addr != ctx) {
 		if ((r->n_thread_rows + 1) * 2 > r->thread_index_cap && grow_thread_index(r) < 0)
@@ -133,14 +137,14 @@ static int add_to_thread(struct ap_report *r, const struct ap_record *rec)
 		}
 		r->last_thread = i;
 	}
-	report_stats_add(&r->thread_rows[i].stats, rec);
+	report_stats_add(&r->thread_rows[i].stats, rec, r->lines.ds_enc);
 	return 0;
 }
 
 int ap_report_add(struct ap_report *r, const struct ap_record *rec)
 {
 	r->records++;
-	report_stats_add(&r->totals, rec);
+	report_stats_add(&r->totals, rec, r->lines.ds_enc);
 	if (add_to_thread(r, rec) < 0 || report_lines_note(&r->lines, rec) < 0)
 		return -AP_ERR_NOMEM;
 	if (!(rec->has & AP_HAS_PC))
@@ -155,7 +159,7 @@ int ap_report_add(struct ap_report *r, const struct ap_record *rec)
 		r->pcs[i] = rec->pc;
 		r->n++;
 	}
-	report_stats_add(&r->stats[i], rec);
+	report_stats_add(&r->stats[i], rec, r->lines.ds_enc);
 	r->finished = 0;
 	return 0;
 }
@@ -310,4 +314,32 @@ size_t ap_report_threads(const struct ap_report *r, const struct ap_report_row *
 {
 	*rows = r->thread_rows;
 	return r->finished ? r->n_thread_rows : 0;
+}
+
+void ap_report_set_context(struct ap_report *r, enum ap_report_context prefer)
+{
+	r->lines.prefer = prefer;
+}
+
+uint64_t ap_report_thread_of(const struct ap_report *r, const struct ap_record *rec)
+{
+	return report_thread(r->lines.prefer, rec, NULL);
+}
+
+void ap_report_context_counts(const struct ap_report *r, uint64_t *from_el1, uint64_t *from_el2)
+{
+	if (from_el1)
+		*from_el1 = r->ctx_from[0];
+	if (from_el2)
+		*from_el2 = r->ctx_from[1];
+}
+
+void ap_report_set_data_source_encoding(struct ap_report *r, enum ap_ds_encoding enc)
+{
+	r->lines.ds_enc = enc;
+}
+
+enum ap_ds_encoding ap_report_data_source_encoding(const struct ap_report *r)
+{
+	return r->lines.ds_enc;
 }

@@ -62,7 +62,32 @@ struct report_line_acc {
 	uint64_t other_pcs;
 	uint64_t word_thread[AP_REPORT_LINE_WORDS]; /* the first thread that touched each word */
 };
+/* The thread of rec: the Context packet prefer names when the record has
+ * it, else the other one (ap_report_set_context). *from_el2 (may be NULL):
+ * 1 when the value came from CONTEXTIDR_EL2. */
+static inline uint64_t report_thread(enum ap_report_context prefer, const struct ap_record *rec, int *from_el2)
+{
+	int el1 = (rec->has & AP_HAS_CTX_EL1) != 0, el2 = (rec->has & AP_HAS_CTX_EL2) != 0;
+	int use_el2 = el2 && (!el1 || prefer != AP_REPORT_CONTEXT_EL1);
+	if (from_el2)
+		*from_el2 = use_el2;
+	return use_el2 ? rec->ctx_el2 : el1 ? rec->ctx_el1 : AP_REPORT_NO_CONTEXT;
+}
+
+/* The Data Source value a record counts as (ap_report_set_data_source_
+ * encoding): its Neoverse class, or the raw value for RAW; -1 without a
+ * Data Source packet or for a value the encoding does not define. */
+static inline int report_ds_value(enum ap_ds_encoding enc, const struct ap_record *rec)
+{
+	if (!(rec->has & AP_HAS_DATA_SOURCE))
+		return -1;
+	return enc == AP_DS_ENC_RAW ? (int)rec->data_source : ap_ds_common(enc, rec->data_source);
+}
+
+/* How the records are read (shared by the whole report). */
 struct report_lines {
+	enum ap_report_context prefer; /* ap_report_set_context */
+	enum ap_ds_encoding ds_enc;    /* ap_report_set_data_source_encoding */
 	/* tid -> pid (ap_report_set_thread_process): a sorted array, looked up
 	 * by bisection; few entries (a program's threads). */
 	struct report_pc_count *procs; /* pc: tid, count: pid */
@@ -89,6 +114,7 @@ struct ap_report {
 	size_t cap, n;
 	struct ap_report_stats totals;
 	uint64_t records;
+	uint64_t ctx_from[2]; /* records whose thread came from CONTEXTIDR_EL1, _EL2 */
 
 	struct report_binary *bin;
 	struct report_binary *libs; /* ap_report_load_library, a list in the order added */
@@ -111,7 +137,8 @@ struct ap_report {
 	int finished;
 };
 
-void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec);
+/* Count rec, its Data Source as report_ds_value reads it in enc. */
+void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec, enum ap_ds_encoding enc);
 void report_stats_merge(struct ap_report_stats *into, const struct ap_report_stats *from);
 
 /* binary.c */

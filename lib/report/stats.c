@@ -27,7 +27,7 @@ static double bin_value(unsigned b)
 	return lo + (width - 1) / 2.0;
 }
 
-void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec)
+void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec, enum ap_ds_encoding enc)
 {
 	s->samples++;
 	if (rec->has & AP_HAS_OP) {
@@ -84,9 +84,10 @@ void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec)
 		s->lat_xlat_sum += rec->lat_xlat;
 	}
 	if (rec->has & AP_HAS_DATA_SOURCE) {
+		int ds = report_ds_value(enc, rec);
 		s->n_data_source++;
-		if (rec->data_source < AP_REPORT_DS_VALUES)
-			s->data_source[rec->data_source]++;
+		if (ds >= 0 && ds < AP_REPORT_DS_VALUES)
+			s->data_source[ds]++;
 		else
 			s->data_source_other++;
 	}
@@ -155,4 +156,9 @@ const char *ap_report_data_source_name(unsigned value)
 	case 0xe: return "DRAM";
 	default: return NULL;
 	}
+}
+
+const char *ap_report_source_label(const struct ap_report *r, unsigned value)
+{
+	return r->lines.ds_enc == AP_DS_ENC_RAW ? NULL : ap_report_data_source_name(value);
 }

@@ -11,7 +11,13 @@
 #               their `depends=` fields name, and /init (system/kit/init.sh)
 #   VERSION     the key, the kernel release and every package=version used
 #
-#   bash system/kit/build.sh        # prints the kit directory on stdout
+#   bash system/kit/build.sh [PACKAGE...]   # prints the kit directory on stdout
+#
+# PACKAGEs (optional) are more arm64 packages unpacked whole into the
+# initramfs (but their documentation), with the shared libraries their
+# programs need: e.g. what perf's own tests run (docs/system.md). Two links
+# their maintainer scripts would make are made too: /bin/sh -> dash when
+# dash is among them, /usr/bin/cc -> gcc when gcc is.
 #
 # The kit goes to .cache/kit/<key>/ (ARMPROF_KIT_CACHE overrides .cache/kit),
 # where <key> hashes this script, init.sh and the exact package versions;
@@ -22,6 +28,7 @@
 # runs apt-get update when they are missing; otherwise it says what to run.
 # Tools: apt-get, dpkg-deb, readelf (binutils), cpio, gzip, sha256sum.
 set -euo pipefail
+extras=("$@")
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 cache=${ARMPROF_KIT_CACHE:-$src/.cache/kit}
@@ -54,10 +61,10 @@ kpkg=$(apt-cache depends linux-image-arm64:arm64 2> /dev/null |
 [ -n "$kpkg" ] || die "cannot tell which kernel linux-image-arm64:arm64 depends on (apt-cache depends linux-image-arm64:arm64)"
 krel=${kpkg#linux-image-}
 libs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
-  --no-replaces --no-enhances linux-perf:arm64 2> /dev/null |
+  --no-replaces --no-enhances linux-perf:arm64 "${extras[@]/%/:arm64}" 2> /dev/null |
   sed -n 's/^\([a-z0-9][^ <>]*\):arm64$/\1/p' | sort -u)
 [ -n "$libs" ] || die "apt-cache depends --recurse linux-perf:arm64 named no packages"
-pkgs=$(printf '%s\n' "$kpkg" busybox-static linux-perf $libs | sort -u)
+pkgs=$(printf '%s\n' "$kpkg" busybox-static linux-perf "${extras[@]}" $libs | sort -u)
 
 # Their exact candidate versions: one apt-cache call for all of them.
 # shellcheck disable=SC2046
@@ -67,7 +74,8 @@ for p in $pkgs; do
   grep -q "^$p=" <<< "$versions" || die "no arm64 version of $p in the package lists (apt-cache show $p:arm64)"
 done
 
-key=$( (cat "$here/build.sh" "$here/init.sh" && echo "$versions") | sha256sum | cut -c1-16)
+key=$( (cat "$here/build.sh" "$here/init.sh" && echo "$versions" && echo "extras=${extras[*]}") |
+  sha256sum | cut -c1-16)
 kit=$cache/$key
 if [ -s "$kit/vmlinuz" ] && [ -s "$kit/initrd.img" ] && [ -s "$kit/VERSION" ]; then
   ln -sfn "$key" "$cache/current"
@@ -137,24 +145,42 @@ for m in virtio_mmio 9pnet_virtio 9p arm_spe_pmu; do
 done
 printf '%s\n' "${load_order[@]}" > "$root/lib/modules/$krel/armprof-load-order"
 
-# busybox and perf (linux-perf's files but its documentation).
+# The extra packages, whole but their documentation.
+for deb in "$work"/debs/*.deb; do
+  name=$(dpkg-deb -f "$deb" Package)
+  for x in "${extras[@]}"; do
+    [ "$x" != "$name" ] || dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x $deb failed"
+  done
+done
+rm -rf "$root/usr/share/doc" "$root/usr/share/man" "$root/usr/share/info" "$root/usr/share/locale"
+[ ! -e "$root/usr/bin/gcc" ] || [ -e "$root/usr/bin/cc" ] || ln -s gcc "$root/usr/bin/cc"
+
+# busybox and perf (linux-perf's files but its documentation); /bin/sh is
+# busybox's unless an extra package brought one (dash).
 mkdir -p "$root/bin" "$root/usr/bin" "$root/usr/lib" "$root/lib/aarch64-linux-gnu"
 [ -x "$pr/bin/busybox" ] || die "busybox-static has no bin/busybox"
 cp "$pr/bin/busybox" "$root/bin/busybox"
-ln -s busybox "$root/bin/sh"
+[ -e "$root/bin/sh" ] || ln -s busybox "$root/bin/sh"
 [ -x "$pr/usr/bin/perf" ] || die "linux-perf has no usr/bin/perf"
 cp "$pr/usr/bin/perf" "$root/usr/bin/perf"
 for d in perf-core traceevent; do
   [ ! -d "$pr/usr/lib/$d" ] || cp -a "$pr/usr/lib/$d" "$root/usr/lib/"
 done
 
-# Every shared library perf and its plugins need, recursively, by soname,
-# from the unpacked packages into /lib/aarch64-linux-gnu (on the dynamic
-# loader's default path).
+# Every shared library perf, its plugins and the extra packages' programs
+# need, recursively, by soname, from the unpacked packages into
+# /lib/aarch64-linux-gnu (on the dynamic loader's default path) unless the
+# root has it already (an extra package's own).
 needed() { readelf -d --wide "$1" 2> /dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'; }
 declare -A have_lib=()
 queue=("$root/usr/bin/perf")
 while IFS= read -r f; do queue+=("$f"); done < <(find "$root/usr/lib" -name '*.so' -type f)
+if [ ${#extras[@]} -gt 0 ]; then
+  while IFS= read -r f; do
+    [ "$(head -c 4 "$f" | tr -d '\0')" != $'\177ELF' ] || queue+=("$f")
+  done < <(find "$root" -type f \( -perm -u+x -o -name '*.so*' \))
+  while IFS= read -r f; do have_lib[${f##*/}]=1; done < <(find "$root/lib" "$root/usr/lib" -name '*.so*' 2> /dev/null)
+fi
 while [ ${#queue[@]} -gt 0 ]; do
   elf=${queue[0]}
   queue=("${queue[@]:1}")
@@ -174,7 +200,7 @@ while [ ${#queue[@]} -gt 0 ]; do
   done
 done
 [ -n "${have_lib[ld-linux-aarch64.so.1]:-}" ] || die "perf's libraries did not bring the dynamic loader ld-linux-aarch64.so.1"
-ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$root/lib/ld-linux-aarch64.so.1"
+[ -e "$root/lib/ld-linux-aarch64.so.1" ] || ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$root/lib/ld-linux-aarch64.so.1"
 
 # Where qemu-aarch64 is at hand, perf must start in that root before it goes
 # into a kit (a missing library shows here, not in the guest).

@@ -1,5 +1,7 @@
-#!/bin/sh
+#!/bin/busybox sh
 # The guest's /init (busybox sh), put into the initramfs by system/kit/build.sh.
+# The command runs in /bin/sh: busybox's, or dash in a kit with extra
+# packages (busybox's sh prefers its own applets to the programs on PATH).
 # It runs one command for `armprof system` (tools/armprof/system_run.c) and
 # powers the machine off. The protocol with the host:
 #
@@ -129,7 +131,7 @@ dmesg -n 1
 export HOME=/root TERM=dumb PAGER=cat
 mkdir -p /root
 echo "$mark start"
-sh -c "$(cat /run/armprof/command)" < /dev/null
+/bin/sh -c "$(cat /run/armprof/command)" < /dev/null
 status=$?
 # A newline first: the host drops it, so output without a final newline
 # still ends as it was, and the marker starts a line.

@@ -65,7 +65,7 @@ TEST(events_every_size)
 	p.psize = 4;
 	p.payload = 0xAB00F001;
 	check_packet(&p, (const uint8_t[]){ 0x62, 0x01, 0xF0, 0x00, 0xAB }, 5,
-	             "EV exception-gen E12 E13 E14 E15 E24 E25 E27 E29 E31");
+	             "EV exception-gen E12 E13 E14 E15 streaming-sve smcu E27 E29 E31");
 	p.psize = 8;
 	p.payload = 0x8001000000000080ull;
 	check_packet(&p, (const uint8_t[]){ 0x72, 0x80, 0, 0, 0, 0, 0, 0x01, 0x80 }, 9,
@@ -80,9 +80,31 @@ TEST(event_names_every_bit)
 	static const char *const want[] = { "exception-gen", "retired", "l1d-access", "l1d-refill",
 		                                "tlb-access", "tlb-walk", "not-taken", "mispredicted",
 		                                "llc-access", "llc-miss", "remote-access" };
-	for (unsigned b = 0; b < 11; b++)
+	for (unsigned b = 0; b < 11; b++) {
 		CHECK_EQ_STR(ap_event_name(b), want[b]);
-	CHECK(ap_event_name(11) == NULL);
+		CHECK_EQ_STR(ap_event_feature(b), "SPEv1");
+	}
+	/* The bits later versions define (Arm ARM DDI 0487, Events packet),
+	 * with the feature that defines each; E[15:12], E[31:26], E[63:48]
+	 * are IMPLEMENTATION DEFINED and unnamed. */
+	static const struct {
+		unsigned bit;
+		const char *name, *feature;
+	} later[] = {
+		{ 11, "alignment", "FEAT_SPEv1p1" },      { 16, "transactional", "FEAT_TME" },
+		{ 17, "sve-partial-pred", "FEAT_SPEv1p1" }, { 18, "sve-empty-pred", "FEAT_SPEv1p1" },
+		{ 19, "l2d-access", "FEAT_SPEv1p4" },     { 20, "l2d-miss", "FEAT_SPEv1p4" },
+		{ 21, "cache-data-modified", "FEAT_SPEv1p4" }, { 22, "recently-fetched", "FEAT_SPEv1p4" },
+		{ 23, "data-snooped", "FEAT_SPEv1p4" },   { 24, "streaming-sve", "FEAT_SPE_SME" },
+		{ 25, "smcu", "FEAT_SPE_SME" },
+	};
+	for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
+		CHECK_EQ_STR(ap_event_name(later[i].bit), later[i].name);
+		CHECK_EQ_STR(ap_event_feature(later[i].bit), later[i].feature);
+	}
+	for (unsigned b = 12; b < 64; b++)
+		if (b < 16 || b > 25)
+			CHECK(ap_event_name(b) == NULL && ap_event_feature(b) == NULL);
 	/* SPE-5.3.7-4: the smallest payload that holds all set bits */
 	CHECK_EQ_U64(ap_events_min_size(0x80), 1);
 	CHECK_EQ_U64(ap_events_min_size(0x100), 2);
@@ -349,8 +371,9 @@ TEST(size_rule_every_header_byte)
 /* Fields that read as zero are ignored by the decoder if a producer sets them:
  * SPE-5.3.1-21 (PC byte 7 bits [4:0]), SPE-5.3.1-22 (PA byte 7 bits [6:0]),
  * SPE-5.3.4-17 (Counter byte 1 bits [7:4]); SPE-5.3.7-3: event bits beyond the payload
- * size are zero; SPE-5.3.7-24: E[11] (byte 1 bit 3) is zero in this version and is
- * passed through as an unnamed bit, never as a named event. */
+ * size are zero; SPE-5.3.7-24: E[11] (byte 1 bit 3) is zero in this version (SPEv1);
+ * a producer that sets it is a later version, where it is "alignment" (FEAT_SPEv1p1,
+ * Arm ARM DDI 0487): the bit passes through, named as that version names it. */
 TEST(read_as_zero_fields)
 {
 	struct ap_packet d;
@@ -369,7 +392,8 @@ TEST(read_as_zero_fields)
 	CHECK_EQ_U64(d.payload, 0x02);
 	CHECK_EQ_U64(ap_pkt_decode(&d, (const uint8_t[]){ 0x52, 0x00, 0x08 }, 3), 3);
 	ap_pkt_describe(desc, sizeof(desc), &d);
-	CHECK_EQ_STR(desc, "EV E11");
+	CHECK_EQ_U64(d.payload, 0x800);
+	CHECK_EQ_STR(desc, "EV alignment");
 }
 
 /* Descriptions never overrun a small buffer */

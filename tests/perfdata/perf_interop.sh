@@ -111,7 +111,7 @@ grep -q "aux buffer 1: cpu 1 .* AUX truncated" m.err || fail "decode does not re
 grep -q "aux buffer 2: cpu 0 .* AUX collision" m.err || fail "decode does not report the collision"
 grep -q "3 of 3 AUX buffers selected, 1 truncated, 1 with collisions" m.err || fail "decode summary missing"
 "$ARMPROF" decode --format jsonl --cpu 1 multi.data > c1.jsonl 2> /dev/null
-"$ARMPROF" decode --format jsonl multi.data.buf1.spe > b1.jsonl
+"$ARMPROF" decode --format jsonl --cpu-model neoverse-n1 multi.data.buf1.spe > b1.jsonl
 cmp c1.jsonl b1.jsonl || fail "decode --cpu 1 is not cpu 1's buffer"
 # a selection that selects nothing is an error (exit 1) that names what is there
 rc=0

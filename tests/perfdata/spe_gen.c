@@ -10,6 +10,9 @@
  *                                         records each (cpu i % 4, tid 501 + i % 3;
  *                                         different records in each): the
  *                                         parallel decode's tests and benchmarks
+ *   perfdata_spe_gen --aux OUT FLAGS RAW  a perf.data of one AUX buffer (cpu 0)
+ *                                         holding the bytes of file RAW, its
+ *                                         PERF_RECORD_AUX flags FLAGS
  *   perfdata_spe_gen --malformed DIR      the malformed files of perf_bytes.h
  *                                         as DIR/NAME.data, and DIR/expect.txt:
  *                                         "NAME OFFSET_HEX WHERE|MESSAGE" lines,
@@ -82,6 +85,27 @@ static int write_perf_many(const char *out, size_t n_buf, size_t records)
 	return 0;
 }
 
+static int write_aux(const char *out, uint64_t flags, const char *raw)
+{
+	size_t len;
+	uint8_t *spe = pb_slurp(raw, &len);
+	if (!spe)
+		return fail("cannot read the raw stream");
+	struct ap_perf_write_config cfg;
+	ap_perf_write_config_init(&cfg);
+	struct ap_perf_writer *w;
+	struct ap_perf_error err;
+	int rc = 0;
+	if (ap_perf_writer_open(&w, out, &cfg, &err) != 0)
+		rc = fail(err.msg);
+	else if (ap_perf_write_comm(w, 500, 500, "prog", 0) != 0 || ap_perf_write_aux(w, 0, 500, 500, spe, len, flags, 0) != 0)
+		rc = fail("cannot write the buffer"), ap_perf_writer_abort(w);
+	else if (ap_perf_writer_finish(w, &err) != 0)
+		rc = fail(err.msg);
+	free(spe);
+	return rc;
+}
+
 static int write_malformed(const char *dir)
 {
 	char path[4096];
@@ -124,10 +148,12 @@ int main(int argc, char **argv)
 		return write_perf(argv[2], 3, 1, 40);
 	if (argc == 5 && !strcmp(argv[1], "--perf-many"))
 		return write_perf_many(argv[2], strtoull(argv[3], NULL, 0), strtoull(argv[4], NULL, 0));
+	if (argc == 5 && !strcmp(argv[1], "--aux"))
+		return write_aux(argv[2], strtoull(argv[3], NULL, 0), argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "--malformed"))
 		return write_malformed(argv[2]);
 	if (argc < 4) {
-		fprintf(stderr, "usage: perfdata_spe_gen OUT N SEED [PC...] | --perf OUT | --malformed DIR\n");
+		fprintf(stderr, "usage: perfdata_spe_gen OUT N SEED [PC...] | --perf OUT | --aux OUT FLAGS RAW | --malformed DIR\n");
 		return 2;
 	}
 	size_t n = strtoull(argv[2], NULL, 0);

@@ -7,11 +7,11 @@
 # the command's output and exit status pass through, --dmesg saves the
 # kernel log, a guest that hangs is stopped (124, no QEMU left), and a
 # guest whose SPE driver is missing or does not probe gives 122 and says
-# which. QEMU: $ARMPROF_QEMU, else .cache/qemu/current, else
+# which. QEMU: $ARMPROF_SYSTEM_QEMU, else .cache/qemu/current, else
 # qemu-system-aarch64 on PATH; kit: $ARMPROF_KIT, else .cache/kit/current.
 set -u
 armprof=$1 src=$2 work=$3
-qemu=${ARMPROF_QEMU:-}
+qemu=${ARMPROF_SYSTEM_QEMU:-}
 [ -n "$qemu" ] || { [ -x "$src/.cache/qemu/current/bin/qemu-system-aarch64" ] && qemu=$src/.cache/qemu/current/bin/qemu-system-aarch64; }
 [ -n "$qemu" ] || qemu=$(command -v qemu-system-aarch64) || {
   echo "SKIP: no qemu-system-aarch64 (apt-get install qemu-system-arm, or bash system/qemu/build.sh)"
@@ -45,7 +45,9 @@ start=$(date +%s.%N)
   pwd
   cat in.bin > copy.bin
   echo "written in the guest" > "'"$work"'/share/from-guest.txt"
-  perf list 2> /dev/null | grep -q arm_spe && echo "arm_spe event: yes" || echo "arm_spe event: no"
+  perf list > list.txt 2> /dev/null
+  echo "perf list: $? $(grep -c "Software event" list.txt) software events"
+  grep -q arm_spe list.txt && echo "arm_spe event: yes" || echo "arm_spe event: no"
   perf record -e cpu-clock -o perf.data ./prog > prog.out 2> record.err
   echo "perf record: $?"
   perf report --stdio -i perf.data 2> /dev/null | grep -w chase | head -n 1
@@ -58,6 +60,7 @@ cat out.txt
 [ "$(head -n 1 out.txt)" = "$work/share/sub" ] || bad "the guest's working directory: $(head -n 1 out.txt)"
 cmp -s in.bin copy.bin || bad "a file copied in the guest differs (share read or write)"
 [ "$(cat "$work/share/from-guest.txt" 2> /dev/null)" = "written in the guest" ] || bad "a file the guest wrote is not on the host"
+grep -Eqx "perf list: 0 [1-9][0-9]* software events" out.txt || bad "perf list in the guest: $(grep "perf list" out.txt)"
 grep -qx "arm_spe event: no" out.txt || bad "perf list: $(grep arm_spe out.txt) (no SPE was asked for)"
 grep -qx "perf record: 0" out.txt || bad "perf record in the guest failed: $(cat record.err)"
 grep -q "pointer_chase: 2000000 steps" prog.out || bad "the program's output: $(cat prog.out)"

@@ -66,7 +66,7 @@ expect 2 "nodir/dmesg.txt" -- "${sys[@]}" --dmesg "$work/nodir/dmesg.txt" -- tru
 
 # Missing QEMU or kit: 123, saying how to get them.
 expect 123 "--qemu /nonexistent/qemu: not an executable file" -- "$armprof" system --qemu /nonexistent/qemu -- true
-ARMPROF_QEMU=/nonexistent/q expect 123 "ARMPROF_QEMU=/nonexistent/q" -- "$armprof" system -- true
+ARMPROF_SYSTEM_QEMU=/nonexistent/q expect 123 "ARMPROF_SYSTEM_QEMU=/nonexistent/q" -- "$armprof" system -- true
 expect 123 "--kit $work/share: no guest kit there .*system/kit/build.sh" -- "$armprof" system --qemu "$fake" --kit "$work/share" -- true
 ARMPROF_KIT=$work/share expect 123 "ARMPROF_KIT=$work/share: no guest kit" -- "$armprof" system --qemu "$fake" -- true
 # Usage: 2.
@@ -81,6 +81,12 @@ expect 2 "--share $work/nonexistent: No such file" -- "${sys[@]}" --share "$work
 expect 2 "hide the guest's /bin" -- "${sys[@]}" --share / -- true
 expect 2 "hide the guest's /usr/bin" -- "${sys[@]}" --share /usr -- true
 expect 0 "" -- "$armprof" system --help
+expect 2 "the current directory /: mounted at the same path in the guest it would hide" -- \
+  bash -c 'cd / && exec "$0" system --qemu "$1" --kit "$2" -- true' "$armprof" "$fake" "$work/kit"
+# The default share: the current directory, where the command starts.
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "$armprof" system --qemu "$fake" --kit "$work/kit" -- pwd
+grep -qxF "local,id=share,path=$work/share/sub,security_model=none" "$work/args.txt" && [ "$(cat out.txt)" = "$work/share/sub" ] ||
+  bad "default share: $(grep id=share "$work/args.txt"), pwd $(cat out.txt)"
 
 # QEMU that does not start: 125 with its message; a guest that dies: 125.
 FAKE_QEMU_MODE=fail expect 125 "qemu: fake-qemu: cannot start" -- "${sys[@]}" -- true
@@ -95,11 +101,11 @@ grep -q "arm_spe_pmu: nothing" err.txt || bad "the kernel's SPE lines not shown:
 start=$(date +%s)
 FAKE_QEMU_PID=$work/pid expect 124 "timeout: the guest did not finish the command within 2 s" -- "${sys[@]}" --timeout 2 -- 'echo started; sleep 60'
 [ $(($(date +%s) - start)) -lt 20 ] || bad "timeout took $(($(date +%s) - start)) s"
-grep -qx started out.txt || bad "output before the timeout: $(cat out.txt)"
+printf 'started\n' | cmp -s - out.txt || bad "output before the timeout (its last newline too): $(od -c out.txt)"
 kill -0 "$(cat "$work/pid")" 2> /dev/null && bad "QEMU still running after the timeout"
 
 # SIGTERM to armprof: QEMU stopped, 128+15.
-FAKE_QEMU_PID=$work/pid "${sys[@]}" -- 'sleep 60' > out.txt 2> err.txt &
+FAKE_QEMU_PID=$work/pid "${sys[@]}" -- 'echo started; sleep 60' > out.txt 2> err.txt &
 apid=$!
 for _ in $(seq 50); do [ -s "$work/pid" ] && break; sleep 0.1; done
 sleep 0.5
@@ -108,6 +114,7 @@ wait $apid
 rc=$?
 [ $rc -eq 143 ] && grep -q "stopped by signal 15; QEMU was killed" err.txt || bad "SIGTERM: exit $rc, $(cat err.txt)"
 kill -0 "$(cat "$work/pid")" 2> /dev/null && bad "QEMU still running after SIGTERM"
+printf 'started\n' | cmp -s - out.txt || bad "output before SIGTERM: $(od -c out.txt)"
 [ -z "$(ls "$work/tmp")" ] || bad "left in TMPDIR after SIGTERM: $(ls "$work/tmp")"
 
 echo "system_cli: $pass passed, $fail failed"

@@ -6,7 +6,7 @@ build=$(dirname "$armprof")
 examples=$build/examples
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
-qemu=${ARMPROF_QEMU:-$src/.cache/qemu/current/bin/qemu-system-aarch64}
+qemu=${ARMPROF_SYSTEM_QEMU:-$src/.cache/qemu/current/bin/qemu-system-aarch64}
 kit=${ARMPROF_KIT:-$src/.cache/kit/current}
 if [ ! -x "$qemu" ]; then
   echo "SKIP: needs armprof's qemu-system-aarch64 ($qemu): bash system/qemu/build.sh"

@@ -22,7 +22,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 	        "usage: armprof decode [--format text|jsonl|csv|parquet] [-o OUT [--split]] [--packets]\n"
-	        "                      [--stats] [--chunk-size N] [-j N] [--binary ELF [--load-bias N]] FILE|-\n"
+	        "                      [--stats] [--chunk-size N] [-j N] [--binary ELF [--load-bias N]]\n"
+	        "                      [--cpu-model CPU] FILE|-\n"
 	        "  --format F      record output format (default text; jsonl schema: docs/jsonl-schema.md,\n"
 	        "                  parquet schema: docs/parquet-schema.md)\n"
 	        "  -o OUT          write to OUT (default standard output; parquet needs -o)\n"
@@ -35,6 +36,9 @@ static void usage(FILE *out)
 	        "  --packets       one line per packet: offset, raw bytes, description\n"
 	        "  --stats         print stream totals to stderr\n"
 	        "  --chunk-size N  feed the decoder N bytes at a time (default 1 MiB)\n"
+	        "  --cpu-model CPU name the Data Source values (IMPLEMENTATION DEFINED) as this CPU\n"
+	        "                  does: neoverse-n1, neoverse-n2, neoverse-v1, neoverse-v2, ampereone\n"
+	        "                  or none (default: a perf.data's CPUID; else the values only)\n"
 	        "  FILE may be a perf.data (docs/perfdata.md): its AUX buffers are decoded,\n"
 	        "  --cpu N / --tid N select them, and a line per buffer goes to stderr\n"
 	        "  (all with --stats; else the truncated and collision ones); a selection that\n"
@@ -120,6 +124,8 @@ int cmd_decode(int argc, char **argv)
 	int stats = 0;
 	size_t chunk = 1u << 20;
 	int32_t sel_cpu = AP_PERF_ANY, sel_tid = AP_PERF_ANY; /* perf.data selection */
+	uint64_t midr = 0; /* --cpu-model */
+	int have_midr = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -165,6 +171,13 @@ int cmd_decode(int argc, char **argv)
 				fprintf(stderr, "armprof decode: bad %s '%s'\n", a, argv[i]);
 				return EXIT_USAGE;
 			}
+		} else if (!strcmp(a, "--cpu-model") && i + 1 < argc) {
+			if (ap_ds_cpu_model(argv[++i], &midr) != 0) {
+				fprintf(stderr, "armprof decode: --cpu-model '%s': expected %s\n", argv[i],
+				        ap_ds_cpu_model_names());
+				return EXIT_USAGE;
+			}
+			have_midr = 1;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "armprof decode: unknown option '%s'\n", a);
 			usage(stderr);
@@ -203,6 +216,7 @@ int cmd_decode(int argc, char **argv)
 	struct ap_report *symbols = binary ? load_symbols(binary, load_bias) : NULL;
 	uint8_t *buf = malloc(chunk);
 	so.symbols = symbols;
+	so.encoding = have_midr ? ap_ds_encoding_of_midr(midr) : AP_DS_ENC_RAW;
 	if (!buf || (binary && !symbols) || !(run.sink = decode_sink_open(&so))) {
 		if (!buf)
 			fprintf(stderr, "armprof decode: out of memory\n");
@@ -223,12 +237,14 @@ int cmd_decode(int argc, char **argv)
 	struct ap_decoder_stats perf_totals;
 
 	int io_error = 0;
+	uint64_t cut_excused = 0; /* records cut where the capture says why */
 	size_t n;
 	if (perf) {
 		struct decode_perf_opts po = { .path = path, .cpu = sel_cpu, .tid = sel_tid,
 		                               .verbose = stats, .packets = run.packets, .fmt = so.fmt,
-		                               .jobs = jobs ? jobs : decode_default_jobs() };
-		int prc = decode_perf(&po, run.sink, &perf_totals);
+		                               .jobs = jobs ? jobs : decode_default_jobs(),
+		                               .have_encoding = have_midr };
+		int prc = decode_perf(&po, run.sink, &perf_totals, &cut_excused);
 		if (prc) {
 			free(buf);
 			decode_sink_close(run.sink, 0); /* bad input: no partial output */
@@ -295,9 +311,9 @@ int cmd_decode(int argc, char **argv)
 		return EXIT_DATA_ERROR;
 	if (!perf && !st->bytes)
 		fprintf(stderr, "armprof decode: %s: warning: the input is empty (no SPE data)\n", path);
-	if (st->records_with_errors) {
+	if (st->records_with_errors > cut_excused) {
 		fprintf(stderr, "armprof decode: %s: %llu of %llu records held errors\n", path,
-		        (unsigned long long)st->records_with_errors, (unsigned long long)st->records);
+		        (unsigned long long)(st->records_with_errors - cut_excused), (unsigned long long)st->records);
 		return EXIT_DATA_ERROR;
 	}
 	return EXIT_OK;

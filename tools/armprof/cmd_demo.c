@@ -31,7 +31,7 @@ static int print_packet(void *ctx, uint64_t offset, const uint8_t *bytes,
 
 static int print_record(void *ctx, const struct ap_record *rec)
 {
-	record_format_write(stdout, *(enum record_format *)ctx, rec);
+	record_format_write(stdout, *(enum record_format *)ctx, rec, AP_DS_ENC_NEOVERSE); /* the model's */
 	return 0;
 }
 

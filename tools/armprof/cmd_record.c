@@ -124,7 +124,9 @@ static int write_process(struct ap_perf_writer *w, const char *prog, const char 
 	/* A child was forked from the program: where it shows the program
 	 * itself, else where the program was. */
 	record_file_bias(st, abs, &bias);
-	int nm = rc ? 0 : ap_perf_elf_exec_maps(prog, maps, 16, &err);
+	/* Every segment: the data ones let perf mem and perf c2c name the
+	 * globals the samples' data addresses lie in. */
+	int nm = rc ? 0 : ap_perf_elf_load_maps(prog, maps, 16, &err);
 	for (int i = 0; !rc && i < nm && i < 16; i++)
 		rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + bias, maps[i].len, maps[i].pgoff,
 		                         maps[i].prot, abs, 0);
@@ -133,7 +135,7 @@ static int write_process(struct ap_perf_writer *w, const char *prog, const char 
 	struct record_library libs[RECORD_MAX_MAPS];
 	size_t n_libs = record_libraries(st, abs, libs, RECORD_MAX_MAPS);
 	for (size_t k = 0; !rc && k < n_libs; k++) {
-		nm = ap_perf_elf_exec_maps(libs[k].path, maps, 16, &err);
+		nm = ap_perf_elf_load_maps(libs[k].path, maps, 16, &err);
 		for (int i = 0; !rc && i < nm && i < 16; i++)
 			rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + libs[k].bias, maps[i].len, maps[i].pgoff,
 			                         maps[i].prot, libs[k].path, 0);
@@ -148,6 +150,10 @@ static int write_process(struct ap_perf_writer *w, const char *prog, const char 
 	return rc;
 }
 
+/* Neoverse N1 r3p1, the model's Data Source values (armprof/data_source.h):
+ * perf decodes them for it. */
+#define RECORD_MIDR 0x413fd0c1u
+
 static int write_perf(const struct record_opts *o, const char *prog, uint64_t bias,
                       const struct record_process *procs, size_t n_procs, size_t n_threads)
 {
@@ -155,7 +161,7 @@ static int write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 	struct ap_perf_error err;
 	struct ap_perf_writer *w;
 	ap_perf_write_config_init(&cfg);
-	cfg.midr = 0x413fd0c1; /* Neoverse N1 r3p1: perf decodes Data Source for it */
+	cfg.midr = RECORD_MIDR;
 	cfg.nr_cpus = n_threads ? (uint32_t)n_threads : 1;
 	cfg.exclude_kernel = 1;
 	struct cli_output out;
@@ -238,6 +244,9 @@ static int write_meta(const struct record_opts *o, const char *prog, const char 
 	fprintf(out.f, "# armprof record metadata (read by armprof report)\n");
 	fprintf(out.f, "binary=%s\nload_bias=0x%" PRIx64 "\nformat=%s\n", abs, bias,
 	        o->format == RECORD_OUT_RAW ? "raw" : "perf");
+	/* The CPU the model's Data Source values are of (a raw stream says
+	 * nothing of it; the perf.data's CPUID says the same). */
+	fprintf(out.f, "midr=0x%x\n", RECORD_MIDR);
 	fprintf(out.f, "interval=%" PRIu64 "\njitter=%d\nexit_status=%d\n", o->interval, o->jitter,
 	        exit_status);
 	fprintf(out.f, "ops=%" PRIu64 "\nsample_pop=%" PRIu64 "\nsample_feed=%" PRIu64 "\nrecords=%" PRIu64 "\n",

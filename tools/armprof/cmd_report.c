@@ -17,6 +17,7 @@
 #include "report_annotate.h"
 #include "report_diff.h"
 #include "report_format.h"
+#include "report_meta.h"
 
 const char cmd_report_summary[] = "hot functions and instructions of an SPE capture (text, json, csv)";
 
@@ -50,13 +51,23 @@ static void usage(FILE *out)
 	        "                       samples, the latency and the misses are)\n"
 	        "  --no-disasm          no instruction text (capstone)\n"
 	        "  --no-lines           no source lines (DWARF)\n"
-	        "  --cpu N, --tid N     perf.data: only the AUX buffers of this cpu / thread\n"
+	        "  --cpu N              perf.data: only the AUX buffers of this cpu\n"
+	        "  --tid N              only thread N: its AUX buffers (perf.data, per-thread mode),\n"
+	        "                       and the records whose Context packet says N (CPU-wide\n"
+	        "                       buffers, raw streams)\n"
+	        "  --context WHICH      the Context packet that gives a record's thread when it has\n"
+	        "                       both: auto (default: CONTEXTIDR_EL2, as perf; Linux writes the\n"
+	        "                       PID there when its kernel runs at EL2), el1 or el2\n"
+	        "  --cpu-model CPU      the CPU that wrote the records, for its Data Source values\n"
+	        "                       (IMPLEMENTATION DEFINED): neoverse-n1, neoverse-n2,\n"
+	        "                       neoverse-v1, neoverse-v2, ampereone or none (default: the\n"
+	        "                       perf.data's CPUID, FILE.meta's midr=; else raw values)\n"
 	        "  -o FILE              write the report to FILE (default stdout; a link's target is\n"
 	        "                       replaced, a device or FIFO written in place: docs/outputs.md)\n"
 	        "FILE '-' is standard input; a perf.data there or on a pipe is recognised by its\n"
 	        "magic. Raw input with no record in its first 64 MiB is not SPE data (exit 1).\n"
 	        "--cpu/--tid that select nothing are an error (exit 1).\n"
-	        "tables: functions, threads (CONTEXTIDR_EL1), shared cache lines (lines whose loads\n"
+	        "tables: functions, threads (Context packet), shared cache lines (lines whose loads\n"
 	        "another core's cache served, as perf c2c shows them; FILE is read twice for them),\n"
 	        "instructions\n"
 	        "exit status: 0 reported, 1 the input held decode errors (or is not SPE data, or the\n"
@@ -67,11 +78,24 @@ struct report_run {
 	struct ap_report *rep;
 	int nomem;
 	uint64_t decode_errors;
+	int32_t tid;    /* --tid, or AP_PERF_ANY */
+	int have_midr;  /* the CPU is known before the input is read */
+	int by_context; /* --tid: select the records by their Context packet */
+	uint64_t kept;  /* records that passed --tid */
 };
+
+/* --tid: a record of another thread is left out. */
+static int other_thread(const struct report_run *run, const struct ap_record *rec)
+{
+	return run->by_context && ap_report_thread_of(run->rep, rec) != (uint64_t)(uint32_t)run->tid;
+}
 
 static int on_record(void *ctx, const struct ap_record *rec)
 {
 	struct report_run *run = ctx;
+	if (other_thread(run, rec))
+		return 0;
+	run->kept++;
 	if (rec->n_errors_total)
 		run->decode_errors++;
 	if (ap_report_add(run->rep, rec) < 0) {
@@ -86,76 +110,11 @@ static int on_record(void *ctx, const struct ap_record *rec)
 static int on_line_record(void *ctx, const struct ap_record *rec)
 {
 	struct report_run *run = ctx;
-	if (ap_report_add_line_sample(run->rep, rec) < 0) {
+	if (!other_thread(run, rec) && ap_report_add_line_sample(run->rep, rec) < 0) {
 		run->nomem = 1;
 		return 1;
 	}
 	return 0;
-}
-
-/* The libraries (dynamic loader, shared libraries) FILE.meta names. */
-#define REPORT_MAX_LIBRARIES 64
-struct meta_libraries {
-	size_t n;
-	struct {
-		uint64_t bias;
-		char path[1024];
-		/* The file name rows show: the recorded one's, when the file
-		 * was found elsewhere (a build-ID cache's ".../elf"). */
-		char name[256];
-	} lib[REPORT_MAX_LIBRARIES];
-};
-
-/* Add a library, once (the first bias given stands); paths that do not fit
- * are left out. recorded: the path the recording named (for its name). */
-static void add_library(struct meta_libraries *libs, const char *path, const char *recorded, uint64_t bias)
-{
-	size_t len = strlen(path), j = 0;
-	while (j < libs->n && strcmp(libs->lib[j].path, path) != 0)
-		j++;
-	if (j < libs->n || libs->n == REPORT_MAX_LIBRARIES || len >= sizeof(libs->lib[0].path))
-		return;
-	libs->lib[libs->n].bias = bias;
-	memcpy(libs->lib[libs->n].path, path, len + 1);
-	const char *slash = strrchr(recorded, '/');
-	snprintf(libs->lib[libs->n].name, sizeof(libs->lib[0].name), "%s", slash ? slash + 1 : recorded);
-	libs->n++;
-}
-
-/* FILE.meta from `armprof record`: binary=, load_bias=, library=BIAS PATH,
- * stopped_by_signal=, sysroot= (its usr/lib/debug into sysroot_debug). */
-static void read_meta(const char *input, char *binary, size_t cap, uint64_t *bias, int *have_bias,
-                      struct meta_libraries *libs, int *ended_by_signal, char *sysroot_debug,
-                      size_t debug_cap)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s.meta", input);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	char line[4200];
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (!strncmp(line, "binary=", 7) && !binary[0] && strlen(line + 7) < cap)
-			memcpy(binary, line + 7, strlen(line + 7) + 1);
-		else if (!strncmp(line, "load_bias=", 10) && !*have_bias) {
-			*bias = strtoull(line + 10, NULL, 0);
-			*have_bias = 1;
-		} else if (!strncmp(line, "stopped_by_signal=", 18)) {
-			long sig = strtol(line + 18, NULL, 10);
-			*ended_by_signal = sig > 0 && sig < 128 ? (int)sig : 0;
-		} else if (!strncmp(line, "library=", 8)) {
-			char *end;
-			uint64_t b = strtoull(line + 8, &end, 0);
-			if (*end == ' ' && end[1] == '/')
-				add_library(libs, end + 1, end + 1, b);
-		} else if (!strncmp(line, "sysroot=", 8) && line[8] == '/') {
-			int n = snprintf(sysroot_debug, debug_cap, "%s/usr/lib/debug", line + 8);
-			if (n < 0 || (size_t)n >= debug_cap)
-				sysroot_debug[0] = 0;
-		}
-	}
-	fclose(f);
 }
 
 static int feed_raw(const char *path, struct ap_decoder *dec)
@@ -214,7 +173,7 @@ static void binary_from_mmaps(const struct ap_perf_info *info, const struct repo
 				*bias = m->addr - maps[k].addr;
 				break;
 			}
-			add_library(libs, path, m->filename, m->addr - maps[k].addr); /* the libraries it ran */
+			report_meta_add_library(libs, path, m->filename, m->addr - maps[k].addr); /* the libraries it ran */
 			break;
 		}
 	}
@@ -248,12 +207,17 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
                      size_t cap, int second_pass)
 {
 	struct perf_input in;
-	int rc = perf_input_open(&in, "report", path, cpu, tid);
+	int rc = perf_input_open(&in, "report", path, cpu, AP_PERF_ANY);
 	if (rc)
 		return rc;
 	/* Which process each thread is of (COMM records), so that a forked
 	 * child's copy of a line is not its parent's line. */
 	const struct ap_perf_info *info = ap_perf_info(in.reader);
+	/* The Data Source encoding of the CPU the perf.data names (CPUID),
+	 * unless --cpu-model said. */
+	if (!second_pass && !run->have_midr)
+		ap_report_set_data_source_encoding(run->rep, info->has_midr ? ap_ds_encoding_of_midr(info->midr)
+		                                                            : AP_DS_ENC_RAW);
 	for (size_t i = 0; !second_pass && i < info->n_comms; i++)
 		if (info->comms[i].tid >= 0 && info->comms[i].pid >= 0 &&
 		    ap_report_set_thread_process(run->rep, (uint64_t)info->comms[i].tid, (uint64_t)info->comms[i].pid) < 0)
@@ -275,11 +239,31 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 	const uint8_t *p;
 	size_t n;
 	while (perf_input_next(&in, dec, &p, &n)) {
-		/* Each AUX buffer is a stream of its own: records never span two. */
-		if (ap_decoder_feed(dec, p, n) != 0 || ap_decoder_finish(dec) != 0)
+		/* --tid: a per-thread buffer of that thread whole; a CPU-wide
+		 * one (tid -1), its records of the thread. */
+		if (tid != AP_PERF_ANY && in.cur->tid != tid && in.cur->tid != -1)
+			continue;
+		run->by_context = tid != AP_PERF_ANY && in.cur->tid != tid;
+		/* Each AUX buffer is a stream of its own: records never span two.
+		 * A last record cut where perf says why is not a decode error. */
+		uint64_t errors = run->decode_errors;
+		if (ap_decoder_feed(dec, p, n) != 0)
+			break;
+		if (perf_input_finish_buffer(&in, dec) && run->decode_errors == errors + 1)
+			run->decode_errors--;
+		if (run->nomem)
 			break;
 	}
+	if (!second_pass)
+		perf_input_note_cuts(&in, stderr);
 	rc = second_pass ? 0 : perf_input_check_selection(&in);
+	if (!rc && !second_pass && tid != AP_PERF_ANY && !run->kept) {
+		/* Buffers were selected (CPU-wide ones), but no record's
+		 * Context packet names the thread. */
+		fprintf(stderr, "armprof report: %s: the selection (--tid %" PRId32 ") matches none of its records\n",
+		        path, tid);
+		rc = EXIT_DATA_ERROR;
+	}
 	perf_input_close(&in, NULL);
 	return rc;
 }
@@ -301,6 +285,9 @@ struct load_opts {
 	uint64_t bias;
 	int have_bias;
 	int32_t cpu, tid;
+	enum ap_report_context context;
+	uint64_t midr; /* --cpu-model's, or FILE.meta's midr= */
+	int have_midr;
 	const char *const *debug_dirs; /* --debug-dir, in order */
 	size_t n_debug_dirs;
 	const char *symfs; /* --symfs, or NULL */
@@ -324,7 +311,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	int ended_by_signal = 0;
 	char sysroot_debug[4200] = "";
 	if (strcmp(input, "-") != 0)
-		read_meta(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal, sysroot_debug,
+		report_meta_read(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal, sysroot_debug,
 		          sizeof(sysroot_debug));
 	memset(run, 0, sizeof(*run));
 	if (ap_report_new(&run->rep) < 0) {
@@ -332,6 +319,14 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		free(libs);
 		return EXIT_USAGE;
 	}
+	ap_report_set_context(run->rep, lo->context);
+	/* --cpu-model, else FILE.meta's midr=, else (perf.data) its CPUID, else
+	 * raw values. */
+	uint64_t midr = lo->midr;
+	run->have_midr = lo->have_midr || report_meta_midr(input, &midr);
+	ap_report_set_data_source_encoding(run->rep, run->have_midr ? ap_ds_encoding_of_midr(midr) : AP_DS_ENC_RAW);
+	run->tid = lo->tid;
+	run->by_context = lo->tid != AP_PERF_ANY; /* a raw stream: by context */
 	/* --debug-dir first, then the recording's aarch64 root's. */
 	for (size_t i = 0; i <= lo->n_debug_dirs; i++)
 		if ((i < lo->n_debug_dirs || sysroot_debug[0]) &&
@@ -413,6 +408,9 @@ int cmd_report(int argc, char **argv)
 	uint64_t bias = 0, top = 0;
 	int have_bias = 0, have_top = 0, disasm = 1, lines = 1;
 	int32_t cpu = AP_PERF_ANY, tid = AP_PERF_ANY;
+	enum ap_report_context context = AP_REPORT_CONTEXT_AUTO;
+	uint64_t midr = 0;
+	int have_midr = 0;
 	enum ap_report_key sort = AP_REPORT_BY_SAMPLES;
 	const char *debug_dirs[REPORT_MAX_DEBUG_DIRS];
 	size_t n_debug_dirs = 0;
@@ -480,6 +478,22 @@ int cmd_report(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			i++;
+		} else if (!strcmp(a, "--cpu-model") && v) {
+			if (ap_ds_cpu_model(v, &midr) != 0) {
+				fprintf(stderr, "armprof report: --cpu-model '%s': expected %s\n", v, ap_ds_cpu_model_names());
+				return EXIT_USAGE;
+			}
+			have_midr = 1;
+			i++;
+		} else if (!strcmp(a, "--context") && v) {
+			if (!strcmp(v, "auto") || !strcmp(v, "el1") || !strcmp(v, "el2")) {
+				context = v[0] == 'a' ? AP_REPORT_CONTEXT_AUTO
+				          : v[2] == '1' ? AP_REPORT_CONTEXT_EL1 : AP_REPORT_CONTEXT_EL2;
+			} else {
+				fprintf(stderr, "armprof report: --context '%s': expected auto, el1 or el2\n", v);
+				return EXIT_USAGE;
+			}
+			i++;
 		} else if (!strcmp(a, "-o") && v) {
 			output = v;
 			i++;
@@ -502,7 +516,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "armprof report: --diff and --annotate: one at a time\n");
 		return EXIT_USAGE;
 	}
-	struct load_opts lo = { binary, bias, have_bias, cpu, tid, debug_dirs, n_debug_dirs, symfs };
+	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs };
 	struct report_run run, old_run = { 0 };
 	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
 	static char binary_used[4096], old_binary_used[4096];
@@ -524,6 +538,7 @@ int cmd_report(int argc, char **argv)
 	}
 	char err[4600];
 	int ok = 1;
+	report_format_set_encoding(ap_report_data_source_encoding(run.rep));
 	if (annotate)
 		ok = report_write_annotation(out.f, fmt, run.rep, &view, annotate, err, sizeof(err)) == 0;
 	else if (diff_old) {

@@ -43,7 +43,7 @@ static void usage(FILE *out)
 	        "  --share DIR       the directory shared with the guest (default: the current one)\n"
 	        "  --dmesg FILE      save the guest's kernel log\n"
 	        "  --timeout SECS    stop the guest after this long, boot included (default 600; 0: never)\n"
-	        "  --qemu PATH       qemu-system-aarch64 (default $ARMPROF_QEMU, else the one\n"
+	        "  --qemu PATH       qemu-system-aarch64 (default $ARMPROF_SYSTEM_QEMU, else the one\n"
 	        "                    `bash system/qemu/build.sh` builds: .cache/qemu/current)\n"
 	        "  --kit DIR         guest kit (default $ARMPROF_KIT, else the one\n"
 	        "                    `bash system/kit/build.sh` builds: .cache/kit/current)\n"

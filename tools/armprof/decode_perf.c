@@ -83,7 +83,7 @@ static void decode_serial(struct perf_input *in, const struct decode_perf_opts *
 		c.origin.cpu = in->cur->cpu;
 		c.origin.tid = in->cur->tid;
 		ap_decoder_feed(&dec, p, n);
-		ap_decoder_finish(&dec);
+		perf_input_finish_buffer(in, &dec);
 		if (o->verbose || flagged(in->cur))
 			perf_input_buffer_done(in, &dec, stderr);
 	}
@@ -136,6 +136,8 @@ struct job {
 	struct ap_record *recs;
 	size_t n_recs, cap_recs;
 	int oom;
+	int excused; /* perf_input_finish_aux */
+	enum ap_ds_encoding enc;
 	struct ap_decoder dec;
 };
 
@@ -189,8 +191,10 @@ static void run_job(struct job *j)
 	cfg.ctx = j;
 	cfg.base_offset = j->base;
 	ap_decoder_init(&j->dec, &cfg);
+	if (j->writer)
+		record_writer_set_encoding(j->writer, j->enc);
 	ap_decoder_feed(&j->dec, j->data, j->len);
-	ap_decoder_finish(&j->dec);
+	j->excused = perf_input_finish_aux(j->b, &j->dec);
 	if (j->mem) {
 		if (fclose(j->mem) != 0)
 			j->oom = 1;
@@ -249,7 +253,7 @@ static void batch_finish(struct batch *b)
 
 /* The next buffers, until the input budget (at least one per thread). */
 static void batch_fill(struct batch *b, struct perf_input *in, const struct decode_perf_opts *o, int text,
-                       uint64_t *base)
+                       enum ap_ds_encoding enc, uint64_t *base)
 {
 	size_t bytes = 0;
 	const uint8_t *p;
@@ -275,6 +279,7 @@ static void batch_fill(struct batch *b, struct perf_input *in, const struct deco
 		j->base = *base;
 		j->o = o;
 		j->text = text;
+		j->enc = enc;
 		*base += len;
 		bytes += len;
 	}
@@ -300,6 +305,7 @@ static int batch_emit(struct batch *b, struct perf_input *in, const struct decod
 				decode_sink_put(sink, &j->recs[k], &origin);
 		}
 		add_stats(totals, ap_decoder_stats(&j->dec));
+		in->n_cut_excused += (uint64_t)j->excused;
 		if (o->verbose || flagged(j->b)) {
 			in->cur = j->b;
 			memset(&in->before, 0, sizeof(in->before));
@@ -314,7 +320,7 @@ static int batch_emit(struct batch *b, struct perf_input *in, const struct decod
 
 /* The formatters' lazily built tables are filled here, before any thread
  * formats (record_format.c: the quoted event names). */
-static void prewarm_formatters(enum record_format fmt)
+static void prewarm_formatters(enum record_format fmt, enum ap_ds_encoding enc)
 {
 	struct ap_record r;
 	memset(&r, 0, sizeof(r));
@@ -323,7 +329,7 @@ static void prewarm_formatters(enum record_format fmt)
 	r.end = AP_END_END;
 	FILE *f = fopen("/dev/null", "w");
 	if (f) {
-		record_format_write(f, fmt, &r);
+		record_format_write(f, fmt, &r, enc);
 		fclose(f);
 	}
 }
@@ -337,17 +343,18 @@ static int decode_parallel(struct perf_input *in, const struct decode_perf_opts 
 		return EXIT_USAGE;
 	}
 	int text = decode_sink_is_text(sink);
+	enum ap_ds_encoding enc = decode_sink_encoding(sink);
 	if (text)
-		prewarm_formatters(o->fmt);
+		prewarm_formatters(o->fmt, enc);
 	memset(totals, 0, sizeof(*totals));
 	uint64_t base = 0;
 	int rc = 0;
 	struct batch *cur = &batches[0], *next = &batches[1];
-	batch_fill(cur, in, o, text, &base);
+	batch_fill(cur, in, o, text, enc, &base);
 	batch_start(cur, o->jobs - 1);
 	batch_finish(cur);
 	while (cur->n) {
-		batch_fill(next, in, o, text, &base);
+		batch_fill(next, in, o, text, enc, &base);
 		batch_start(next, o->jobs - 1); /* decoding while this thread writes */
 		if (!rc)
 			rc = batch_emit(cur, in, o, sink, totals);
@@ -367,16 +374,20 @@ static int decode_parallel(struct perf_input *in, const struct decode_perf_opts 
 }
 
 int decode_perf(const struct decode_perf_opts *o, struct decode_sink *sink,
-                struct ap_decoder_stats *totals)
+                struct ap_decoder_stats *totals, uint64_t *cut_excused)
 {
 	struct perf_input in;
 	int rc = perf_input_open(&in, "decode", o->path, o->cpu, o->tid);
 	if (rc)
 		return rc;
+	const struct ap_perf_info *info = ap_perf_info(in.reader);
+	if (!o->have_encoding && info->has_midr) /* its Data Source values, by its CPUID */
+		decode_sink_set_encoding(sink, ap_ds_encoding_of_midr(info->midr));
 	if (o->jobs > 1)
 		rc = decode_parallel(&in, o, sink, totals);
 	else
 		decode_serial(&in, o, sink, totals);
+	*cut_excused = in.n_cut_excused;
 	if (!rc)
 		rc = perf_input_check_selection(&in);
 	perf_input_close(&in, stderr);

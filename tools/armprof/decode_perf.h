@@ -19,12 +19,16 @@ struct decode_perf_opts {
 	int packets;        /* the --packets listing instead of records */
 	enum record_format fmt; /* the text format, for parallel formatting */
 	unsigned jobs;      /* threads; 1 decodes in this thread */
+	int have_encoding;  /* --cpu-model given: else the perf.data's CPUID names
+	                       the Data Source values (decode_sink_set_encoding) */
 };
 
-/* Decode into sink; *totals gets the decoder totals over all buffers.
- * Returns 0, or the exit code after printing the error. */
+/* Decode into sink; *totals gets the decoder totals over all buffers,
+ * *cut_excused the records cut where the capture says why
+ * (perf_input_finish_buffer). Returns 0, or the exit code after printing
+ * the error. */
 int decode_perf(const struct decode_perf_opts *o, struct decode_sink *sink,
-                struct ap_decoder_stats *totals);
+                struct ap_decoder_stats *totals, uint64_t *cut_excused);
 
 /* -j's default: the CPUs this process may run on. */
 unsigned decode_default_jobs(void);

@@ -14,6 +14,7 @@ struct decode_sink {
 	struct record_parquet *table[CLASS_COUNT];
 	struct record_writer *writer;        /* text formats */
 	int failed;                          /* a put failed: the outputs are incomplete */
+	enum ap_ds_encoding enc;
 };
 
 int decode_sink_parse_format(const char *name, struct decode_sink_opts *o)
@@ -109,6 +110,7 @@ struct decode_sink *decode_sink_open(const struct decode_sink_opts *o)
 		decode_sink_close(s, 0);
 		return NULL;
 	}
+	decode_sink_set_encoding(s, o->encoding);
 	return s;
 }
 
@@ -134,6 +136,21 @@ void decode_sink_put_bytes(struct decode_sink *s, const void *data, size_t len)
 		record_writer_flush(s->writer);
 	if (cli_output_write(&s->out[0], data, len) != 0)
 		s->failed = 1;
+}
+
+void decode_sink_set_encoding(struct decode_sink *s, enum ap_ds_encoding enc)
+{
+	s->enc = enc;
+	if (s->writer)
+		record_writer_set_encoding(s->writer, enc);
+	for (int c = 0; c < s->n_out; c++)
+		if (s->table[c])
+			record_parquet_set_encoding(s->table[c], enc);
+}
+
+enum ap_ds_encoding decode_sink_encoding(const struct decode_sink *s)
+{
+	return s->enc;
 }
 
 FILE *decode_sink_stream(struct decode_sink *s)

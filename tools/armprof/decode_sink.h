@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "armprof/data_source.h"
 #include "armprof/decode.h"
 #include "record_format.h"
 #include "record_parquet.h"
@@ -23,6 +24,7 @@ struct decode_sink_opts {
 	int packets;            /* --packets listing (text) */
 	const char *out_path;   /* -o, NULL: standard output */
 	const struct ap_report *symbols; /* --binary, or NULL */
+	enum ap_ds_encoding encoding;    /* names Data Source values (--cpu-model) */
 };
 
 struct decode_sink;
@@ -32,6 +34,10 @@ int decode_sink_parse_format(const char *name, struct decode_sink_opts *o);
 /* Open the outputs (creating the --split directory). NULL after printing
  * the reason. */
 struct decode_sink *decode_sink_open(const struct decode_sink_opts *o);
+/* The Data Source encoding records are named by from now on (a perf.data's
+ * CPUID, known once it is open), and the one in use. */
+void decode_sink_set_encoding(struct decode_sink *s, enum ap_ds_encoding enc);
+enum ap_ds_encoding decode_sink_encoding(const struct decode_sink *s);
 /* A record, and where it came from (may be NULL). */
 void decode_sink_put(struct decode_sink *s, const struct ap_record *rec,
                      const struct record_origin *origin);

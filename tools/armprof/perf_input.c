@@ -151,6 +151,15 @@ int perf_input_check_selection(const struct perf_input *in)
 	return EXIT_DATA_ERROR;
 }
 
+void perf_input_note_cuts(const struct perf_input *in, FILE *out)
+{
+	if (in->n_cut_excused)
+		fprintf(out,
+		        "%s: note: %" PRIu64 " last record%s of AUX buffers perf marked truncated (the buffer filled) "
+		        "or overwritten (snapshot mode) cut short: not counted as errors\n",
+		        in->path, in->n_cut_excused, in->n_cut_excused == 1 ? "" : "s");
+}
+
 void perf_input_close(struct perf_input *in, FILE *out)
 {
 	if (out && in->reader) {
@@ -160,25 +169,51 @@ void perf_input_close(struct perf_input *in, FILE *out)
 		        " with collisions\n",
 		        in->path, in->n_selected, info->n_aux_buffers, in->n_truncated, in->n_collision);
 	}
+	if (out)
+		perf_input_note_cuts(in, out);
 	ap_perf_close(in->reader);
 	in->reader = NULL;
 }
 
+int perf_input_finish_aux(const struct ap_perf_aux_buffer *b, struct ap_decoder *dec)
+{
+	const struct ap_decoder_stats *st = ap_decoder_stats(dec);
+	uint64_t cut = st->truncated_records, bad = st->records_with_errors;
+	ap_decoder_finish(dec);
+	/* The record the finish cut is the decoder's last one: the tool reads
+	 * its error count from the decoder it owns. */
+	int explained = b && (b->aux_flags & (AP_PERF_AUX_FLAG_TRUNCATED | AP_PERF_AUX_FLAG_OVERWRITE));
+	return explained && st->truncated_records == cut + 1 && st->records_with_errors == bad + 1 &&
+	       dec->rec.n_errors_total == 1;
+}
+
+int perf_input_finish_buffer(struct perf_input *in, struct ap_decoder *dec)
+{
+	int excused = perf_input_finish_aux(in->cur, dec);
+	in->n_cut_excused += (uint64_t)excused;
+	return excused;
+}
+
 int perf_input_feed(const char *cmd, const char *path, int32_t cpu, int32_t tid,
-                    struct ap_decoder *dec, int verbose)
+                    struct ap_decoder *dec, int verbose,
+                    void (*on_open)(void *ctx, const struct ap_perf_info *info), void *ctx,
+                    uint64_t *cut_excused)
 {
 	struct perf_input in;
 	int rc = perf_input_open(&in, cmd, path, cpu, tid);
 	if (rc)
 		return rc;
+	if (on_open)
+		on_open(ctx, ap_perf_info(in.reader));
 	const uint8_t *p;
 	size_t n;
 	while (perf_input_next(&in, dec, &p, &n)) {
 		ap_decoder_feed(dec, p, n);
-		ap_decoder_finish(dec);
+		perf_input_finish_buffer(&in, dec);
 		if (verbose || (in.cur->aux_flags & (AP_PERF_AUX_FLAG_TRUNCATED | AP_PERF_AUX_FLAG_COLLISION)))
 			perf_input_buffer_done(&in, dec, stderr);
 	}
+	*cut_excused = in.n_cut_excused;
 	rc = perf_input_check_selection(&in);
 	perf_input_close(&in, stderr);
 	return rc;

@@ -32,6 +32,7 @@ struct perf_input {
 	struct ap_decoder_stats before; /* decoder totals when cur began */
 	size_t n_selected;
 	uint64_t n_truncated, n_collision;
+	uint64_t n_cut_excused; /* perf_input_finish_buffer */
 };
 
 /* Open path ("-": stdin) and select buffers by cpu/tid (AP_PERF_ANY for
@@ -43,6 +44,17 @@ int perf_input_open(struct perf_input *in, const char *cmd, const char *path, in
  * remembered for perf_input_buffer_done. */
 int perf_input_next(struct perf_input *in, const struct ap_decoder *dec, const uint8_t **data,
                     size_t *len);
+/* End the buffer just fed (ap_decoder_finish). A last record cut short
+ * is an error of the stream, unless the capture says why it was cut: perf
+ * marked the AUX data truncated (the profiling buffer filled, and the
+ * driver stopped it mid-record) or overwritten (snapshot mode, -S: the
+ * ring wrapped). Returns 1 when the record finish cut had no other error
+ * and the buffer's AUX flags say so: the caller does not count it as an
+ * error (in->n_cut_excused counts them; perf_input_close says so). */
+int perf_input_finish_buffer(struct perf_input *in, struct ap_decoder *dec);
+/* The same for buffer b alone, without counting (a decode thread's; the
+ * caller adds the 1s to in->n_cut_excused in buffer order). */
+int perf_input_finish_aux(const struct ap_perf_aux_buffer *b, struct ap_decoder *dec);
 /* One line on out for the buffer just fed: where it came from, bytes,
  * records (from dec's totals) and its AUX flags (truncated: the profiling
  * buffer filled; collision: PMBSR_EL1.COLL, records lost). */
@@ -52,7 +64,10 @@ void perf_input_buffer_done(struct perf_input *in, const struct ap_decoder *dec,
  * CPUs and threads the file has): EXIT_DATA_ERROR; a file without AUX
  * buffers gets a warning; else 0. */
 int perf_input_check_selection(const struct perf_input *in);
-/* Summary line on out (buffers selected, flags seen); closes the reader. */
+/* The note on out of perf_input_finish_buffer's excused records, if any. */
+void perf_input_note_cuts(const struct perf_input *in, FILE *out);
+/* Summary line on out (buffers selected, flags seen) and the note above;
+ * closes the reader. */
 void perf_input_close(struct perf_input *in, FILE *out);
 
 /* All of the above for `armprof decode`/`report`: feed each selected AUX
@@ -62,6 +77,8 @@ void perf_input_close(struct perf_input *in, FILE *out);
  * had a collision, then the summary. Returns 0 or the exit code (after
  * printing the error; perf_input_check_selection's included). */
 int perf_input_feed(const char *cmd, const char *path, int32_t cpu, int32_t tid,
-                    struct ap_decoder *dec, int verbose);
+                    struct ap_decoder *dec, int verbose,
+                    void (*on_open)(void *ctx, const struct ap_perf_info *info), void *ctx,
+                    uint64_t *cut_excused);
 
 #endif

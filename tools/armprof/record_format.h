@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "armprof/data_source.h"
 #include "armprof/decode.h"
 
 enum record_format { FMT_TEXT, FMT_JSONL, FMT_CSV };
@@ -15,13 +16,18 @@ enum record_format { FMT_TEXT, FMT_JSONL, FMT_CSV };
 int record_format_parse(const char *name, enum record_format *fmt);
 /* Header line for formats that have one (csv), else nothing. */
 void record_format_header(FILE *out, enum record_format fmt);
-/* Write one record. Returns the bytes written. */
-size_t record_format_write(FILE *out, enum record_format fmt, const struct ap_record *rec);
+/* Write one record; enc: the Data Source encoding of the CPU that wrote
+ * it (names its values). Returns the bytes written. */
+size_t record_format_write(FILE *out, enum record_format fmt, const struct ap_record *rec,
+                           enum ap_ds_encoding enc);
 /* Many records to one FILE, formatted into a 64 KiB buffer written with one
  * fwrite when full (per-record fwrite cost 9% of `decode --format jsonl`). */
 struct record_writer;
 struct record_writer *record_writer_new(FILE *out, enum record_format fmt);
 void record_writer_put(struct record_writer *w, const struct ap_record *rec);
+/* The Data Source encoding records are named by (default AP_DS_ENC_RAW:
+ * values only). */
+void record_writer_set_encoding(struct record_writer *w, enum ap_ds_encoding enc);
 void record_writer_flush(struct record_writer *w);
 /* The errno of the first write that failed (the output is incomplete), or
  * 0 */

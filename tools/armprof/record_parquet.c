@@ -22,8 +22,6 @@ enum col {
 static const char *const class_values[] = { "ldst", "br", "other" };
 static const char *const op_values[] = { "LD", "ST", "B", "OTHER", "RESERVED" };
 static const char *const end_values[] = { "truncated", "end", "timestamp", "forced" }; /* enum ap_record_end */
-static const char *const ds_values[] = { "L1D", "L2", "PEER-CORE", "LOCAL-CLUSTER", "SYS-CACHE",
-	                                     "PEER-CLUSTER", "REMOTE", "DRAM" };
 #define N_OF(a) (uint32_t)(sizeof(a) / sizeof((a)[0]))
 
 static const struct ap_parquet_column columns[C_COUNT] = {
@@ -59,7 +57,7 @@ static const struct ap_parquet_column columns[C_COUNT] = {
 	[C_CONTEXT] = { "context", AP_PARQUET_INT64, 1 },
 	[C_CONTEXT_EL2] = { "context_el2", AP_PARQUET_INT64, 1 },
 	[C_DATA_SOURCE] = { "data_source", AP_PARQUET_INT32, 1 },
-	[C_DATA_SOURCE_NAME] = { "data_source_name", AP_PARQUET_STRING, 1, ds_values, N_OF(ds_values) },
+	[C_DATA_SOURCE_NAME] = { "data_source_name", AP_PARQUET_STRING, 1 },
 	[C_END] = { "end", AP_PARQUET_STRING, 0, end_values, N_OF(end_values) },
 	[C_ERRORS] = { "errors", AP_PARQUET_INT32, 0 },
 };
@@ -73,9 +71,9 @@ struct record_parquet {
 	 * stream repeat few event sets, so it is rebuilt only on a change. */
 	uint64_t last_events;
 	int have_last;
-	char event_str[16 * 64];
+	char event_str[64 * 24];
 	size_t event_len;
-	uint8_t ds_index[256]; /* data source value -> ds_values index, 0xff: unnamed */
+	enum ap_ds_encoding enc; /* names data_source values */
 };
 
 enum record_class record_class_of(const struct ap_record *rec)
@@ -106,15 +104,6 @@ static uint32_t op_index(const struct ap_record *r)
 	}
 }
 
-/* index in ds_values of the value's name, or -1 */
-static int ds_index(const char *name)
-{
-	for (uint32_t i = 0; name && i < N_OF(ds_values); i++)
-		if (!strcmp(name, ds_values[i]))
-			return (int)i;
-	return -1;
-}
-
 static int write_out(void *ctx, const void *buf, size_t len)
 {
 	return cli_output_write(ctx, buf, len);
@@ -137,8 +126,6 @@ struct record_parquet *record_parquet_new(struct cli_output *out, const struct a
 	cfg.zstd_level = 1; /* level 3: 25% more CPU time, and no smaller here (docs/PERFORMANCE.md) */
 	t->out = out;
 	t->symbols = symbols;
-	for (unsigned v = 0; v < 256; v++)
-		t->ds_index[v] = (uint8_t)ds_index(ap_report_data_source_name(v));
 	int rc = ap_parquet_writer_create(&t->w, &cfg);
 	if (rc) {
 		if (rc != -AP_ERR_IO) /* a write error is told by cli_output_close */
@@ -160,7 +147,9 @@ static void event_string(struct record_parquet *t, uint64_t events)
 		char other[4] = { 'e', (char)('0' + b / 10), (char)('0' + b % 10), 0 };
 		if (!name)
 			name = b < 10 ? (other[1] = other[2], other[2] = 0, other) : other;
-		size_t k = strlen(name); /* <= 15: 64 of them fit */
+		size_t k = strlen(name);
+		if (n + k + 1 > sizeof(t->event_str))
+			break; /* 64 names of up to 15 characters fit: not reached */
 		if (n)
 			t->event_str[n++] = ':';
 		memcpy(t->event_str + n, name, k);
@@ -225,9 +214,9 @@ int record_parquet_put(struct record_parquet *t, const struct ap_record *r,
 		rc |= ap_parquet_set_int32(w, C_BR_TGT_EL, r->target_el);
 		rc |= ap_parquet_set_int32(w, C_BR_TGT_NS, r->target_ns);
 	}
-	if (h & AP_HAS_VADDR) {
-		rc |= ap_parquet_set_uint64(w, C_VADDR, r->vaddr);
-		rc |= ap_parquet_set_int32(w, C_TAG, (int32_t)(r->vaddr >> 56));
+	if (h & AP_HAS_VADDR) { /* canonical, and the tag apart, as the JSONL has them */
+		rc |= ap_parquet_set_uint64(w, C_VADDR, ap_record_vaddr(r));
+		rc |= ap_parquet_set_int32(w, C_TAG, (int32_t)ap_record_vaddr_tag(r));
 	}
 	if (h & AP_HAS_PADDR) {
 		rc |= ap_parquet_set_uint64(w, C_PADDR, r->paddr);
@@ -253,10 +242,9 @@ int record_parquet_put(struct record_parquet *t, const struct ap_record *r,
 		rc |= ap_parquet_set_int64(w, C_CONTEXT_EL2, r->ctx_el2);
 	if (h & AP_HAS_DATA_SOURCE) {
 		rc |= ap_parquet_set_int32(w, C_DATA_SOURCE, r->data_source);
-		int ds = r->data_source < 256 ? (t->ds_index[r->data_source] == 0xff ? -1 : t->ds_index[r->data_source])
-		                               : ds_index(ap_report_data_source_name(r->data_source));
-		if (ds >= 0)
-			rc |= ap_parquet_set_enum(w, C_DATA_SOURCE_NAME, (uint32_t)ds);
+		const char *ds = ap_ds_name(t->enc, r->data_source); /* as the JSONL names it */
+		if (ds)
+			rc |= set_str(w, C_DATA_SOURCE_NAME, ds);
 	}
 	rc |= ap_parquet_set_enum(w, C_END, r->end < N_OF(end_values) ? r->end : 0);
 	rc |= ap_parquet_set_int32(w, C_ERRORS, r->n_errors_total);
@@ -269,6 +257,11 @@ int record_parquet_put(struct record_parquet *t, const struct ap_record *r,
 		return -1;
 	}
 	return 0;
+}
+
+void record_parquet_set_encoding(struct record_parquet *t, enum ap_ds_encoding enc)
+{
+	t->enc = enc;
 }
 
 uint64_t record_parquet_rows(const struct record_parquet *t)

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "armprof/data_source.h"
 #include "armprof/decode.h"
 #include "cli_output.h"
 
@@ -37,6 +38,8 @@ struct record_parquet *record_parquet_new(struct cli_output *out, const struct a
 int record_parquet_put(struct record_parquet *t, const struct ap_record *rec,
                        const struct record_origin *origin);
 uint64_t record_parquet_rows(const struct record_parquet *t);
+/* The Data Source encoding that names data_source values (default RAW: none). */
+void record_parquet_set_encoding(struct record_parquet *t, enum ap_ds_encoding enc);
 /* Write the footer: 0, or -1 after printing the reason (a write error's
  * reason is printed by cli_output_close). */
 int record_parquet_finish(struct record_parquet *t);

@@ -57,6 +57,21 @@ double report_share(uint64_t n, uint64_t total)
 	return total ? (double)n / (double)total : 0.0;
 }
 
+/* The Data Source encoding of the report being written: the tables'
+ * source names come from it (report_format_set_encoding). */
+static enum ap_ds_encoding shown_encoding = AP_DS_ENC_NEOVERSE;
+
+void report_format_set_encoding(enum ap_ds_encoding enc)
+{
+	shown_encoding = enc;
+}
+
+/* The name of a counted Data Source value, or NULL (shown as a number). */
+static const char *source_name(unsigned value)
+{
+	return shown_encoding == AP_DS_ENC_RAW ? NULL : ap_report_data_source_name(value);
+}
+
 /* "DRAM 80% L1D 20%": the three most frequent data sources. */
 static void sources_text(const struct ap_report_stats *s, char *buf, size_t cap)
 {
@@ -75,7 +90,7 @@ static void sources_text(const struct ap_report_stats *s, char *buf, size_t cap)
 		if (best < 0)
 			break;
 		taken[best] = 1;
-		const char *n = ap_report_data_source_name((unsigned)best);
+		const char *n = source_name((unsigned)best);
 		char other[16];
 		if (!n) {
 			snprintf(other, sizeof(other), "0x%x", best);
@@ -156,6 +171,24 @@ void report_text_row(FILE *out, const struct ap_report_row *row, const struct ap
 	        q.lat_p99, 100.0 * q.l1d_miss, 100.0 * q.llc_miss, 100.0 * q.tlb_walk, 100.0 * q.mispredict, src);
 }
 
+/* Where the records' threads came from (ap_report_set_context): the
+ * register, "CONTEXTIDR_EL2 or _EL1" when some records had only one. */
+static const char *context_register(const struct ap_report *r)
+{
+	uint64_t el1, el2;
+	ap_report_context_counts(r, &el1, &el2);
+	return el1 && el2 ? "CONTEXTIDR_EL2 or _EL1" : el2 ? "CONTEXTIDR_EL2" : "CONTEXTIDR_EL1";
+}
+
+static const char *context_source(const struct ap_report *r)
+{
+	uint64_t el1, el2;
+	ap_report_context_counts(r, &el1, &el2);
+	return el1 && el2 ? "CONTEXTIDR_EL2 or CONTEXTIDR_EL1 (Context packets of index 1 and 0)"
+	       : el2      ? "CONTEXTIDR_EL2 (Context packet index 1: a kernel at EL2)"
+	                  : "CONTEXTIDR_EL1 (Context packet index 0)";
+}
+
 static void write_text(FILE *out, const struct ap_report *r, const struct report_view *v)
 {
 	const struct ap_report_stats *t = ap_report_totals(r);
@@ -170,6 +203,16 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	fprintf(out, "\n# binary: %s", v->binary ? v->binary : "(none: use --binary for symbols)");
 	if (v->binary && v->load_bias)
 		fprintf(out, " (load bias 0x%" PRIx64 ")", v->load_bias);
+	if (t->n_data_source)
+		fprintf(out, "\n# data sources: %s", shown_encoding == AP_DS_ENC_NEOVERSE    ? "Neoverse N1/N2/V1/V2 values"
+		                                     : shown_encoding == AP_DS_ENC_AMPEREONE ? "AmpereOne values, as Neoverse classes"
+		                                                                            : "raw values (CPU unknown: --cpu-model names it)");
+	uint64_t el1, el2;
+	ap_report_context_counts(r, &el1, &el2);
+	if (el1 || el2)
+		fprintf(out, "\n# threads from: %s", context_source(r));
+	if (el1 && el2)
+		fprintf(out, " (%" PRIu64 " records from CONTEXTIDR_EL2, %" PRIu64 " from CONTEXTIDR_EL1)", el2, el1);
 	struct ap_report_rates q;
 	ap_report_rates(t, &q);
 	fprintf(out, "\n# samples: %" PRIu64 " (loads %" PRIu64 ", stores %" PRIu64 ", atomics %" PRIu64
@@ -190,7 +233,9 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	if (nt > 1) {
 		n = v->top_functions && v->top_functions < nt ? v->top_functions : nt;
 		fprintf(out, "\nThreads (%zu of %zu, by %s)\n", n, nt, report_sort_name(v->sort));
-		report_text_header(out, "thread (CONTEXTIDR_EL1)");
+		char what[64];
+		snprintf(what, sizeof(what), "thread (%s)", context_register(r));
+		report_text_header(out, what);
 		for (size_t i = 0; i < n; i++) {
 			report_text_row(out, &rows[i], t);
 			if (rows[i].addr == AP_REPORT_NO_CONTEXT)
@@ -252,7 +297,7 @@ void report_json_stats(FILE *out, const struct ap_report_stats *s, const struct 
 	for (unsigned i = 0; i < AP_REPORT_DS_VALUES; i++) {
 		if (!s->data_source[i])
 			continue;
-		const char *n = ap_report_data_source_name(i);
+		const char *n = source_name(i);
 		char other[16];
 		snprintf(other, sizeof(other), "0x%x", i);
 		fprintf(out, "%s\"%s\":%" PRIu64, first ? "" : ",", n ? n : other, s->data_source[i]);
@@ -289,7 +334,13 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 		report_json_stats(out, &rows[i].stats, t);
 		fputc('}', out);
 	}
-	fprintf(out, "],\n\"threads\":[");
+	uint64_t el1, el2;
+	ap_report_context_counts(r, &el1, &el2);
+	fprintf(out, "],\n\"data_source_encoding\":\"%s\"", shown_encoding == AP_DS_ENC_NEOVERSE    ? "neoverse"
+	                                                       : shown_encoding == AP_DS_ENC_AMPEREONE ? "ampereone"
+	                                                                                              : "raw");
+	fprintf(out, ",\n\"thread_context\":{\"contextidr_el1\":%" PRIu64 ",\"contextidr_el2\":%" PRIu64 "}", el1, el2);
+	fprintf(out, ",\n\"threads\":[");
 	size_t nt = ap_report_threads(r, &rows);
 	n = v->top_functions && v->top_functions < nt ? v->top_functions : nt;
 	for (size_t i = 0; i < n; i++) {
@@ -340,8 +391,12 @@ void report_csv_row(FILE *out, const struct ap_report *r, const struct report_vi
 	        row->addr, s->samples, report_share(s->samples, t->samples), report_share(s->lat_total_sum, t->lat_total_sum),
 	        q.lat_mean, q.lat_p50, q.lat_p90, q.lat_p99, q.l1d_miss, q.llc_miss, q.tlb_walk, q.mispredict, s->loads,
 	        s->stores, s->atomics, s->branches, s->others);
+	/* The columns are the Neoverse classes: empty for raw values. */
 	for (size_t k = 0; k < sizeof(ds_values) / sizeof(ds_values[0]); k++)
-		fprintf(out, ",%" PRIu64, s->data_source[ds_values[k]]);
+		if (shown_encoding == AP_DS_ENC_RAW)
+			fputc(',', out);
+		else
+			fprintf(out, ",%" PRIu64, s->data_source[ds_values[k]]);
 	char dis[96] = "";
 	if (!strcmp(kind, "instruction") && v->disasm)
 		ap_report_disassemble(r, row->addr, dis, sizeof(dis));

@@ -30,6 +30,10 @@ int report_sort_parse(const char *name, enum ap_report_key *key);
 const char *report_sort_name(enum ap_report_key key);
 void report_write(FILE *out, enum report_format fmt, const struct ap_report *r,
                   const struct report_view *v);
+/* The Data Source encoding the tables name sources by
+ * (ap_report_data_source_encoding of the report written): its Neoverse
+ * classes, or raw numbers for AP_DS_ENC_RAW. */
+void report_format_set_encoding(enum ap_ds_encoding enc);
 
 /* Pieces of the tables, shared with report_annotate.c. share and lat-share
  * are of t's samples and latency. */

@@ -265,7 +265,7 @@ static void run_loop(pid_t pid, int out_fd, int err_fd, int sig_fd, unsigned tim
 			;
 	}
 	err_flush(&errl);
-	if (res->outcome == SYSTEM_QEMU_FAILED || res->outcome == SYSTEM_TIMEOUT) {
+	if (res->outcome != SYSTEM_OUTPUT_FAILED) { /* the bytes held back are the command's */
 		if (console_finish(con, out_stdout, &out_errno) != 0 && res->outcome == SYSTEM_QEMU_FAILED) {
 			res->outcome = SYSTEM_OUTPUT_FAILED;
 			snprintf(res->why, sizeof(res->why), "standard output: %s", strerror(out_errno));

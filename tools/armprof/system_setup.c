@@ -35,13 +35,13 @@ static int is_nonempty_file(const char *p)
 
 int system_find_tools(const struct system_opts *opts, struct system_setup *s, char *err, size_t errlen)
 {
-	const char *env = getenv("ARMPROF_QEMU");
+	const char *env = getenv("ARMPROF_SYSTEM_QEMU");
 	const char *qemu = opts->qemu ? opts->qemu : env && *env ? env : NULL;
 	const char *src = ARMPROF_SOURCE_DIR;
 	if (qemu) {
 		snprintf(s->qemu, sizeof(s->qemu), "%s", qemu);
 		if (!is_executable_file(qemu)) {
-			snprintf(err, errlen, "%s%s: not an executable file", opts->qemu ? "--qemu " : "ARMPROF_QEMU=", qemu);
+			snprintf(err, errlen, "%s%s: not an executable file", opts->qemu ? "--qemu " : "ARMPROF_SYSTEM_QEMU=", qemu);
 			return SETUP_MISSING;
 		}
 	} else {
@@ -49,7 +49,7 @@ int system_find_tools(const struct system_opts *opts, struct system_setup *s, ch
 		if (!src[0] || !is_executable_file(s->qemu)) {
 			snprintf(err, errlen,
 			         "no QEMU with armprof's SPE at %s: build it with `bash system/qemu/build.sh` in the "
-			         "source tree, or give --qemu PATH (or ARMPROF_QEMU); Debian's stock "
+			         "source tree, or give --qemu PATH (or ARMPROF_SYSTEM_QEMU); Debian's stock "
 			         "qemu-system-aarch64 (package qemu-system-arm) runs with --no-spe",
 			         src[0] ? s->qemu : "<source dir>/.cache/qemu/current/bin/qemu-system-aarch64");
 			return SETUP_MISSING;
@@ -91,17 +91,18 @@ int system_find_share(const struct system_opts *opts, struct system_setup *s, ch
 		return SETUP_USAGE;
 	}
 	const char *share = opts->share ? opts->share : cwd;
+	const char *what = opts->share ? "--share " : "the current directory ";
 	struct stat st;
 	if (!realpath(share, s->share) || stat(s->share, &st) != 0) {
-		snprintf(err, errlen, "--share %s: %s", share, strerror(errno));
+		snprintf(err, errlen, "%s%s: %s", what, share, strerror(errno));
 		return SETUP_USAGE;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "--share %s: not a directory", share);
+		snprintf(err, errlen, "%s%s: not a directory", what, share);
 		return SETUP_USAGE;
 	}
 	if (strchr(s->share, '\n')) {
-		snprintf(err, errlen, "--share %s: a path with a newline cannot be shared", share);
+		snprintf(err, errlen, "%s%s: a path with a newline cannot be shared", what, share);
 		return SETUP_USAGE;
 	}
 	size_t n = strlen(s->share);
@@ -109,15 +110,15 @@ int system_find_share(const struct system_opts *opts, struct system_setup *s, ch
 		const char *g = guest_dirs[i];
 		if (!strcmp(s->share, "/") || (!strncmp(g, s->share, n) && (g[n] == 0 || g[n] == '/'))) {
 			snprintf(err, errlen,
-			         "--share %s: mounted at the same path in the guest it would hide the guest's %s; "
-			         "share a directory below it",
-			         share, g);
+			         "%s%s: mounted at the same path in the guest it would hide the guest's %s; "
+			         "share a directory below it (--share DIR)",
+			         what, share, g);
 			return SETUP_USAGE;
 		}
 	}
 	char real_cwd[PATH_MAX];
 	if (realpath(cwd, real_cwd) && !strncmp(real_cwd, s->share, n) &&
-	    (real_cwd[n] == 0 || real_cwd[n] == '/' || !strcmp(s->share, "/")) && !strchr(real_cwd, '\n'))
+	    (real_cwd[n] == 0 || real_cwd[n] == '/') && !strchr(real_cwd, '\n'))
 		snprintf(s->cwd, sizeof(s->cwd), "%s", real_cwd);
 	else
 		snprintf(s->cwd, sizeof(s->cwd), "%s", s->share);

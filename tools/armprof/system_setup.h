@@ -15,7 +15,7 @@ struct system_opts {
 	int spe;               /* -cpu ...,spe=on; the guest requires arm_spe_0 */
 	const char *share;     /* NULL: the current directory */
 	const char *dmesg;     /* NULL: not saved */
-	const char *qemu;      /* NULL: $ARMPROF_QEMU, then the source tree's */
+	const char *qemu;      /* NULL: $ARMPROF_SYSTEM_QEMU, then the source tree's */
 	const char *kit;       /* NULL: $ARMPROF_KIT, then the source tree's */
 	char spe_config[1024]; /* "K=V;K=V" from --config, "" if none */
 	char *command;         /* the shell command (malloc'd) */
@@ -39,7 +39,7 @@ enum setup_failure {
 	SETUP_USAGE = 2,   /* a bad share directory, an I/O error */
 };
 
-/* Finds QEMU and the kit (opts->qemu / ARMPROF_QEMU / the source tree's
+/* Finds QEMU and the kit (opts->qemu / ARMPROF_SYSTEM_QEMU / the source tree's
  * .cache/qemu/current; opts->kit / ARMPROF_KIT / .cache/kit/current).
  * Returns 0, or a setup_failure with the message in err. */
 int system_find_tools(const struct system_opts *opts, struct system_setup *s, char *err, size_t errlen);
