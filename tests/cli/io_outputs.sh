@@ -97,6 +97,14 @@ for w in "${writers[@]}"; do
   no_temp "link-$name"; no_temp "link-$name/real"
 done
 
+# A file of another owner (root only: chown): its owner and group are kept.
+if [ "$(id -u)" -eq 0 ]; then
+  echo old > owned.bin; chown 4321:4322 owned.bin; chmod 604 owned.bin
+  expect 0 "" "$armprof" encode -o owned.bin two.spe
+  [ "$(stat -c %u:%g:%a owned.bin)" = 4321:4322:604 ] && ok || bad "owner/mode not kept: $(stat -c %u:%g:%a owned.bin)"
+  cmp -s owned.bin two.bin && ok || bad "owned.bin does not hold the output"
+fi
+
 # 2. Private character devices like /dev/null and /dev/full.
 mkdir dev
 if mknod dev/null c 1 3 2> /dev/null && mknod dev/full c 1 7 2> /dev/null && echo probe > dev/null 2> /dev/null; then

@@ -14,9 +14,12 @@
 #   data/guest-arm-spe-{a,s,z}.data: the kernel at EL1, and perf's other modes:
 #     a: system-wide on both CPUs (-a -c 65536), two programs pinned one to each;
 #     s: snapshot mode (-S -c 4096, two SIGUSR2), AUX records flagged overwrite;
-#     z: compressed (-z). (Pipe mode is not here: perf 6.1 stops on its own
-#     pipe-mode arm_spe output of the guest, "bad event header size" after the
-#     first AUXTRACE payload, where armprof reads on: to be understood first.)
+#     z: compressed (-z);
+#     p: pipe mode (perf record -o - | cat > p.data). perf 6.1's own report
+#     stops on this file after the AUXTRACE payload ("bad event header
+#     size") though the next record is a well-formed FINISHED_ROUND at the
+#     offset the payload's size gives (checked by hand); armprof reads it
+#     through, so here only armprof's reading is checked (PERF_CMP=no).
 # armprof's reader must read it as perf does: every record type perf counts
 # (perfdata_compare stats), every AUXTRACE record and every packet of the AUX
 # data, field by field (dump), and one record per perf instructions sample,
@@ -37,18 +40,20 @@ data=$SRC/tests/perfdata/data/$1
 "$ARMPROF" decode --stats "$data" > stats.txt 2>&1 || fail "armprof decode --stats: $(cat stats.txt)"
 grep -q "$2 records (0 with errors, 0 truncated), 0 unknown and 0 reserved packets" stats.txt ||
   fail "unexpected decode: $(cat stats.txt)"
-"$PERF" report -D -i "$data" > dump.txt 2> /dev/null || fail "perf report -D"
-"$CMP" stats "$data" dump.txt
-"$CMP" dump "$data" dump.txt
-: > syms.txt # perf sees no symbols of the guest's program here: both sides say [unknown]
-# One buffer: perf's samples in the buffer's order, as armprof decodes it
-# (perf interleaves several CPUs' buffers by time). An empty --symfs: no
-# file of the host may stand in for the guest's program.
-mkdir -p nosyms
-if [ "$(grep -c "PERF_RECORD_AUXTRACE size" dump.txt)" = 1 ]; then
-  "$PERF" script --symfs nosyms -i "$data" --itrace=i1i -F addr,ip,sym > script.txt 2> script.err ||
-    fail "perf script: $(cat script.err)"
-  "$CMP" script "$data" script.txt syms.txt
+if [ "${PERF_CMP:-yes}" = yes ]; then
+  "$PERF" report -D -i "$data" > dump.txt 2> /dev/null || fail "perf report -D"
+  "$CMP" stats "$data" dump.txt
+  "$CMP" dump "$data" dump.txt
+  : > syms.txt # perf sees no symbols of the guest's program here: both sides say [unknown]
+  # One buffer: perf's samples in the buffer's order, as armprof decodes it
+  # (perf interleaves several CPUs' buffers by time). An empty --symfs: no
+  # file of the host may stand in for the guest's program.
+  mkdir -p nosyms
+  if [ "$(grep -c "PERF_RECORD_AUXTRACE size" dump.txt)" = 1 ]; then
+    "$PERF" script --symfs nosyms -i "$data" --itrace=i1i -F addr,ip,sym > script.txt 2> script.err ||
+      fail "perf script: $(cat script.err)"
+    "$CMP" script "$data" script.txt syms.txt
+  fi
 fi
 "$ARMPROF" decode --format jsonl "$data" > recs.jsonl
 python3 - recs.jsonl "$2" "$3" "${4:-1}" <<'PY'
@@ -73,4 +78,5 @@ check guest-arm-spe-el2.data 339 ctx_el2
 check guest-arm-spe-a.data 157 ctx_el1 2
 check guest-arm-spe-s.data 2480 ctx_el1
 check guest-arm-spe-z.data 337 ctx_el1
+PERF_CMP=no check guest-arm-spe-p.data 339 ctx_el1
 echo "real arm_spe captures: ok"

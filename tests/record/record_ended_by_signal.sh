@@ -169,7 +169,11 @@ decoded r15.spe > r15.txt
 decoded r00.spe > r00.txt
 n=$(wc -l < r15.txt)
 [ "$n" -gt 10000 ] && [ "$(wc -l < r00.txt)" -gt "$n" ] || fail "raise: $n records at the signal, $(wc -l < r00.txt) without"
-head -n "$n" r00.txt | cmp -s - r15.txt || fail "the checkpoint's records are not those of the run up to the signal"
+# (On a failure, the first differing records and both runs' summaries, for
+# whoever meets it: the stress test record_under_load repeats this beside
+# CPU hogs.)
+head -n "$n" r00.txt | cmp -s - r15.txt ||
+  fail "the checkpoint's records are not those of the run up to the signal: $(head -n "$n" r00.txt | diff - r15.txt | head -8); r15: $(grep -E '^(ops|sample_pop|records|checkpoints)=' r15.spe.meta | tr '\n' ' '); r00: $(grep -E '^(ops|sample_pop|records)=' r00.spe.meta | tr '\n' ' ')"
 
 # A closed pipe: SIGPIPE.
 set +o pipefail

@@ -24,6 +24,51 @@ ln -s real/target.data link.data
 grep -q "records (.*) in link.data (a link to real/target.data)" link.err || fail "summary: $(cat link.err)"
 ls -A real | grep -q armprof && fail "a temporary file was left beside the target"
 
+# --counts that cannot be written: exit 2 with the reason; the profile was
+# written, and the summary says where.
+run_status "$armprof" record -o ok.data --counts nodir/c.txt -- ./ebs raise 00 > /dev/null 2> counts.err
+[ $rc -eq 2 ] || fail "--counts nodir/c.txt: exit status $rc"
+grep -q "nodir/c.txt: No such file or directory" counts.err || fail "--counts: no reason: $(cat counts.err)"
+grep -q "records (.*) in ok.data (perf.data" counts.err || fail "--counts: the summary: $(cat counts.err)"
+"$armprof" decode --stats ok.data > /dev/null 2>&1 || fail "--counts: the profile is not whole"
+
+# A FIFO: the perf.data is spooled (it seeks) and copied to it. A SIGTERM
+# while armprof writes it (the reader waits) is held until the output is
+# written and the temporary directory is gone, then ends armprof (143).
+mkfifo out.fifo
+"$armprof" record -q -o out.fifo -- ./ebs raise 00 > /dev/null 2> fifo.err &
+pid=$!
+for _ in $(seq 100); do [ -e out.fifo.meta ] || ls -A | grep -q '^\.armprof-record' && break; sleep 0.1; done
+sleep 0.5 # the program ran; armprof now waits for the FIFO's reader
+kill -TERM "$pid"
+sleep 0.3
+cat out.fifo > got.data
+run_status wait "$pid"
+[ $rc -eq 143 ] || fail "SIGTERM while writing to a FIFO: exit status $rc: $(cat fifo.err)"
+[ -p out.fifo ] || fail "the FIFO was replaced"
+"$armprof" decode --stats got.data > /dev/null 2> got.err || fail "the FIFO's reader got no whole profile: $(cat got.err)"
+ls -A | grep -q '^\.armprof-record' && fail "SIGTERM left the temporary directory: $(ls -A)"
+
+# The plugin run by hand (qemu-aarch64 -plugin ...,cfg=FILE) writes its
+# SPE data where the file says: through a link (kept, the target replaced)
+# or into a FIFO (kept, its reader gets the data).
+decoded() { "$armprof" decode "$1" | sed 's/ ctx1=0x[0-9a-f]*//'; }
+echo old > plugin-real.spe
+ln -s plugin-real.spe plugin-link.spe
+printf 'out=plugin-link.spe\ncounts=\nstats=plugin1.txt\n' > plugin1.cfg
+qemu-aarch64 -plugin "$build/armprof-qemu.so,cfg=plugin1.cfg" ./ebs raise 00 > /dev/null
+[ -L plugin-link.spe ] || fail "plugin: the link was replaced"
+[ "$(decoded plugin-real.spe | wc -l)" -gt 10000 ] || fail "plugin: the link's target holds no profile"
+mkfifo plugin.fifo
+timeout 60 cat plugin.fifo > plugin-fifo.got &
+reader=$!
+printf 'out=plugin.fifo\ncounts=\nstats=plugin2.txt\n' > plugin2.cfg
+qemu-aarch64 -plugin "$build/armprof-qemu.so,cfg=plugin2.cfg" ./ebs raise 00 > /dev/null
+wait $reader
+[ -p plugin.fifo ] || fail "plugin: the FIFO was replaced"
+cmp -s <(decoded plugin-real.spe) <(decoded plugin-fifo.got) || fail "plugin: the FIFO's reader got another profile"
+ls -A | grep -q '\.tmp$' && fail "plugin: a temporary file was left: $(ls -A)"
+
 # A full file system.
 mkdir full
 if ! mount -t tmpfs -o size=200k armprof-test full 2> /dev/null; then

@@ -37,8 +37,10 @@ for _ in $(seq "$(nproc)"); do
 done
 for i in $(seq "$runs"); do
   record_pair "load$i"
-  cmp -s idle-exit.txt "load$i-exit.txt" || fail "run $i beside CPU hogs: the records of the run that exits differ from an idle host's"
-  cmp -s idle-signal.txt "load$i-signal.txt" || fail "run $i beside CPU hogs: the checkpoint's records differ from an idle host's"
+  cmp -s idle-exit.txt "load$i-exit.txt" ||
+    fail "run $i beside CPU hogs: the records of the run that exits differ from an idle host's: $(diff idle-exit.txt "load$i-exit.txt" | head -6)"
+  cmp -s idle-signal.txt "load$i-signal.txt" ||
+    fail "run $i beside CPU hogs: the checkpoint's records differ from an idle host's: $(diff idle-signal.txt "load$i-signal.txt" | head -6); $(grep -E '^(ops|checkpoints)=' "load$i-signal.spe.meta" | tr '\n' ' ')"
 done
 stop_hogs
 echo "record_under_load: $runs pairs beside $(nproc) CPU hogs, byte-identical: ok"

@@ -114,8 +114,10 @@ static int open_direct(struct cli_output *out, const char *path, int seekable)
 	return attach_stream(out);
 }
 
-/* A regular file (or a new one): a temporary file beside it. */
-static int open_replacement(struct cli_output *out, const char *target, mode_t mode)
+/* A regular file (or a new one, existing 0): a temporary file beside it,
+ * with the file's mode and, where the user may give them, its owner and
+ * group. */
+static int open_replacement(struct cli_output *out, const char *target, mode_t mode, const struct stat *existing)
 {
 	out->target = strdup(target);
 	const char *slash = strrchr(target, '/');
@@ -126,17 +128,27 @@ static int open_replacement(struct cli_output *out, const char *target, mode_t m
 		say(out, "", ENOMEM);
 		return -1;
 	}
-	/* Hidden, and named after the file: ".NAME.armprof-XXXXXX". */
-	snprintf(out->tmp, n, "%.*s.%s.armprof-XXXXXX", (int)dir_len, target, target + dir_len);
+	/* Hidden, and named after the file: ".NAME.armprof-XXXXXX" (NAME cut
+	 * to 200 bytes, so that the name fits where NAME did). */
+	snprintf(out->tmp, n, "%.*s.%.200s.armprof-XXXXXX", (int)dir_len, target, target + dir_len);
 	out->fd = cli_tmp_create(out->tmp, 0, &out->tmp_slot);
 	if (out->fd < 0) {
 		int e = errno;
-		fprintf(stderr, "armprof %s: %s: cannot create a temporary file in %.*s: %s\n", out->cmd, out->name,
-		        dir_len ? (int)dir_len : 1, dir_len ? target : ".", strerror(e));
+		/* No such directory: as the shell says it; else (not writable, a
+		 * read-only file system, ...) which directory refused. */
+		if (e == ENOENT || e == ENOTDIR)
+			say(out, "", e);
+		else
+			fprintf(stderr, "armprof %s: %s: cannot create a temporary file in %.*s: %s\n", out->cmd,
+			        out->name, dir_len > 1 ? (int)dir_len - 1 : 1, dir_len ? target : ".", strerror(e));
 		free(out->tmp);
 		out->tmp = NULL;
 		return -1;
 	}
+	/* Its owner and group where the user may give them; else (another
+	 * user's file) the new file is the user's, as `cp` leaves it. */
+	if (existing && fchown(out->fd, existing->st_uid, existing->st_gid) != 0)
+		errno = 0;
 	if (fchmod(out->fd, mode) != 0) {
 		say(out, "cannot set the mode of its temporary file", errno);
 		return -1;
@@ -154,7 +166,7 @@ static int open_path(struct cli_output *out, const char *path, int seekable)
 		}
 		mode_t mask = umask(0);
 		umask(mask);
-		return open_replacement(out, path, 0666 & ~mask);
+		return open_replacement(out, path, 0666 & ~mask, NULL);
 	}
 	if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
 		say(out, errno == ENOENT ? "a symbolic link to a file that does not exist" : "", errno);
@@ -176,7 +188,7 @@ static int open_path(struct cli_output *out, const char *path, int seekable)
 		say(out, "", errno);
 		return -1;
 	}
-	int rc = open_replacement(out, real, st.st_mode & 07777);
+	int rc = open_replacement(out, real, st.st_mode & 07777, &st);
 	free(real);
 	return rc;
 }

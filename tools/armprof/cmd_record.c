@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,6 +58,21 @@ static int make_tmp(struct record_tmp *t, const char *output)
 	return 0;
 }
 
+/* After the run, a ^C, SIGTERM or SIGHUP waits until the temporary
+ * directory is gone (the plugin's outputs in it can be hundreds of MB):
+ * then it ends armprof as it would have (remove_tmp lets it in). */
+static sigset_t held_signals, mask_before;
+static int signals_held;
+
+static void hold_signals(void)
+{
+	sigemptyset(&held_signals);
+	sigaddset(&held_signals, SIGINT);
+	sigaddset(&held_signals, SIGTERM);
+	sigaddset(&held_signals, SIGHUP);
+	signals_held = sigprocmask(SIG_BLOCK, &held_signals, &mask_before) == 0;
+}
+
 /* The directory and whatever is in it: the plugin's outputs, a forked
  * child's, and the temporary file of a write a signal cut short. */
 static void remove_tmp(const struct record_tmp *t)
@@ -72,6 +88,10 @@ static void remove_tmp(const struct record_tmp *t)
 		closedir(d);
 	}
 	rmdir(t->dir);
+	if (signals_held) {
+		signals_held = 0;
+		sigprocmask(SIG_SETMASK, &mask_before, NULL);
+	}
 }
 
 /* armprof-qemu-preload.so in the plugin's directory: 1 and its path in
@@ -292,8 +312,8 @@ static const char *output_place(const char *path, char *buf, size_t cap)
 	return buf;
 }
 
-/* written: the profile and its .meta were written (else an error was
- * printed, and the summary says that nothing was). */
+/* written: the profile was written (else an error was printed, and the
+ * summary says that it was not). */
 static void summary(const struct record_opts *o, const char *prog, int status,
                     const struct record_stats *st, int main_exec, size_t n_procs, int written)
 {
@@ -451,6 +471,7 @@ int cmd_record(int argc, char **argv)
 		qargv[q++] = o.prog_argv[i];
 	int status = record_run_child(qargv, have_preload ? preload : NULL, err, sizeof(err));
 	free(qargv);
+	hold_signals();
 	if (status < 0) {
 		fprintf(stderr, "armprof record: %s\n", err);
 		remove_tmp(&t);
@@ -523,12 +544,14 @@ int cmd_record(int argc, char **argv)
 		bias = st->entry && entry ? st->entry - entry : 0;
 	struct record_library libs[RECORD_MAX_MAPS];
 	size_t n_libs = record_libraries(st, abs_prog, libs, RECORD_MAX_MAPS);
+	int wrote_profile = 0; /* for the summary: the other outputs may fail apart */
 	if (!failed && o.model) {
 		if (o.format == RECORD_OUT_RAW) {
 			failed = write_raw(&o, procs, n_procs) != 0;
 		} else {
 			failed = write_perf(&o, prog, bias, procs, n_procs, total->n_vcpus) != 0;
 		}
+		wrote_profile = !failed;
 	}
 	/* Written through cli_output.h like every output (never renamed from
 	 * the temporary directory, which may be on another file system than
@@ -538,7 +561,7 @@ int cmd_record(int argc, char **argv)
 	if (!failed && o.model && write_meta(&o, prog, sysroot, bias, total, libs, n_libs, n_procs, status) != 0)
 		failed = 1;
 	if (!o.quiet && total)
-		summary(&o, o.prog_argv[0], status, total, st->ended_by_exec != 0, n_procs, !failed);
+		summary(&o, o.prog_argv[0], status, total, st->ended_by_exec != 0, n_procs, wrote_profile);
 	for (size_t k = 0; k < n_procs; k++) {
 		free(procs[k].spe);
 		if (k)
