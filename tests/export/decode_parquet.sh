@@ -21,11 +21,14 @@ parquet_aggregates() {
 		LC_ALL=C sort
 	duckdb_sql "select 'ds', coalesce(data_source::varchar, 'NULL'), count(*) from $1
 	            group by data_source order by data_source nulls last"
+	duckdb_sql "select 'dsn', coalesce(data_source_name, 'NULL'), count(*) from $1
+	            group by data_source_name" | LC_ALL=C sort
 }
 same_aggregates() { # JSONL PARQUET_SQL_SOURCE LABEL
 	python3 "$SRC/tests/export/jsonl_aggregates.py" "$1" > "$3.want"
 	LC_ALL=C sort -o "$3.want.sorted" <(grep '^op' "$3.want")
-	{ grep '^totals' "$3.want"; cat "$3.want.sorted"; grep '^ds' "$3.want"; } > "$3.want2"
+	{ grep '^totals' "$3.want"; cat "$3.want.sorted"; grep '^ds	' "$3.want"
+	  grep '^dsn' "$3.want" | LC_ALL=C sort; } > "$3.want2"
 	parquet_aggregates "$2" > "$3.got"
 	diff "$3.want2" "$3.got" > "$3.diff" || fail "$3: parquet differs from jsonl: $(cat "$3.diff")"
 	echo "ok: $3: $(head -1 "$3.got")"

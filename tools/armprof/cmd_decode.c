@@ -80,7 +80,10 @@ static struct ap_report *load_symbols(const char *path, uint64_t bias)
 		return NULL;
 	}
 	if (ap_report_load_binary(r, path, bias, err, sizeof(err)) != 0) {
-		fprintf(stderr, "armprof decode: %s: %s\n", path, err[0] ? err : "cannot load symbols");
+		if (err[0])
+			fprintf(stderr, "armprof decode: --binary: %s\n", err);
+		else
+			fprintf(stderr, "armprof decode: %s: cannot load symbols\n", path);
 		ap_report_free(r);
 		return NULL;
 	}
