@@ -60,7 +60,8 @@ struct ap_parquet_writer_config {
 	size_t n_columns;       /* 1 .. 4096 */
 	uint32_t row_group_rows; /* rows per row group (default 65536) */
 	int zstd_level;          /* default 3; 0 writes the pages uncompressed */
-	ap_parquet_write_fn write;
+	ap_parquet_write_fn write; /* NULL: row groups kept in memory, for
+	                              ap_parquet_writer_append */
 	void *ctx;
 	const char *created_by;  /* the footer's created_by (default "armprof") */
 };
@@ -94,6 +95,20 @@ AP_API int ap_parquet_set_enum(struct ap_parquet_writer *w, size_t col, uint32_t
  * left unset is -AP_ERR_INVALID (the row is dropped). Writes a row group when
  * full: then also -AP_ERR_IO or -AP_ERR_NOMEM. */
 AP_API int ap_parquet_end_row(struct ap_parquet_writer *w);
+
+/* End the current row group now, if it has rows (else nothing): a row
+ * group's boundary where the caller wants one. 0 or a negative enum
+ * ap_error. */
+AP_API int ap_parquet_writer_flush(struct ap_parquet_writer *w);
+
+/* Row groups encoded apart: a writer created without a write callback keeps
+ * the row groups it writes in memory (no "PAR1", no footer); append writes
+ * them into w, after what w has written, as w's own (the file is the one w
+ * would have written with the same rows and flushes), and empties from for
+ * reuse. from must have no row in progress (flush it first) and the same
+ * columns as w. Several such writers may be filled on several threads at
+ * once and appended in order on one. 0, -AP_ERR_INVALID, or w's error. */
+AP_API int ap_parquet_writer_append(struct ap_parquet_writer *w, struct ap_parquet_writer *from);
 
 /* Rows ended so far. */
 AP_API uint64_t ap_parquet_rows(const struct ap_parquet_writer *w);

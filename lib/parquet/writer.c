@@ -43,6 +43,7 @@ struct ap_parquet_writer {
 	uint64_t rows;
 	size_t dict_bytes; /* of the row group being built */
 	struct bytes page, comp, hdr;
+	struct bytes mem; /* no write callback: the encoded row groups */
 	ZSTD_CCtx *zc;
 	struct chunk_meta *meta; /* n_groups * n_cols */
 	int64_t *group_rows_written, *group_bytes;
@@ -61,8 +62,13 @@ static int emit(struct ap_parquet_writer *w, const void *p, size_t len)
 {
 	if (w->error)
 		return w->error;
-	if (len && w->write(w->ctx, p, len) != 0)
+	if (!w->write) { /* a writer of row groups in memory */
+		bytes_put(&w->mem, p, len);
+		if (w->mem.failed)
+			return w->error = -AP_ERR_NOMEM;
+	} else if (len && w->write(w->ctx, p, len) != 0) {
 		return w->error = -AP_ERR_IO;
+	}
 	w->offset += len;
 	return 0;
 }
@@ -71,7 +77,7 @@ int ap_parquet_writer_create(struct ap_parquet_writer **out,
                              const struct ap_parquet_writer_config *cfg)
 {
 	*out = NULL;
-	if (!cfg || cfg->size < sizeof(*cfg) || !cfg->write || !cfg->columns || cfg->n_columns == 0 ||
+	if (!cfg || cfg->size < sizeof(*cfg) || !cfg->columns || cfg->n_columns == 0 ||
 	    cfg->n_columns > MAX_COLUMNS || cfg->row_group_rows == 0 || cfg->zstd_level < 0 ||
 	    cfg->zstd_level > ZSTD_maxCLevel())
 		return -AP_ERR_INVALID;
@@ -101,7 +107,7 @@ int ap_parquet_writer_create(struct ap_parquet_writer **out,
 		ap_parquet_writer_destroy(w);
 		return -AP_ERR_NOMEM;
 	}
-	int rc = emit(w, "PAR1", 4);
+	int rc = w->write ? emit(w, "PAR1", 4) : 0;
 	if (rc) {
 		ap_parquet_writer_destroy(w);
 		return rc;
@@ -373,7 +379,7 @@ static void write_column_chunk(struct thrift *t, const struct column *c, const s
 
 int ap_parquet_writer_finish(struct ap_parquet_writer *w)
 {
-	if (w->finished)
+	if (w->finished || !w->write) /* a writer in memory is appended, not finished */
 		return -AP_ERR_INVALID;
 	int rc = flush_row_group(w);
 	w->finished = 1;
@@ -408,6 +414,49 @@ int ap_parquet_writer_finish(struct ap_parquet_writer *w)
 	return emit(w, f->p, f->len);
 }
 
+int ap_parquet_writer_flush(struct ap_parquet_writer *w)
+{
+	if (w->error || w->finished)
+		return w->error ? w->error : -AP_ERR_INVALID;
+	return flush_row_group(w);
+}
+
+int ap_parquet_writer_append(struct ap_parquet_writer *w, struct ap_parquet_writer *from)
+{
+	if (w->error || w->finished)
+		return w->error ? w->error : -AP_ERR_INVALID;
+	if (from->error)
+		return from->error;
+	if (from->write || from->finished || from->cols[0].n_rows || from->n_cols != w->n_cols)
+		return -AP_ERR_INVALID;
+	for (size_t i = 0; i < w->n_cols; i++)
+		if (from->cols[i].type != w->cols[i].type || from->cols[i].optional != w->cols[i].optional ||
+		    strcmp(from->cols[i].name, w->cols[i].name) != 0)
+			return -AP_ERR_INVALID;
+	/* the groups' offsets were from the start of from's memory: now from here */
+	for (size_t g = 0; g < from->n_groups; g++) {
+		if (grow_groups(w) != 0)
+			return w->error = -AP_ERR_NOMEM;
+		struct chunk_meta *m = &w->meta[w->n_groups * w->n_cols];
+		memcpy(m, &from->meta[g * w->n_cols], w->n_cols * sizeof(*m));
+		for (size_t i = 0; i < w->n_cols; i++) {
+			m[i].data_offset += (int64_t)w->offset;
+			if (m[i].dict_offset >= 0)
+				m[i].dict_offset += (int64_t)w->offset;
+		}
+		w->group_rows_written[w->n_groups] = from->group_rows_written[g];
+		w->group_bytes[w->n_groups] = from->group_bytes[g];
+		w->n_groups++;
+	}
+	w->rows += from->rows;
+	int rc = emit(w, from->mem.p, from->mem.len);
+	from->mem.len = 0;
+	from->offset = 0;
+	from->n_groups = 0;
+	from->rows = 0;
+	return rc;
+}
+
 void ap_parquet_writer_destroy(struct ap_parquet_writer *w)
 {
 	if (!w)
@@ -419,6 +468,7 @@ void ap_parquet_writer_destroy(struct ap_parquet_writer *w)
 	bytes_free(&w->page);
 	bytes_free(&w->comp);
 	bytes_free(&w->hdr);
+	bytes_free(&w->mem);
 	ZSTD_freeCCtx(w->zc);
 	free(w->meta);
 	free(w->group_rows_written);

@@ -168,7 +168,6 @@ TEST(writer_api)
 	CHECK(w == NULL);
 	cfg.columns = cols;
 	cfg.n_columns = 3;
-	CHECK(ap_parquet_writer_create(&w, &cfg) == -AP_ERR_INVALID); /* no write callback */
 	cfg.write = sink_write;
 	cfg.ctx = &k;
 	cfg.row_group_rows = 2;
@@ -208,6 +207,75 @@ TEST(writer_api)
 	ap_parquet_writer_destroy(w);
 }
 
+/* A sink that keeps the bytes. */
+static int keep_write(void *ctx, const void *buf, size_t len)
+{
+	bytes_put(ctx, buf, len);
+	return 0;
+}
+
+static void rows(struct ap_parquet_writer *w, int from, int to)
+{
+	char s[8];
+	for (int i = from; i < to; i++) {
+		snprintf(s, sizeof(s), "s%d", i % 5);
+		ap_parquet_set_int64(w, 0, i);
+		if (i % 3)
+			ap_parquet_set_string(w, 1, s, strlen(s));
+		ap_parquet_end_row(w);
+	}
+}
+
+/* Row groups encoded in memory writers and appended make the file a single
+ * writer makes with the same rows and flushes, byte for byte. */
+TEST(writer_append)
+{
+	const struct ap_parquet_column cols[] = {
+		{ .name = "n", .type = AP_PARQUET_INT64 },
+		{ .name = "s", .type = AP_PARQUET_STRING, .optional = 1 },
+	};
+	struct ap_parquet_writer_config cfg;
+	ap_parquet_writer_config_init(&cfg);
+	cfg.columns = cols;
+	cfg.n_columns = 2;
+	cfg.row_group_rows = 100;
+	struct bytes one = { 0 }, two = { 0 };
+	struct ap_parquet_writer *w, *file, *a, *b;
+	cfg.write = keep_write;
+	cfg.ctx = &one;
+	CHECK(ap_parquet_writer_create(&w, &cfg) == 0);
+	rows(w, 0, 250);
+	CHECK(ap_parquet_writer_flush(w) == 0);
+	rows(w, 250, 300);
+	CHECK(ap_parquet_writer_flush(w) == 0);
+	CHECK(ap_parquet_writer_flush(w) == 0); /* nothing to end: no empty group */
+	CHECK(ap_parquet_writer_finish(w) == 0);
+	ap_parquet_writer_destroy(w);
+
+	cfg.ctx = &two;
+	CHECK(ap_parquet_writer_create(&file, &cfg) == 0);
+	cfg.write = NULL;
+	CHECK(ap_parquet_writer_create(&a, &cfg) == 0);
+	CHECK(ap_parquet_writer_create(&b, &cfg) == 0);
+	rows(a, 0, 250);
+	rows(b, 250, 300);
+	CHECK(ap_parquet_writer_append(file, a) == -AP_ERR_INVALID); /* a row group in progress */
+	CHECK(ap_parquet_writer_flush(a) == 0);
+	CHECK(ap_parquet_writer_flush(b) == 0);
+	CHECK(ap_parquet_writer_finish(a) == -AP_ERR_INVALID);      /* in memory: appended only */
+	CHECK(ap_parquet_writer_append(file, a) == 0);
+	CHECK(ap_parquet_writer_append(file, b) == 0);
+	CHECK_EQ_U64(ap_parquet_rows(a), 0);
+	CHECK_EQ_U64(ap_parquet_rows(file), 300);
+	CHECK(ap_parquet_writer_finish(file) == 0);
+	CHECK(one.len > 100 && one.len == two.len && memcmp(one.p, two.p, one.len) == 0);
+	ap_parquet_writer_destroy(file);
+	ap_parquet_writer_destroy(a);
+	ap_parquet_writer_destroy(b);
+	bytes_free(&one);
+	bytes_free(&two);
+}
+
 TEST_MAIN(CASE(rle_run), CASE(rle_bit_packed_padded), CASE(rle_literal_then_run),
           CASE(rle_wide_run_value), CASE(thrift_compact), CASE(dictionary),
-          CASE(writer_api))
+          CASE(writer_api), CASE(writer_append))

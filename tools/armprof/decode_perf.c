@@ -84,6 +84,7 @@ static void decode_serial(struct perf_input *in, const struct decode_perf_opts *
 		c.origin.tid = in->cur->tid;
 		ap_decoder_feed(&dec, p, n);
 		perf_input_finish_buffer(in, &dec);
+		decode_sink_end_buffer(sink);
 		if (o->verbose || flagged(in->cur))
 			perf_input_buffer_done(in, &dec, stderr);
 	}
@@ -93,8 +94,8 @@ static void decode_serial(struct perf_input *in, const struct decode_perf_opts *
 /* ---- parallel -------------------------------------------------------- */
 
 /* One buffer's decode: in, the buffer and its offset in the serial stream;
- * out, its text (text formats, --packets) or its records (Parquet), and
- * the decoder (its totals are this buffer's). */
+ * out, its text (text formats, --packets) or its Parquet row groups (in
+ * memory tables), and the decoder (its totals are this buffer's). */
 /* Text in memory: a job's output, kept (emptied) from batch to batch. */
 struct text {
 	char *p;
@@ -133,8 +134,9 @@ struct job {
 	FILE *mem;                    /* --packets: the listing */
 	char *text_buf;
 	size_t text_len;
-	struct ap_record *recs;
-	size_t n_recs, cap_recs;
+	struct record_parquet **tables; /* Parquet: the slot's, [0] or one per class */
+	int split;
+	struct record_origin origin;
 	int oom;
 	int excused; /* perf_input_finish_aux */
 	enum ap_ds_encoding enc;
@@ -149,17 +151,11 @@ static int job_record(void *ctx, const struct ap_record *rec)
 			record_writer_put(j->writer, rec);
 		return 0;
 	}
-	if (j->n_recs == j->cap_recs) { /* doubling: amortised, not per record */
-		size_t cap = j->cap_recs ? j->cap_recs * 2 : 1024;
-		struct ap_record *r = realloc(j->recs, cap * sizeof(*r));
-		if (!r) {
-			j->oom = 1;
-			return 1; /* stop this buffer's decode */
-		}
-		j->recs = r;
-		j->cap_recs = cap;
+	struct record_parquet *t = j->tables[j->split ? (int)record_class_of(rec) : 0];
+	if (record_parquet_put(t, rec, &j->origin) != 0) {
+		j->oom = 1;
+		return 1; /* stop this buffer's decode */
 	}
-	j->recs[j->n_recs++] = *rec;
 	return 0;
 }
 
@@ -195,6 +191,9 @@ static void run_job(struct job *j)
 		record_writer_set_encoding(j->writer, j->enc);
 	ap_decoder_feed(&j->dec, j->data, j->len);
 	j->excused = perf_input_finish_aux(j->b, &j->dec);
+	for (int c = 0; !j->text && c < (j->split ? CLASS_COUNT : 1); c++)
+		if (record_parquet_end_group(j->tables[c]) != 0)
+			j->oom = 1;
 	if (j->mem) {
 		if (fclose(j->mem) != 0)
 			j->oom = 1;
@@ -215,6 +214,7 @@ struct batch {
 	struct job jobs[BATCH_MAX_BUFFERS];
 	struct record_writer *writers[BATCH_MAX_BUFFERS];
 	struct text texts[BATCH_MAX_BUFFERS];
+	struct record_parquet *tables[BATCH_MAX_BUFFERS][CLASS_COUNT];
 	size_t n;
 	size_t next; /* the next job to take (atomic) */
 	pthread_t tids[64];
@@ -252,28 +252,30 @@ static void batch_finish(struct batch *b)
 }
 
 /* The next buffers, until the input budget (at least one per thread). */
-static void batch_fill(struct batch *b, struct perf_input *in, const struct decode_perf_opts *o, int text,
-                       enum ap_ds_encoding enc, uint64_t *base)
+static void batch_fill(struct batch *b, struct perf_input *in, const struct decode_perf_opts *o,
+                       struct decode_sink *sink, enum ap_ds_encoding enc, uint64_t *base)
 {
 	size_t bytes = 0;
 	const uint8_t *p;
 	size_t len;
+	int text = decode_sink_is_text(sink);
 	b->n = 0;
 	while (b->n < BATCH_MAX_BUFFERS && (bytes < BATCH_INPUT_BYTES || b->n < o->jobs) &&
 	       perf_input_next(in, NULL, &p, &len)) {
 		size_t i = b->n++;
 		struct job *j = &b->jobs[i];
-		struct ap_record *recs = j->recs;
-		size_t cap = j->cap_recs;
 		memset(j, 0, sizeof(*j));
-		j->recs = recs;
-		j->cap_recs = cap;
 		if (text && !o->packets && !b->writers[i] &&
 		    !(b->writers[i] = record_writer_new_fn(text_append, &b->texts[i], o->fmt)))
 			j->oom = 1;
+		if (!text && !b->tables[i][0] && decode_sink_new_tables(sink, b->tables[i]) != 0)
+			j->oom = 1;
+		j->tables = b->tables[i];
+		j->split = decode_sink_is_split(sink);
 		j->out = &b->texts[i];
 		j->writer = b->writers[i];
 		j->b = in->cur;
+		j->origin = (struct record_origin){ 1, in->cur->cpu, in->cur->tid };
 		j->data = p;
 		j->len = len;
 		j->base = *base;
@@ -300,9 +302,7 @@ static int batch_emit(struct batch *b, struct perf_input *in, const struct decod
 		if (!rc && j->text) {
 			decode_sink_put_bytes(sink, j->text_buf, j->text_len);
 		} else if (!rc) {
-			struct record_origin origin = { 1, j->b->cpu, j->b->tid };
-			for (size_t k = 0; k < j->n_recs; k++)
-				decode_sink_put(sink, &j->recs[k], &origin);
+			decode_sink_put_tables(sink, j->tables);
 		}
 		add_stats(totals, ap_decoder_stats(&j->dec));
 		in->n_cut_excused += (uint64_t)j->excused;
@@ -350,11 +350,11 @@ static int decode_parallel(struct perf_input *in, const struct decode_perf_opts 
 	uint64_t base = 0;
 	int rc = 0;
 	struct batch *cur = &batches[0], *next = &batches[1];
-	batch_fill(cur, in, o, text, enc, &base);
+	batch_fill(cur, in, o, sink, enc, &base);
 	batch_start(cur, o->jobs - 1);
 	batch_finish(cur);
 	while (cur->n) {
-		batch_fill(next, in, o, text, enc, &base);
+		batch_fill(next, in, o, sink, enc, &base);
 		batch_start(next, o->jobs - 1); /* decoding while this thread writes */
 		if (!rc)
 			rc = batch_emit(cur, in, o, sink, totals);
@@ -367,7 +367,8 @@ static int decode_parallel(struct perf_input *in, const struct decode_perf_opts 
 		for (size_t i = 0; i < BATCH_MAX_BUFFERS; i++) {
 			record_writer_free(batches[k].writers[i]);
 			free(batches[k].texts[i].p);
-			free(batches[k].jobs[i].recs);
+			for (int c = 0; c < CLASS_COUNT; c++)
+				record_parquet_free(batches[k].tables[i][c]);
 		}
 	free(batches);
 	return rc;

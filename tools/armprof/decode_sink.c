@@ -15,6 +15,7 @@ struct decode_sink {
 	struct record_writer *writer;        /* text formats */
 	int failed;                          /* a put failed: the outputs are incomplete */
 	enum ap_ds_encoding enc;
+	const struct ap_report *symbols;
 };
 
 int decode_sink_parse_format(const char *name, struct decode_sink_opts *o)
@@ -85,6 +86,7 @@ struct decode_sink *decode_sink_open(const struct decode_sink_opts *o)
 		return NULL;
 	}
 	s->parquet = o->parquet;
+	s->symbols = o->symbols;
 	s->packets = o->packets;
 	int rc;
 	if (o->parquet) {
@@ -151,6 +153,36 @@ void decode_sink_set_encoding(struct decode_sink *s, enum ap_ds_encoding enc)
 enum ap_ds_encoding decode_sink_encoding(const struct decode_sink *s)
 {
 	return s->enc;
+}
+
+void decode_sink_end_buffer(struct decode_sink *s)
+{
+	for (int c = 0; s->parquet && c < s->n_out; c++)
+		if (record_parquet_end_group(s->table[c]) != 0)
+			s->failed = 1;
+}
+
+int decode_sink_new_tables(const struct decode_sink *s, struct record_parquet **tables)
+{
+	for (int c = 0; c < s->n_out; c++) {
+		tables[c] = record_parquet_new(NULL, s->symbols);
+		if (!tables[c])
+			return -1;
+		record_parquet_set_encoding(tables[c], s->enc);
+	}
+	return 0;
+}
+
+int decode_sink_is_split(const struct decode_sink *s)
+{
+	return s->n_out > 1;
+}
+
+void decode_sink_put_tables(struct decode_sink *s, struct record_parquet **tables)
+{
+	for (int c = 0; c < s->n_out; c++)
+		if (!s->failed && record_parquet_append(s->table[c], tables[c]) != 0)
+			s->failed = 1;
 }
 
 FILE *decode_sink_stream(struct decode_sink *s)

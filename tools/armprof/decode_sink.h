@@ -43,6 +43,15 @@ void decode_sink_put(struct decode_sink *s, const struct ap_record *rec,
                      const struct record_origin *origin);
 /* Bytes already formatted in the sink's text format (parallel decode). */
 void decode_sink_put_bytes(struct decode_sink *s, const void *data, size_t len);
+/* Parquet: end the tables' row groups at the end of an AUX buffer. */
+void decode_sink_end_buffer(struct decode_sink *s);
+/* Parquet, -j: in-memory tables (record_parquet_new(NULL, ...)) like the
+ * sink's, one per output (three with --split, in enum record_class order),
+ * filled by a decode thread; 0, or -1 (the caller frees what was made). */
+int decode_sink_new_tables(const struct decode_sink *s, struct record_parquet **tables);
+int decode_sink_is_split(const struct decode_sink *s);
+/* Their row groups appended to the outputs, the tables emptied. */
+void decode_sink_put_tables(struct decode_sink *s, struct record_parquet **tables);
 /* The text stream (the packet listing is written to it), NULL for Parquet. */
 FILE *decode_sink_stream(struct decode_sink *s);
 /* 1 if the sink takes formatted text (decode_sink_put_bytes). */

@@ -120,7 +120,7 @@ struct record_parquet *record_parquet_new(struct cli_output *out, const struct a
 	ap_parquet_writer_config_init(&cfg);
 	cfg.columns = columns;
 	cfg.n_columns = C_COUNT;
-	cfg.write = write_out;
+	cfg.write = out ? write_out : NULL; /* NULL: row groups in memory */
 	cfg.ctx = out;
 	cfg.created_by = "armprof decode --format parquet";
 	cfg.zstd_level = 1; /* level 3: 25% more CPU time, and no smaller here (docs/PERFORMANCE.md) */
@@ -262,6 +262,22 @@ int record_parquet_put(struct record_parquet *t, const struct ap_record *r,
 void record_parquet_set_encoding(struct record_parquet *t, enum ap_ds_encoding enc)
 {
 	t->enc = enc;
+}
+
+int record_parquet_end_group(struct record_parquet *t)
+{
+	int rc = t->err ? t->err : ap_parquet_writer_flush(t->w);
+	if (rc && !t->err)
+		t->err = rc;
+	return rc ? -1 : 0;
+}
+
+int record_parquet_append(struct record_parquet *t, struct record_parquet *from)
+{
+	int rc = t->err ? t->err : from->err ? from->err : ap_parquet_writer_append(t->w, from->w);
+	if (rc && !t->err)
+		t->err = rc;
+	return rc ? -1 : 0;
 }
 
 uint64_t record_parquet_rows(const struct record_parquet *t)

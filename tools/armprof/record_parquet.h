@@ -30,7 +30,8 @@ const char *record_class_name(enum record_class c);
 
 struct record_parquet;
 /* A table written to out (opened by the caller, closed by the caller after
- * record_parquet_finish). symbols (may be NULL) names the function of each
+ * record_parquet_finish); out NULL: a table whose row groups stay in memory
+ * for record_parquet_append (a decode thread's). symbols (may be NULL) names the function of each
  * PC in the symbol column. Returns NULL after printing the reason. */
 struct record_parquet *record_parquet_new(struct cli_output *out, const struct ap_report *symbols);
 /* One row. Returns 0, or -1 (then the table is abandoned: the caller
@@ -38,6 +39,12 @@ struct record_parquet *record_parquet_new(struct cli_output *out, const struct a
 int record_parquet_put(struct record_parquet *t, const struct ap_record *rec,
                        const struct record_origin *origin);
 uint64_t record_parquet_rows(const struct record_parquet *t);
+/* End the row group here (decode ends one at each AUX buffer, so that the
+ * threads of -j N make the file -j 1 makes). 0 or -1 (reason at finish). */
+int record_parquet_end_group(struct record_parquet *t);
+/* The row groups of the in-memory table from, appended to t, from emptied.
+ * 0 or -1 (reason at finish). */
+int record_parquet_append(struct record_parquet *t, struct record_parquet *from);
 /* The Data Source encoding that names data_source values (default RAW: none). */
 void record_parquet_set_encoding(struct record_parquet *t, enum ap_ds_encoding enc);
 /* Write the footer: 0, or -1 after printing the reason (a write error's
