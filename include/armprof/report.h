@@ -115,8 +115,10 @@ AP_API int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t
 /* The name of the function symbol covering the runtime address pc in the
  * binary or a library loaded so far (as the report's rows name it), or NULL;
  * *binary (may be NULL) gets the library's file name, NULL for the binary.
- * Reads only: several threads may call it once the files are loaded. For
- * per-record symbols outside a report (`armprof decode --binary`). */
+ * With the binary alone (no library added) it only reads: several threads
+ * may call it once the binary is loaded (with libraries, libelf loads
+ * sections lazily). For per-record symbols outside a report (`armprof
+ * decode --binary`). */
 AP_API const char *ap_report_symbol_name(const struct ap_report *r, uint64_t pc,
                                          const char **binary);
 /* Symbols of another ELF file the program ran code of (its dynamic loader,
