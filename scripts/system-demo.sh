@@ -5,7 +5,8 @@
 # kernel, perf 6.1, busybox), then profile the pointer-chasing example inside
 # a Linux guest with Linux's own arm_spe_pmu driver and perf:
 #   perf record -e arm_spe_0/.../ ./pointer_chase; perf report   (in the guest)
-#   armprof report perf.data                                      (on the host)
+#   armprof report --kallsyms kallsyms perf.data                  (on the host;
+#                                     the guest's kernel symbols name its samples)
 # The perf.data lands in out/system/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,8 @@ mkdir -p out/system
 cp build/examples/pointer_chase out/system/
 cd out/system
 ../../build/armprof system -- \
-  'perf record -e arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,branch_filter=1/ -o perf.data ./pointer_chase &&
+  'cat /proc/kallsyms > kallsyms &&
+   perf record -e arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,branch_filter=1/ -o perf.data ./pointer_chase &&
    perf report -i perf.data --stdio --sort comm,dso,sym 2> /dev/null | head -n 24'
 echo
-../../build/armprof report --top 8 perf.data
+../../build/armprof report --top 8 --kallsyms kallsyms perf.data

@@ -132,6 +132,25 @@ AP_API int ap_report_load_library(struct ap_report *r, const char *path, uint64_
  * path's own: for a copy found elsewhere (a build-ID cache's ".../elf"). */
 AP_API int ap_report_load_library_named(struct ap_report *r, const char *path, const char *name,
                                         uint64_t load_bias, char *err_msg, size_t err_len);
+/* The kernel's functions, from path, a /proc/kallsyms text (perf report
+ * --kallsyms): lines "ADDRESS TYPE NAME [MODULE]" (address in hex), of
+ * which the text symbols (types t, T, w, W) with an address other than 0
+ * are the functions (kptr_restrict shows 0 to a reader without the right
+ * to see them); several at one address: the last in the file, the one
+ * perf keeps. Each function reaches to the next symbol's address (a
+ * function's, or a data symbol's of type d, D, b or B, which perf reads
+ * too); the last of the kernel or of a module, to the end of the page
+ * after its start's page. PCs of the kernel's half of the
+ * address space (bits [63:55] set: Linux's kernel and modules on arm64)
+ * are then looked up there, and their rows name the binary
+ * "[kernel.kallsyms]" or the module ("[arm_spe_pmu]"), as perf does; a
+ * kernel PC no function covers has a NULL name and "[kernel.kallsyms]".
+ * A second call replaces the first. Call before ap_report_finish.
+ * Returns 0; -AP_ERR_IO (cannot open or read); -AP_ERR_FORMAT (a line that
+ * is not "ADDRESS TYPE NAME [MODULE]", named with its number; no function;
+ * every function's address 0; larger than 256 MiB); -AP_ERR_NOMEM.
+ * err_msg (may be NULL) gets a message naming path. */
+AP_API int ap_report_load_kallsyms(struct ap_report *r, const char *path, char *err_msg, size_t err_len);
 /* A directory to look for separate debug files in, laid out as
  * /usr/lib/debug is (.build-id/xx/yyyy.debug, or the file's own directory
  * below it). Directories are searched in the order added, then
@@ -259,11 +278,13 @@ AP_API int ap_report_disassemble(const struct ap_report *r, uint64_t pc, char *b
 /* The statistics of the samples at pc, or NULL when none is there. */
 AP_API const struct ap_report_stats *ap_report_pc_stats(const struct ap_report *r, uint64_t pc);
 /* Where the function called name is, in runtime addresses: [*start,
- * *start + *size), in the binary or a loaded library (*binary: the
- * library's file name, NULL for the binary). Several symbols may have the
- * name (static functions of different files, a library's copy): the one
- * with the most samples, the first of them in the binary and then the
- * libraries in load order on a tie. Without a symbol of that exact name,
+ * *start + *size), in the binary, a loaded library or the kernel
+ * (ap_report_load_kallsyms) (*binary: the library's file name,
+ * "[kernel.kallsyms]" or the module's "[name]", NULL for the binary).
+ * Several symbols may have the name (static functions of different
+ * files, a library's copy): the one with the most samples, the first of
+ * them in the binary, then the libraries in load order, then the kernel,
+ * on a tie. Without a symbol of that exact name,
  * the compiler's copies of the function count (name.constprop.0,
  * name.isra.0, name.part.0, ...). *found: the symbol's name. Returns 0, or
  * -AP_ERR_INVALID when no function symbol with a size has the name. */

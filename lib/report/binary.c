@@ -396,6 +396,7 @@ int ap_report_find_function(const struct ap_report *r, const char *name, uint64_
 {
 	const struct report_symbol *best = NULL;
 	const struct report_binary *best_bin = NULL;
+	const char *best_kernel = NULL;
 	uint64_t best_samples = 0;
 	/* The exact name first; only without it the compiler's copies. */
 	for (int clones = 0; clones < 2 && !best; clones++) {
@@ -413,18 +414,33 @@ int ap_report_find_function(const struct ap_report *r, const char *name, uint64_
 			}
 		}
 	}
+	/* Then the kernel's functions (ap_report_load_kallsyms). */
+	for (size_t i = 0; i < r->kernel.n; i++) {
+		const struct report_kernel_symbol *k = &r->kernel.v[i];
+		if (!k->is_function || !names_function(k->sym.name, name, clones))
+			continue;
+		uint64_t n = samples_in(r, k->sym.start, k->sym.size);
+		if (!best || n > best_samples) {
+			best = &k->sym;
+			best_bin = NULL;
+			best_kernel = k->binary;
+			best_samples = n;
+		}
+	}
 	}
 	if (!best)
 		return -AP_ERR_INVALID;
 	*start = best->start;
 	*size = best->size;
-	*binary = best_bin->file;
+	*binary = best_bin ? best_bin->file : best_kernel;
 	*found = best->name;
 	return 0;
 }
 
 const struct report_symbol *report_find_symbol(const struct ap_report *r, uint64_t pc, const char **binary)
 {
+	if (r->kernel.n && report_is_kernel_pc(pc))
+		return report_kernel_find(&r->kernel, pc, binary);
 	const struct report_binary *b = binary_of(r, pc);
 	*binary = b ? b->file : NULL;
 	return b ? report_binary_symbol(b, pc) : NULL;

@@ -39,6 +39,7 @@ void ap_report_free(struct ap_report *r)
 	free(r->thread_index);
 	report_binary_free(r->bin);
 	report_libraries_free(r->libs);
+	report_kernel_fini(&r->kernel);
 	for (size_t i = 0; i < r->n_debug_dirs; i++)
 		free(r->debug_dirs[i]);
 	free(r->debug_dirs);

@@ -50,6 +50,34 @@ long report_fde_functions(const uint8_t *hdr, size_t hdr_len, uint64_t hdr_addr,
 int report_find_debug_file(Elf *elf, const char *path, const char *const *dirs, size_t n_dirs, char *out,
                            size_t cap);
 
+/* kallsyms.c: the kernel's functions (ap_report_load_kallsyms). */
+struct report_kernel_symbol {
+	struct report_symbol sym; /* start, size (to the next function), name, bind */
+	const char *binary;       /* "[kernel.kallsyms]", or the module's "[name]" */
+	int is_function;          /* 0: a data symbol, which only ends the function before it */
+};
+struct report_kernel {
+	struct report_kernel_symbol *v; /* sorted by start, one per address (functions and data) */
+	size_t n;
+	char *text; /* the file, its names and modules NUL-terminated in place */
+};
+/* Parse text (len bytes, text[len] == 0, malloc'd: k owns it from the
+ * call on) into k. Returns 0, -AP_ERR_FORMAT (err names file and the line)
+ * or -AP_ERR_NOMEM; k is empty on error. */
+int report_kallsyms_parse(struct report_kernel *k, const char *file, char *text, size_t len, char *err,
+                          size_t err_len);
+const struct report_kernel_symbol *report_kernel_symbol(const struct report_kernel *k, uint64_t pc);
+/* The function covering pc, or NULL; *binary its module, or the kernel's
+ * "[kernel.kallsyms]" (also when no function covers pc). */
+const struct report_symbol *report_kernel_find(const struct report_kernel *k, uint64_t pc, const char **binary);
+void report_kernel_fini(struct report_kernel *k);
+/* A PC of the kernel's half of the address space (TTBR1: bit 55, which the
+ * decoder copied into [63:56]); only these are looked up in its symbols. */
+static inline int report_is_kernel_pc(uint64_t pc)
+{
+	return (pc >> 55) == 0x1FF;
+}
+
 /* lines.c: shared cache lines. */
 struct report_pc_count {
 	uint64_t pc; /* or a context, for the threads */
@@ -118,6 +146,7 @@ struct ap_report {
 
 	struct report_binary *bin;
 	struct report_binary *libs; /* ap_report_load_library, a list in the order added */
+	struct report_kernel kernel; /* ap_report_load_kallsyms (n 0: none) */
 
 	struct ap_report_row *insn_rows, *fn_rows;
 	size_t n_insn_rows, n_fn_rows;

@@ -39,6 +39,9 @@ static void usage(FILE *out)
 	        "  --symfs DIR          perf.data: look for the recorded files under DIR first (a\n"
 	        "                       copy of the recording machine's); files found nowhere are\n"
 	        "                       looked up by their build ID in ~/.debug (perf archive)\n"
+	        "  --kallsyms FILE      the kernel's functions, from a /proc/kallsyms text saved in the\n"
+	        "                       boot that recorded (cat /proc/kallsyms > FILE, as root): kernel\n"
+	        "                       PCs are named, their binary [kernel.kallsyms] or [module]\n"
 	        "  --top N              rows per table (default 20 for text, all for json/csv; 0 = all)\n"
 	        "  --sort KEY           rank rows by samples (default: where the operations are),\n"
 	        "                       latency (summed total latency: where the cycles go),\n"
@@ -278,6 +281,25 @@ static int parse_num(const char *s, uint64_t *out)
 	return errno || *end ? -1 : 0;
 }
 
+/* --kallsyms from another boot (KASLR moves the kernel each time) or
+ * machine names none of the kernel's samples: say so rather than show
+ * them all [unknown] without a word. Kernel rows are those the library
+ * gave the binary [kernel.kallsyms] or a [module]. */
+static void check_kallsyms(const struct ap_report *rep, const char *kallsyms, const char *input)
+{
+	const struct ap_report_row *rows;
+	size_t n = ap_report_instructions(rep, &rows);
+	uint64_t kernel = 0, named = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].binary && rows[i].binary[0] == '[') {
+			kernel += rows[i].stats.samples;
+			named += rows[i].name ? rows[i].stats.samples : 0;
+		}
+	if (kernel && !named)
+		fprintf(stderr, "armprof report: warning: %s names none of %s's %" PRIu64 " kernel samples: is it from "
+		        "another boot (KASLR moves the kernel at each) or machine?\n", kallsyms, input, kernel);
+}
+
 /* What one input needs besides its path: the options that say how to
  * read it. */
 struct load_opts {
@@ -291,6 +313,7 @@ struct load_opts {
 	const char *const *debug_dirs; /* --debug-dir, in order */
 	size_t n_debug_dirs;
 	const char *symfs; /* --symfs, or NULL */
+	const char *kallsyms; /* --kallsyms, or NULL */
 };
 
 /* Read input into a finished report (run->rep, made here) and its view:
@@ -336,6 +359,13 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 			free(libs);
 			return EXIT_USAGE;
 		}
+	char msg[1200];
+	if (lo->kallsyms && ap_report_load_kallsyms(run->rep, lo->kallsyms, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "armprof report: --kallsyms: %s\n", msg);
+		ap_report_free(run->rep);
+		free(libs);
+		return EXIT_USAGE;
+	}
 	view->input = input;
 	view->input_kind = "raw SPE";
 	view->ended_by_signal = ended_by_signal;
@@ -396,6 +426,8 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		run->rep = NULL;
 		return rc;
 	}
+	if (lo->kallsyms)
+		check_kallsyms(run->rep, lo->kallsyms, input);
 	view->decode_errors = run->decode_errors;
 	return 0;
 }
@@ -414,7 +446,7 @@ int cmd_report(int argc, char **argv)
 	enum ap_report_key sort = AP_REPORT_BY_SAMPLES;
 	const char *debug_dirs[REPORT_MAX_DEBUG_DIRS];
 	size_t n_debug_dirs = 0;
-	const char *symfs = NULL;
+	const char *symfs = NULL, *kallsyms = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -433,6 +465,9 @@ int cmd_report(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--symfs") && v) {
 			symfs = v;
+			i++;
+		} else if (!strcmp(a, "--kallsyms") && v) {
+			kallsyms = v;
 			i++;
 		} else if (!strcmp(a, "--debug-dir") && v) {
 			if (n_debug_dirs == REPORT_MAX_DEBUG_DIRS) {
@@ -516,7 +551,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "armprof report: --diff and --annotate: one at a time\n");
 		return EXIT_USAGE;
 	}
-	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs };
+	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs,
+	                        kallsyms };
 	struct report_run run, old_run = { 0 };
 	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
 	static char binary_used[4096], old_binary_used[4096];
