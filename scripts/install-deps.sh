@@ -28,3 +28,13 @@ bash "$(dirname "$0")/debian-arm64-root.sh" "$(dirname "$0")/../.cache/debian-ar
 # without it tests/system/system_boot.sh skips.
 bash "$(dirname "$0")/../system/kit/build.sh" > /dev/null ||
   echo "install-deps.sh: no guest kit for armprof system (tests/system/system_boot.sh will skip)"
+# DuckDB as an npm package (its engine ships inside), into .cache/npm: the
+# independent reader of armprof's Parquet files in tests/export/. Optional:
+# without npm or network those tests skip.
+if command -v npm > /dev/null; then
+  mkdir -p "$(dirname "$0")/../.cache/npm"
+  (cd "$(dirname "$0")/../.cache/npm" && npm install --no-audit --no-fund --prefix . @duckdb/node-api > /dev/null) ||
+    echo "install-deps.sh: npm install @duckdb/node-api failed (tests/export will skip)"
+else
+  echo "install-deps.sh: no npm: DuckDB for tests/export not installed (they will skip)"
+fi

@@ -18,5 +18,6 @@
 #include "armprof/perfdata.h"
 #include "armprof/uarch.h"
 #include "armprof/report.h"
+#include "armprof/parquet.h"
 
 #endif

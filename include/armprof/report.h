@@ -112,6 +112,15 @@ AP_API int ap_report_add(struct ap_report *r, const struct ap_record *rec);
  * file) or -AP_ERR_NOMEM; err_msg (may be NULL) gets a message. */
 AP_API int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias,
                                  char *err_msg, size_t err_len);
+/* The name of the function symbol covering the runtime address pc in the
+ * binary or a library loaded so far (as the report's rows name it), or NULL;
+ * *binary (may be NULL) gets the library's file name, NULL for the binary.
+ * With the binary alone (no library added) it only reads: several threads
+ * may call it once the binary is loaded (with libraries, libelf loads
+ * sections lazily). For per-record symbols outside a report (`armprof
+ * decode --binary`). */
+AP_API const char *ap_report_symbol_name(const struct ap_report *r, uint64_t pc,
+                                         const char **binary);
 /* Symbols of another ELF file the program ran code of (its dynamic loader,
  * a shared library), loaded at load_bias: PCs no symbol of the binary
  * covers are looked up in the libraries, in the order added, and their

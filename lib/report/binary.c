@@ -446,6 +446,15 @@ const struct report_symbol *report_find_symbol(const struct ap_report *r, uint64
 	return b ? report_binary_symbol(b, pc) : NULL;
 }
 
+const char *ap_report_symbol_name(const struct ap_report *r, uint64_t pc, const char **binary)
+{
+	const char *bin = NULL;
+	const struct report_symbol *s = report_find_symbol(r, pc, &bin);
+	if (binary)
+		*binary = bin;
+	return s ? s->name : NULL;
+}
+
 /* The symbol of v (sorted, one per address) covering pc, or NULL. */
 static const struct report_symbol *symbol_covering(const struct report_symbol *v, size_t n, uint64_t pc)
 {

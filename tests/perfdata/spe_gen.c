@@ -6,6 +6,10 @@
  *                                         (cpu 0, 1, 0; flags none, truncated,
  *                                         collision|partial) and the raw stream
  *                                         of each as OUT.bufN.spe
+ *   perfdata_spe_gen --perf-many OUT B N  a perf.data with B AUX buffers of N
+ *                                         records each (cpu i % 4, tid 501 + i % 3;
+ *                                         different records in each): the
+ *                                         parallel decode's tests and benchmarks
  *   perfdata_spe_gen --aux OUT FLAGS RAW  a perf.data of one AUX buffer (cpu 0)
  *                                         holding the bytes of file RAW, its
  *                                         PERF_RECORD_AUX flags FLAGS
@@ -51,6 +55,28 @@ static int write_perf(const char *out, int n_buf, int with_side_band, size_t rec
 		snprintf(name, sizeof(name), "%s.buf%d.spe", out, i);
 		if (!spe || pb_spit(name, spe, len) != 0 ||
 		    ap_perf_write_aux(w, cpu[i], 500, 501, spe, len, flags[i], 0) != 0)
+			return fail("cannot write a buffer");
+		free(spe);
+	}
+	if (ap_perf_writer_finish(w, &err) != 0)
+		return fail(err.msg);
+	return 0;
+}
+
+static int write_perf_many(const char *out, size_t n_buf, size_t records)
+{
+	struct ap_perf_write_config cfg;
+	ap_perf_write_config_init(&cfg);
+	cfg.nr_cpus = 4;
+	struct ap_perf_writer *w;
+	struct ap_perf_error err;
+	if (ap_perf_writer_open(&w, out, &cfg, &err) != 0)
+		return fail(err.msg);
+	ap_perf_write_comm(w, 500, 501, "prog", 0);
+	for (size_t i = 0; i < n_buf; i++) {
+		size_t len = 0;
+		uint8_t *spe = spe_stream(1000 + (uint64_t)i, records, NULL, 0, 501 + (uint32_t)(i % 3), &len);
+		if (!spe || ap_perf_write_aux(w, (int32_t)(i % 4), 500, 501 + (int32_t)(i % 3), spe, len, 0, 0) != 0)
 			return fail("cannot write a buffer");
 		free(spe);
 	}
@@ -120,6 +146,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--perf"))
 		return write_perf(argv[2], 3, 1, 40);
+	if (argc == 5 && !strcmp(argv[1], "--perf-many"))
+		return write_perf_many(argv[2], strtoull(argv[3], NULL, 0), strtoull(argv[4], NULL, 0));
 	if (argc == 5 && !strcmp(argv[1], "--aux"))
 		return write_aux(argv[2], strtoull(argv[3], NULL, 0), argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "--malformed"))

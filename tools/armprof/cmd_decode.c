@@ -1,24 +1,38 @@
 /* armprof decode FILE|- : decode an SPE stream into records or packets. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "armprof/decode.h"
+#include "armprof/report.h"
 #include "cli_io.h"
 #include "commands.h"
+#include "decode_perf.h"
+#include "decode_sink.h"
 #include "perf_input.h"
 #include "record_format.h"
 
-const char cmd_decode_summary[] = "decode an SPE stream into records (text, jsonl, csv) or packets";
+const char cmd_decode_summary[] = "decode an SPE stream into records (text, jsonl, csv, parquet) or packets";
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-	        "usage: armprof decode [--format text|jsonl|csv] [--packets] [--stats]\n"
-	        "                      [--chunk-size N] [--cpu-model CPU] FILE|-\n"
-	        "  --format F      record output format (default text; jsonl schema: docs/jsonl-schema.md)\n"
+	        "usage: armprof decode [--format text|jsonl|csv|parquet] [-o OUT [--split]] [--packets]\n"
+	        "                      [--stats] [--chunk-size N] [-j N] [--binary ELF [--load-bias N]]\n"
+	        "                      [--cpu-model CPU] FILE|-\n"
+	        "  --format F      record output format (default text; jsonl schema: docs/jsonl-schema.md,\n"
+	        "                  parquet schema: docs/parquet-schema.md)\n"
+	        "  -o OUT          write to OUT (default standard output; parquet needs -o)\n"
+	        "  --split         parquet: OUT is a directory of ldst.parquet, br.parquet and\n"
+	        "                  other.parquet, one per operation class\n"
+	        "  -j N            decode a perf.data's AUX buffers on N threads (default: the\n"
+	        "                  CPUs available); the output is the same as with -j 1\n"
+	        "  --binary ELF    parquet: the symbol column names each PC's function in ELF,\n"
+	        "                  loaded at --load-bias N (default 0)\n"
 	        "  --packets       one line per packet: offset, raw bytes, description\n"
 	        "  --stats         print stream totals to stderr\n"
 	        "  --chunk-size N  feed the decoder N bytes at a time (default 1 MiB)\n"
@@ -37,17 +51,14 @@ static void usage(FILE *out)
 }
 
 struct decode_run {
-	FILE *out;
-	enum record_format fmt;
 	int packets;
-	struct record_writer *writer;
+	struct decode_sink *sink;
 };
 
 static int on_record(void *ctx, const struct ap_record *rec)
 {
 	struct decode_run *run = ctx;
-	if (!run->packets)
-		record_writer_put(run->writer, rec);
+	decode_sink_put(run->sink, rec, NULL);
 	return 0;
 }
 
@@ -55,8 +66,28 @@ static int on_packet(void *ctx, uint64_t offset, const uint8_t *bytes,
                      const struct ap_packet *pkt, int in_record)
 {
 	struct decode_run *run = ctx;
-	packet_format_write(run->out, offset, bytes, pkt, in_record);
+	packet_format_write(decode_sink_stream(run->sink), offset, bytes, pkt, in_record);
 	return 0;
+}
+
+/* --binary: the symbols of the parquet symbol column. NULL after printing. */
+static struct ap_report *load_symbols(const char *path, uint64_t bias)
+{
+	struct ap_report *r = NULL;
+	char err[256] = "";
+	if (ap_report_new(&r) != 0) {
+		fprintf(stderr, "armprof decode: out of memory\n");
+		return NULL;
+	}
+	if (ap_report_load_binary(r, path, bias, err, sizeof(err)) != 0) {
+		if (err[0])
+			fprintf(stderr, "armprof decode: --binary: %s\n", err);
+		else
+			fprintf(stderr, "armprof decode: %s: cannot load symbols\n", path);
+		ap_report_free(r);
+		return NULL;
+	}
+	return r;
 }
 
 /* The whole of a non-empty regular file, mapped read-only, or NULL (then the
@@ -75,13 +106,6 @@ static const uint8_t *map_input(FILE *in, size_t *len)
 	return p;
 }
 
-/* perf.data: its Data Source values are named by the CPU its CPUID says. */
-static void perf_cpu(void *ctx, const struct ap_perf_info *info)
-{
-	if (info->has_midr)
-		record_writer_set_encoding(ctx, ap_ds_encoding_of_midr(info->midr));
-}
-
 static int parse_size(const char *s, size_t *out)
 {
 	char *end;
@@ -95,8 +119,11 @@ static int parse_size(const char *s, size_t *out)
 
 int cmd_decode(int argc, char **argv)
 {
-	struct decode_run run = { .out = stdout, .fmt = FMT_TEXT };
-	const char *path = NULL;
+	struct decode_run run = { 0 };
+	struct decode_sink_opts so = { .fmt = FMT_TEXT };
+	const char *path = NULL, *binary = NULL;
+	uint64_t load_bias = 0;
+	unsigned jobs = 0; /* 0: decode_default_jobs() */
 	int stats = 0;
 	size_t chunk = 1u << 20;
 	int32_t sel_cpu = AP_PERF_ANY, sel_tid = AP_PERF_ANY; /* perf.data selection */
@@ -108,16 +135,31 @@ int cmd_decode(int argc, char **argv)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return EXIT_OK;
-		} else if (!strcmp(a, "--format") && i + 1 < argc) {
-			if (record_format_parse(argv[++i], &run.fmt) != 0) {
-				fprintf(stderr, "armprof decode: unknown format '%s' (text, jsonl, csv)\n", argv[i]);
+		} else if ((!strcmp(a, "--format") && i + 1 < argc) || !strncmp(a, "--format=", 9)) {
+			const char *f = a[8] == '=' ? a + 9 : argv[++i];
+			if (decode_sink_parse_format(f, &so) != 0) {
+				fprintf(stderr, "armprof decode: unknown format '%s' (text, jsonl, csv, parquet)\n", f);
 				return EXIT_USAGE;
 			}
-		} else if (!strncmp(a, "--format=", 9)) {
-			if (record_format_parse(a + 9, &run.fmt) != 0) {
-				fprintf(stderr, "armprof decode: unknown format '%s' (text, jsonl, csv)\n", a + 9);
+		} else if (!strcmp(a, "-o") && i + 1 < argc) {
+			so.out_path = argv[++i];
+		} else if (!strcmp(a, "--split")) {
+			so.split = 1;
+		} else if (!strcmp(a, "--binary") && i + 1 < argc) {
+			binary = argv[++i];
+		} else if ((!strcmp(a, "-j") || !strcmp(a, "--load-bias")) && i + 1 < argc) {
+			char *end;
+			errno = 0;
+			unsigned long long v = strtoull(argv[++i], &end, 0);
+			if (errno || *end || !*argv[i] || (a[1] == 'j' && (v < 1 || v > 64))) {
+				fprintf(stderr, "armprof decode: bad %s '%s'%s\n", a, argv[i],
+				        a[1] == 'j' ? " (1 to 64)" : "");
 				return EXIT_USAGE;
 			}
+			if (a[1] == 'j')
+				jobs = (unsigned)v;
+			else
+				load_bias = v;
 		} else if (!strcmp(a, "--packets")) {
 			run.packets = 1;
 		} else if (!strcmp(a, "--stats")) {
@@ -154,6 +196,19 @@ int cmd_decode(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	so.packets = run.packets;
+	const char *bad = so.parquet && run.packets ? "--packets lists packets as text, not parquet"
+	                  : so.parquet && !so.out_path ? "--format parquet needs -o OUT"
+	                  : so.split && !so.parquet ? "--split is for --format parquet"
+	                  : binary && !so.parquet ? "--binary is for --format parquet" : NULL;
+	if (bad) {
+		fprintf(stderr, "armprof decode: %s\n", bad);
+		return EXIT_USAGE;
+	}
+	if (so.parquet && !so.split && !strcmp(so.out_path, "-") && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "armprof decode: not writing parquet to a terminal\n");
+		return EXIT_USAGE;
+	}
 
 	int perf = perf_input_sniff("decode", path); /* perf.data: decode its AUX buffers */
 	if (perf < 0)
@@ -161,20 +216,19 @@ int cmd_decode(int argc, char **argv)
 	FILE *in = perf ? NULL : cli_open_input("decode", path);
 	if (!perf && !in)
 		return EXIT_USAGE;
+	struct ap_report *symbols = binary ? load_symbols(binary, load_bias) : NULL;
 	uint8_t *buf = malloc(chunk);
-	run.writer = record_writer_new(stdout, run.fmt);
-	if (run.writer && have_midr)
-		record_writer_set_encoding(run.writer, ap_ds_encoding_of_midr(midr));
-	if (!buf || !run.writer) {
+	so.symbols = symbols;
+	so.encoding = have_midr ? ap_ds_encoding_of_midr(midr) : AP_DS_ENC_RAW;
+	if (!buf || (binary && !symbols) || !(run.sink = decode_sink_open(&so))) {
+		if (!buf)
+			fprintf(stderr, "armprof decode: out of memory\n");
 		free(buf);
-		free(run.writer);
-		fprintf(stderr, "armprof decode: out of memory\n");
+		ap_report_free(symbols);
 		if (in && in != stdin)
 			fclose(in);
 		return EXIT_USAGE;
 	}
-	static char outbuf[1 << 16];
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 
 	struct ap_decoder_config cfg;
 	ap_decoder_config_init(&cfg);
@@ -183,18 +237,21 @@ int cmd_decode(int argc, char **argv)
 	cfg.ctx = &run;
 	struct ap_decoder dec;
 	ap_decoder_init(&dec, &cfg);
+	struct ap_decoder_stats perf_totals;
 
-	if (run.fmt == FMT_CSV && !run.packets)
-		record_format_header(stdout, run.fmt);
 	int io_error = 0;
 	uint64_t cut_excused = 0; /* records cut where the capture says why */
 	size_t n;
 	if (perf) {
-		int prc = perf_input_feed("decode", path, sel_cpu, sel_tid, &dec, stats, have_midr ? NULL : perf_cpu,
-		                          run.writer, &cut_excused);
+		struct decode_perf_opts po = { .path = path, .cpu = sel_cpu, .tid = sel_tid,
+		                               .verbose = stats, .packets = run.packets, .fmt = so.fmt,
+		                               .jobs = jobs ? jobs : decode_default_jobs(),
+		                               .have_encoding = have_midr };
+		int prc = decode_perf(&po, run.sink, &perf_totals, &cut_excused);
 		if (prc) {
 			free(buf);
-			record_writer_free(run.writer);
+			decode_sink_close(run.sink, 0); /* bad input: no partial output */
+			ap_report_free(symbols);
 			return prc;
 		}
 	}
@@ -206,9 +263,18 @@ int cmd_decode(int argc, char **argv)
 		map = map_input(in, &map_len);
 	int not_spe = 0;
 	if (map) {
+		/* Pages fed are dropped from the mapping as it goes (the decoder
+		 * keeps a split packet's bytes itself): the resident size stays
+		 * flat on a stream of any size, not the size of the file. */
+		size_t page = (size_t)sysconf(_SC_PAGESIZE), dropped = 0;
 		for (size_t off = 0; off < map_len && !not_spe; off += chunk) {
-			ap_decoder_feed(&dec, map + off, map_len - off < chunk ? map_len - off : chunk);
+			size_t end = map_len - off < chunk ? map_len : off + chunk;
+			ap_decoder_feed(&dec, map + off, end - off);
 			not_spe = cli_no_record_stop("decode", path, &dec);
+			if (end / page * page > dropped + (8u << 20)) {
+				madvise((void *)(map + dropped), end / page * page - dropped, MADV_DONTNEED);
+				dropped = end / page * page;
+			}
 		}
 		munmap((void *)map, map_len);
 	} else {
@@ -224,22 +290,15 @@ int cmd_decode(int argc, char **argv)
 	}
 	ap_decoder_finish(&dec);
 	free(buf);
-	errno = 0;
-	record_writer_flush(run.writer);
-	int out_errno = record_writer_failed(run.writer);
-	int out_error = out_errno || fflush(stdout) != 0 || ferror(stdout);
-	if (!out_errno)
-		out_errno = errno;
-	record_writer_free(run.writer);
 	if (in && in != stdin)
 		fclose(in);
-	if (out_error) {
-		fprintf(stderr, "armprof decode: standard output: write failed: %s\n",
-		        out_errno ? strerror(out_errno) : "I/O error");
+	/* The output is put in place when the input was read and is SPE data
+	 * (records with errors included: every decodable record is written). */
+	if (decode_sink_close(run.sink, !io_error && !not_spe) != 0 && !not_spe)
 		io_error = 1;
-	}
+	ap_report_free(symbols);
 
-	const struct ap_decoder_stats *st = ap_decoder_stats(&dec);
+	const struct ap_decoder_stats *st = perf ? &perf_totals : ap_decoder_stats(&dec);
 	if (stats)
 		fprintf(stderr,
 		        "%s: %llu bytes, %llu packets, %llu records (%llu with errors, %llu truncated), "

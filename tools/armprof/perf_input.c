@@ -175,19 +175,23 @@ void perf_input_close(struct perf_input *in, FILE *out)
 	in->reader = NULL;
 }
 
-int perf_input_finish_buffer(struct perf_input *in, struct ap_decoder *dec)
+int perf_input_finish_aux(const struct ap_perf_aux_buffer *b, struct ap_decoder *dec)
 {
 	const struct ap_decoder_stats *st = ap_decoder_stats(dec);
 	uint64_t cut = st->truncated_records, bad = st->records_with_errors;
 	ap_decoder_finish(dec);
 	/* The record the finish cut is the decoder's last one: the tool reads
 	 * its error count from the decoder it owns. */
-	int explained = in->cur && (in->cur->aux_flags & (AP_PERF_AUX_FLAG_TRUNCATED | AP_PERF_AUX_FLAG_OVERWRITE));
-	if (!explained || st->truncated_records != cut + 1 || st->records_with_errors != bad + 1 ||
-	    dec->rec.n_errors_total != 1)
-		return 0;
-	in->n_cut_excused++;
-	return 1;
+	int explained = b && (b->aux_flags & (AP_PERF_AUX_FLAG_TRUNCATED | AP_PERF_AUX_FLAG_OVERWRITE));
+	return explained && st->truncated_records == cut + 1 && st->records_with_errors == bad + 1 &&
+	       dec->rec.n_errors_total == 1;
+}
+
+int perf_input_finish_buffer(struct perf_input *in, struct ap_decoder *dec)
+{
+	int excused = perf_input_finish_aux(in->cur, dec);
+	in->n_cut_excused += (uint64_t)excused;
+	return excused;
 }
 
 int perf_input_feed(const char *cmd, const char *path, int32_t cpu, int32_t tid,

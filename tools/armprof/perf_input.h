@@ -52,6 +52,9 @@ int perf_input_next(struct perf_input *in, const struct ap_decoder *dec, const u
  * and the buffer's AUX flags say so: the caller does not count it as an
  * error (in->n_cut_excused counts them; perf_input_close says so). */
 int perf_input_finish_buffer(struct perf_input *in, struct ap_decoder *dec);
+/* The same for buffer b alone, without counting (a decode thread's; the
+ * caller adds the 1s to in->n_cut_excused in buffer order). */
+int perf_input_finish_aux(const struct ap_perf_aux_buffer *b, struct ap_decoder *dec);
 /* One line on out for the buffer just fed: where it came from, bytes,
  * records (from dec's totals) and its AUX flags (truncated: the profiling
  * buffer filled; collision: PMBSR_EL1.COLL, records lost). */

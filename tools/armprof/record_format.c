@@ -337,18 +337,28 @@ struct record_writer {
 	enum record_format fmt;
 	enum ap_ds_encoding enc;
 	int failed; /* a write failed: output is incomplete */
+	record_write_fn write; /* instead of out: where each full block goes */
+	void *ctx;
 	struct line line;
 };
 
 struct record_writer *record_writer_new(FILE *out, enum record_format fmt)
 {
-	struct record_writer *w = malloc(sizeof(*w));
+	struct record_writer *w = calloc(1, sizeof(*w));
 	if (w) {
 		w->out = out;
 		w->fmt = fmt;
 		w->enc = AP_DS_ENC_RAW;
-		w->failed = 0;
-		w->line.len = 0;
+	}
+	return w;
+}
+
+struct record_writer *record_writer_new_fn(record_write_fn write, void *ctx, enum record_format fmt)
+{
+	struct record_writer *w = record_writer_new(NULL, fmt);
+	if (w) {
+		w->write = write;
+		w->ctx = ctx;
 	}
 	return w;
 }
@@ -375,6 +385,11 @@ void record_writer_flush(struct record_writer *w)
 	w->line.len = 0;
 	if (!left || w->failed)
 		return;
+	if (w->write) {
+		if (w->write(w->ctx, p, left) != 0)
+			w->failed = errno ? errno : EIO;
+		return;
+	}
 	if (fflush(w->out) != 0) {
 		w->failed = errno ? errno : EIO;
 		return;

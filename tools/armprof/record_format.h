@@ -33,6 +33,12 @@ void record_writer_flush(struct record_writer *w);
  * 0 */
 int record_writer_failed(const struct record_writer *w);
 void record_writer_free(struct record_writer *w); /* flushes first */
+/* A writer that hands each full block (and the rest at flush) to write
+ * instead of a FILE: an output whose stream has no descriptor
+ * (cli_output.h), or memory (parallel decode formats each AUX buffer on its
+ * own thread). write returns 0, or nonzero with errno set. */
+typedef int (*record_write_fn)(void *ctx, const void *buf, size_t len);
+struct record_writer *record_writer_new_fn(record_write_fn write, void *ctx, enum record_format fmt);
 /* Write one packet line of the --packets listing. */
 void packet_format_write(FILE *out, uint64_t offset, const uint8_t *bytes,
                          const struct ap_packet *pkt, int in_record);

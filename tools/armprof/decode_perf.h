@@ -1,0 +1,36 @@
+/* `armprof decode` of a perf.data: every selected AUX buffer decoded as its
+ * own stream, at the offset it has in the serial decode (the sum of the
+ * buffers before it), its records put to the sink in buffer order. With
+ * jobs > 1 the buffers are decoded (and, for the text formats, formatted)
+ * on that many threads, a batch at a time, and the results put to the sink
+ * in the same order: the output is the serial one, byte for byte. */
+#ifndef ARMPROF_TOOL_DECODE_PERF_H
+#define ARMPROF_TOOL_DECODE_PERF_H
+
+#include <stdint.h>
+
+#include "armprof/decode.h"
+#include "decode_sink.h"
+
+struct decode_perf_opts {
+	const char *path;
+	int32_t cpu, tid;   /* --cpu/--tid selection (AP_PERF_ANY: all) */
+	int verbose;        /* a line per buffer (else only flagged buffers) */
+	int packets;        /* the --packets listing instead of records */
+	enum record_format fmt; /* the text format, for parallel formatting */
+	unsigned jobs;      /* threads; 1 decodes in this thread */
+	int have_encoding;  /* --cpu-model given: else the perf.data's CPUID names
+	                       the Data Source values (decode_sink_set_encoding) */
+};
+
+/* Decode into sink; *totals gets the decoder totals over all buffers,
+ * *cut_excused the records cut where the capture says why
+ * (perf_input_finish_buffer). Returns 0, or the exit code after printing
+ * the error. */
+int decode_perf(const struct decode_perf_opts *o, struct decode_sink *sink,
+                struct ap_decoder_stats *totals, uint64_t *cut_excused);
+
+/* -j's default: the CPUs this process may run on. */
+unsigned decode_default_jobs(void);
+
+#endif
