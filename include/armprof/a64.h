@@ -50,6 +50,7 @@ enum ap_a64_flags {
 	 * exclusives (a failed store-exclusive makes no access), atomics,
 	 * acquire/release forms, prefetches (no access) or unallocated forms. */
 	AP_A64_F_ONE_ACCESS = 1u << 12,
+	AP_A64_F_ERET = 1u << 13,  /* exception return: ERET, ERETAA, ERETAB */
 };
 
 #define AP_A64_NO_REG 0xFF

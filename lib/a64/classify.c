@@ -164,13 +164,15 @@ static void classify_branch_sys(uint32_t insn, struct ap_a64_class *c)
 	} else if ((insn & 0xFE000000u) == 0xD6000000u) {
 		/* Unconditional branch (register): BR, BLR, RET, ERET, DRPS and
 		 * their pointer-authenticated forms. ERET counts as an
-		 * unconditional branch (spec/002 2.3.2). */
+		 * unconditional branch (spec/002 2.3.1). */
 		unsigned opc = bits(insn, 24, 21);
 		f = AP_A64_F_INDIRECT;
 		if ((opc & 7) == 1)
 			f |= AP_A64_F_CALL;
 		else if (opc == 2)
 			f |= AP_A64_F_RETURN;
+		else if (opc == 4)
+			f |= AP_A64_F_ERET; /* ERET, ERETAA, ERETAB */
 	} else {
 		return; /* exception generation, system, hints, barriers: Other */
 	}

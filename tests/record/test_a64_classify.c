@@ -138,6 +138,15 @@ TEST(direct_branch_offsets)
 	ap_a64_classify(0xd65f03c0u, &c); /* ret */
 	CHECK(c.flags & AP_A64_F_RETURN);
 	CHECK(!(c.flags & AP_A64_F_DIRECT_TARGET));
+	CHECK(!(c.flags & AP_A64_F_ERET));
+	/* Exception returns are unconditional branches (SPE-2.3.1-2, spec/002 2.3.1). */
+	static const uint32_t erets[] = { 0xd69f03e0u, 0xd69f0bffu, 0xd69f0fffu }; /* eret, eretaa, eretab */
+	for (size_t i = 0; i < sizeof(erets) / sizeof(erets[0]); i++) {
+		ap_a64_classify(erets[i], &c);
+		CHECK_EQ_U64(c.kind, AP_A64_BRANCH);
+		CHECK(c.flags & AP_A64_F_ERET);
+		CHECK(!(c.flags & (AP_A64_F_COND | AP_A64_F_RETURN | AP_A64_F_CALL)));
+	}
 }
 
 /* Every word capstone decodes as a branch or with a memory operand must be
