@@ -31,7 +31,7 @@ static inline void log_event(struct vcpu_state *v, uintptr_t what, uint64_t vadd
 }
 
 /* Registered only on TBs without a memory instruction that can announce
- * the TB's start (see on_tb_trans). */
+ * the TB's start (see on_tb_trans in translate.c). */
 void on_tb_exec(unsigned int vcpu_index, void *udata)
 {
 	log_event(vcpu_of(vcpu_index), (uintptr_t)udata | EV_TB_START, 0);
