@@ -1,7 +1,7 @@
 /* The floor of armprof record's speed under QEMU 7.2: a TCG plugin that
  * registers exactly the callbacks armprof's plugin registers (one memory
  * callback per load/store instruction, one execution callback per TB that
- * no access announces; see on_tb_trans in plugins/qemu/plugin.c) and does
+ * no access announces; see on_tb_trans in plugins/qemu/translate.c) and does
  * nothing in them but add to a per-vCPU counter.
  *
  * QEMU 7.2's plugin API has no other way to learn a data address than a

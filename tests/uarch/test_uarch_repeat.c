@@ -6,7 +6,7 @@
  * each run with the repeat calls first: every result either is asked for
  * is the same, and so are the statistics at the end. This is what lets
  * `armprof record` replay a one-block loop a run at a time
- * (plugins/qemu/plugin.c replay_run, docs/record-and-report.md).
+ * (plugins/qemu/replay.c replay_run, docs/record-and-report.md).
  * Latencies, events and Data Source are those of spec/002 5.3.4, 5.3.7 and
  * 5.3.5 (SPE-5.3.4-4, SPE-5.3.7-14 mispredicted, SPE-5.3.7-18/-19 L1D
  * refill and access, SPE-5.3.5-1). */

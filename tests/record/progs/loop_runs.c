@@ -1,5 +1,5 @@
 /* One-block loops of the shapes armprof record replays a run at a time
- * (plugins/qemu/plugin.c replay_run), and of shapes it must not: each loop
+ * (plugins/qemu/replay.c replay_run), and of shapes it must not: each loop
  * is one translation block that branches back to itself. Written in
  * assembly so that the compiler cannot change their shape.
  * usage: loop_runs [REPETITIONS] (default 1). */
