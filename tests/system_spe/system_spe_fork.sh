@@ -7,10 +7,13 @@
 # (SPE-3.5.2-1) and PMBIRQ (SPE-3.5-4) in the child's context; the driver
 # ends the AUX output, which wakes perf (its -vvv log prints one
 # "auxtrace idx" line per read), and perf drains the buffer before the child
-# fills the other half. So: perf reads the buffer at each wakeup point, no
-# AUX record is truncated, and the records number the child's operations
-# over the interval: nothing lost at the wakeups, the context switches or the
-# child's exit (the driver's stop: PSB CSYNC, SPE-3.6-12).
+# fills the other half. So: a PMBIRQ for each wakeup point the data passed,
+# perf reads the buffer again and again, no AUX record is truncated, and the
+# records number the child's operations over the interval: nothing lost at
+# the wakeups, the context switches or the child's exit (the driver's stop:
+# PSB CSYNC, SPE-3.6-12). A read woken at the wakeup point sees the head
+# exactly there (the driver pads up to it) unless the child was switched out
+# first (perf on its CPU): those reads are counted, not required.
 set -euo pipefail
 . "$(dirname "$0")/system_common.sh" "$@"
 command -v aarch64-linux-gnu-gcc > /dev/null || { echo "SKIP: needs aarch64-linux-gnu-gcc"; exit 77; }
@@ -20,7 +23,9 @@ aarch64-linux-gnu-gcc -O1 -static -o fork_spin "$src/tests/system_spe/progs/fork
 # 256 KiB AUX buffer (-m,64: its wakeup point every 128 KiB). The other half
 # gives perf 128 KiB (about 220 M instructions) to drain the first.
 iters=200000000 period=65536 aux=$((64 * 4096))
-sys -- "perf record -vvv -m,64 -e arm_spe_0/period=$period/u -o fork.data ./fork_spin $iters > prog.out 2> record.log" \
+sys -- "grep arm_spe_pmu /proc/interrupts > irq0.txt;
+        perf record -vvv -m,64 -e arm_spe_0/period=$period/u -o fork.data ./fork_spin $iters > prog.out 2> record.log &&
+        grep arm_spe_pmu /proc/interrupts > irq1.txt" \
   > out.txt || fail "armprof system: $(tail -20 out.txt; tail -20 record.log 2> /dev/null)"
 grep -q "AUX area mmap length $aux\$" record.log || fail "perf did not map a $aux-byte AUX buffer: $(grep 'AUX area' record.log)"
 child=$(sed -n 's/^child \([0-9]*\)$/\1/p' prog.out)
@@ -28,15 +33,23 @@ child=$(sed -n 's/^child \([0-9]*\)$/\1/p' prog.out)
 "$armprof" decode --stats --format jsonl -o fork.jsonl fork.data 2> stats.txt || fail "decode: $(tail -5 stats.txt)"
 grep -q "AUX buffers selected, 0 truncated" stats.txt || fail "perf lost AUX data (truncated): $(grep truncated stats.txt)"
 grep -q "records (0 with errors, 0 truncated)" stats.txt || fail "records with errors: $(tail -1 stats.txt)"
-python3 - record.log fork.jsonl "$child" "$iters" "$period" "$aux" <<'PY'
+python3 - record.log fork.jsonl irq0.txt irq1.txt "$child" "$iters" "$period" "$aux" <<'PY'
 import json, re, sys
-log, jsonl, child, iters, period, aux = sys.argv[1], sys.argv[2], int(sys.argv[3]), *map(int, sys.argv[4:])
-# perf's reads: "auxtrace idx I old X head Y diff D"; a read woken at the
-# wakeup point sees the head exactly there (the driver pads up to it).
-heads = [int(h, 16) for h in re.findall(r"^auxtrace idx \d+ old \S+ head (\S+) diff", open(log).read(), re.M)]
-woken = [h for h in heads if h and h % (aux // 2) == 0]
-print(f"perf's reads of the AUX buffer: {len(heads)}, at a wakeup point: {len(woken)}")
-assert len(woken) >= 3, f"perf was woken {len(woken)} times at the wakeup point (heads {[hex(h) for h in heads]})"
+log, jsonl, irq0, irq1 = sys.argv[1:5]
+child, iters, period, aux = map(int, sys.argv[5:])
+# perf's reads: "auxtrace idx I old X head Y diff D", per CPU (idx).
+reads = [(int(i), int(h, 16)) for i, h in
+         re.findall(r"^auxtrace idx (\d+) old \S+ head (\S+) diff", open(log).read(), re.M)]
+data = sum(max([h for i2, h in reads if i2 == i]) for i in {i for i, _ in reads})
+woken = sum(1 for _, h in reads if h and h % (aux // 2) == 0)
+# PMBIRQ (PPI 5, "GICv3 21 Level arm_spe_pmu"): the per-CPU counts summed.
+irqs = [sum(int(f) for f in open(p).read().split()[1:] if f.isdigit()) for p in (irq0, irq1)]
+passed = data // (aux // 2)
+print(f"AUX data {data} bytes, wakeup points passed {passed}, PMBIRQs {irqs[1] - irqs[0]}, "
+      f"perf's reads {len(reads)} ({woken} at a wakeup point)")
+assert passed >= 3, "too little data to pass 3 wakeup points"
+assert irqs[1] - irqs[0] >= passed - 1, "fewer PMBIRQs than wakeup points passed"
+assert len(reads) >= 3, f"perf read the AUX buffer {len(reads)} times: not woken"
 pids = [json.loads(l).get("ctx_el1") for l in open(jsonl)]
 mine = sum(p == child for p in pids)
 expected = 6 * iters / period
