@@ -13,9 +13,10 @@
 # the wakeups, the context switches or the child's exit (the driver's stop:
 # PSB CSYNC, SPE-3.6-12: a second boot has the PE hold 16 records,
 # spe.record_hold=16, with a buffer that never fills, and every record is
-# there). A read woken at the wakeup point sees the head
-# exactly there (the driver pads up to it) unless the child was switched out
-# first (perf on its CPU): those reads are counted, not required.
+# there). A read woken at the wakeup point sees the head exactly there (the
+# driver pads up to it) unless the child was switched out first (perf on its
+# CPU): those reads are counted, not required. The PMBIRQ count may be one
+# short of the wakeup points passed (the child can exit right after one).
 set -euo pipefail
 . "$(dirname "$0")/system_common.sh" "$@"
 command -v aarch64-linux-gnu-gcc > /dev/null || { echo "SKIP: needs aarch64-linux-gnu-gcc"; exit 77; }
