@@ -1,5 +1,5 @@
 /* Which A64 instructions announce the start of their translation block to
- * the plugin (plugin.c, bench/qemu_callback_floor.c): a fact about QEMU
+ * the plugin (translate.c, bench/qemu_callback_floor.c): a fact about QEMU
  * 7.2's memory callbacks, not about the architecture, so it lives here and
  * not in armprof/a64.h. */
 #ifndef ARMPROF_PLUGIN_A64_TB_H

@@ -14,8 +14,9 @@
 #include "plugin_state.h"
 #include "replay_hub.h"
 
-/* The run as plugin.c holds it, for the writers. The caller holds it
- * still: every vCPU's replay drained, the TB list under tb_lock. */
+/* The run as struct plugin_state holds it, for the writers (checkpoint.c
+ * gathers it). The caller holds it still: every vCPU's replay drained,
+ * the TB list under tb_lock. */
 struct plugin_run_view {
 	const struct plugin_options *opts;
 	struct vcpu_state *const *vcpus; /* PLUGIN_MAX_VCPUS */

@@ -4,13 +4,16 @@
 #ifndef ARMPROF_PLUGIN_STATE_H
 #define ARMPROF_PLUGIN_STATE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "a64_tb.h"
 #include "event_ring.h"
+#include "replay_hub.h"
 #include "armprof/uarch.h"
 
 /* QEMU ends a TB after at most TCG_MAX_INSNS (512) instructions. */
@@ -175,6 +178,72 @@ struct plugin_options {
 	char model_keys[4096];
 	char uarch_keys[2048];
 };
+
+/* Everything the plugin's parts share, in one place (the one instance is
+ * `plugin`, defined in plugin.c): QEMU's callbacks carry no context of the
+ * plugin's, so the state is process-wide. Grouped by who writes it; each
+ * group says which lock, if any, guards it. */
+struct plugin_state {
+	/* Set up at install (plugin.c), read-only afterwards. */
+	struct plugin_options opts;
+	/* opts.timing_window when windows apply (the SPE model says where
+	 * samples are), else 0: every TB in detail. */
+	uint64_t detail_window;
+	int count_execs; /* per-PC counts were asked for (opts.counts) */
+	/* The process the plugin was loaded in: a forked child (a process of
+	 * the program's own) writes its outputs under names of its own. */
+	pid_t first_pid;
+	struct ap_uarch_config uarch_cfg;
+	struct ap_uarch_system *uarch_sys;
+	/* Interleaved replay (replay_hub.h): with opts.interleave and a model
+	 * thread to spare, every vCPU's log is replayed on this hub's thread. */
+	struct replay_hub hub;
+	int use_hub;
+
+	/* The vCPUs (process.c vcpu_get creates them, under hold_lock). */
+	struct vcpu_state *vcpus[PLUGIN_MAX_VCPUS];
+	/* Every thread that ran, in order (under hold_lock): a vCPU keeps only
+	 * its latest thread's id, and the records of the earlier ones carry
+	 * theirs. */
+	int64_t thread_ids[PLUGIN_MAX_THREADS];
+	unsigned n_thread_ids;
+	/* The guest's entry point, read while the first vCPU runs (QEMU reads
+	 * the current CPU's task). */
+	uint64_t entry_code;
+
+	/* Every TB translated (translate.c), newest first, under tb_lock. */
+	pthread_mutex_t tb_lock;
+	struct tb_info *all_tbs;
+	uint64_t n_tbs_translated;
+
+	/* Checkpoints (stop_signal.h, checkpoint.c): set when a signal asks
+	 * for one, so that every vCPU stops at its next TB start (vcpu_of
+	 * tests it; its own host cache line, read on every TB start and
+	 * written only then). */
+	_Alignas(64) _Atomic int stop_requested;
+	_Alignas(64) pthread_mutex_t hold_lock;
+	pthread_cond_t hold_cond;
+	atomic_int signals_armed; /* stop_signal_arm called (at the first translation) */
+	/* Taken by whatever finishes threads and writes the outputs: the exit
+	 * handler, a thread's exit and a checkpoint; it guards the rest of
+	 * this group. */
+	pthread_mutex_t output_lock;
+	int stopped_by_signal; /* the outputs being written are a checkpoint for this signal */
+	uint64_t checkpoints;  /* written so far (a program may survive one: a blocked signal) */
+	int last_checkpoint_signal;
+	/* The outputs being written are the ones before an execve: should it
+	 * succeed, QEMU (and this plugin) is gone, and they stand. */
+	int ended_by_exec;
+
+	/* The program's execs of an aarch64 program that failed with ENOEXEC
+	 * (the host runs none without a binfmt_misc handler), and the first
+	 * one's file (process.c), under exec_failed_lock. */
+	pthread_mutex_t exec_failed_lock;
+	uint64_t aarch64_execs_failed;
+	char aarch64_exec_failed_path[512];
+};
+
+extern struct plugin_state plugin;
 
 int plugin_options_load(struct plugin_options *o, const char *path, char *err, size_t errlen);
 int plugin_uarch_config(struct ap_uarch_config *cfg, const char *keys, char *err, size_t errlen);
