@@ -26,8 +26,10 @@ if [ -z "$CHROMIUM" ] || ! command -v node > /dev/null || [ ! -e "$PLAYWRIGHT_CO
   exit 77
 fi
 
-# expect JSON FOLDED_SAMPLES FOLDED_LATENCY LAT_SAMPLES TEXT...: the page's
-# expectations from the JSON report and --flame's lines.
+# expect JSON FOLDED_SAMPLES FOLDED_LATENCY LAT_SAMPLES LAT_ALL ACCESSES TEXT...:
+# the page's expectations from the JSON report and --flame's lines; the
+# histogram's samples with a Data Source and all with a latency ("-": not
+# checked); the accesses with a data address.
 expect() {
   python3 - "$@" > expect.json <<'PY'
 import json, sys
@@ -41,7 +43,8 @@ print(json.dumps({
     "instructions": len(rep["instructions"]), "top_function": name, "top_samples": top["samples"],
     "stacks_samples": fold(sys.argv[2]), "stacks_latency": fold(sys.argv[3]),
     "lat_samples": None if sys.argv[4] == "-" else int(sys.argv[4]),
-    "accesses": int(sys.argv[5]), "text_present": sys.argv[6:]}))
+    "lat_all": None if sys.argv[5] == "-" else int(sys.argv[5]),
+    "accesses": int(sys.argv[6]), "text_present": sys.argv[7:]}))
 PY
 }
 
@@ -78,7 +81,7 @@ K
 "$armprof" encode -o k.spe k.txt
 page k.spe --kallsyms kallsyms --cpu-model neoverse-n1
 grep -q 'evil</script' page.html && fail "a symbol name ended the data element"
-expect rep.json s.folded l.folded 10 8 "$evil"
+expect rep.json s.folded l.folded 8 10 8 "$evil"
 node "$src/tests/report/html/check_html.js" page.html expect.json || fail "encoded stream's page"
 
 # A recording of a program, its page against its text report.
@@ -87,7 +90,7 @@ if command -v qemu-aarch64 > /dev/null && [ -e "$build/armprof-qemu.so" ] && [ -
   "$armprof" record -q -o pc.data -- "$build/examples/pointer_chase" 20000 > /dev/null
   page pc.data
   accesses=$("$armprof" decode --format jsonl pc.data | grep -c '"vaddr"' || true)
-  expect rep.json s.folded l.folded - "$accesses" chase
+  expect rep.json s.folded l.folded - - "$accesses" chase
   SCREENSHOT=${ARMPROF_SCREENSHOT:-} node "$src/tests/report/html/check_html.js" page.html expect.json ||
     fail "recording's page"
 else

@@ -4,7 +4,9 @@
 //   node check_html.js PAGE.html EXPECT.json
 // EXPECT: {records, samples, functions, threads, instructions, top_function,
 // top_samples (the text report's), stacks_samples, stacks_latency (the sums
-// of --flame's lines), lat_samples (or null), accesses, text_present: [...]}. Prints "ok" or the problems, exit 1.
+// of --flame's lines), lat_samples (samples with a latency and a Data
+// Source: the histogram's default; or null), lat_all (with those without a
+// Data Source; or null), accesses, text_present: [...]}. Prints "ok" or the problems, exit 1.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -60,7 +62,13 @@ const check = (ok, what) => { if (!ok) problems.push(what); };
   check(dom.imgs === 0, 'an img element: input became markup');
   for (const t of want.text_present || []) check(dom.text.includes(t), 'text not shown as text: ' + t);
 
-  // Interaction: the flame graph's weight, sorting a column, a function's annotation.
+  // Interaction: the histogram's operations without a Data Source, the flame
+  // graph's weight, sorting a column, a function's annotation.
+  if (want.lat_all !== null) {
+    await page.check('#latency-none');
+    const all = await page.$$eval('#latency-svg rect', (r) => r.reduce((a, e) => a + Number(e.getAttribute('data-count')), 0));
+    check(all === want.lat_all, 'latency histogram with "none": ' + all + ', want ' + want.lat_all);
+  }
   await page.selectOption('#flame-weight', 'latency');
   const lat = await page.getAttribute('#flame-svg rect[data-name="all"]', 'data-weight');
   check(lat === String(want.stacks_latency), 'flame graph by latency: root ' + lat + ', --flame ' + want.stacks_latency);

@@ -231,44 +231,50 @@ function latencyBins() {
 }
 
 function latency() {
-  const edges = latencyBins(), nb = edges.length - 1;
-  const used = [...new Set(D.latency.map(([s]) => s))].sort((a, b) => a - b);
-  const counts = used.map(() => new Array(nb).fill(0)), perSource = used.map(() => ({ n: 0, sum: 0 }));
-  for (const [s, lat, n] of D.latency) {
-    const i = used.indexOf(s);
-    let b = 0;
-    while (b + 1 < nb && edges[b + 1] <= lat) b++;
-    counts[i][b] += n;
-    perSource[i].n += n;
-    perSource[i].sum += n * lat;
-  }
-  const stackMax = Math.max(1, ...edges.slice(0, -1).map((_, b) => counts.reduce((a, c) => a + c[b], 0)));
-  const W = 1000, H = 260, L = 50, B = 30, bw = (W - L) / nb;
-  const svg = el('svg:svg', { width: W, height: H + B, id: 'latency-svg' });
-  for (let b = 0; b < nb; b++) {
-    let y = H;
-    used.forEach((s, i) => {
-      const h = (H - 10) * counts[i][b] / stackMax;
-      if (!h) return;
-      y -= h;
-      svg.append(el('svg:rect', { x: (L + b * bw).toFixed(2), y: y.toFixed(2), width: Math.max(bw - 1, 1).toFixed(2),
-        height: h.toFixed(2), fill: PALETTE[s % PALETTE.length], 'data-source': D.sources[s], 'data-count': counts[i][b] },
-      el('svg:title', {}, D.sources[s] + ', ' + edges[b] + '-' + (edges[b + 1] - 1) + ' cycles: ' + counts[i][b] + ' samples')));
-    });
-  }
-  for (let b = 0; b < nb; b += 4)
-    svg.append(el('svg:text', { x: (L + b * bw).toFixed(1), y: H + 15 }, edges[b]));
-  svg.append(el('svg:text', { x: L, y: H + 28 }, 'total latency (cycles)'),
-    el('svg:text', { x: 0, y: 12 }, stackMax), el('svg:text', { x: 0, y: H }, '0'),
-    el('svg:line', { x1: L, y1: H, x2: W, y2: H, stroke: '#888' }));
-  const legend = el('p', { class: 'legend' }, ...used.map((s) => el('span', {},
-    el('i', { style: 'background:' + PALETTE[s % PALETTE.length] }), D.sources[s])));
-  section('latency-chart').replaceChildren(svg, legend);
-  const rows = used.map((s, i) => ({ source: D.sources[s], n: perSource[i].n, mean: perSource[i].sum / perSource[i].n }));
-  table(section('latency').querySelector('.table'), [
-    { label: 'data source', get: (r) => r.source, text: true },
-    { label: 'samples with a latency', get: (r) => r.n, fmt: int },
-    { label: 'mean total latency', get: (r) => r.mean, fmt: fix(1) }], rows, 1);
+  const edges = latencyBins(), nb = edges.length - 1, none = D.sources.indexOf('none');
+  const box = section('latency-none');
+  const draw = () => {
+    const rowsIn = D.latency.filter(([s]) => box.checked || s !== none);
+    const used = [...new Set(rowsIn.map(([s]) => s))].sort((a, b) => a - b);
+    const counts = used.map(() => new Array(nb).fill(0)), perSource = used.map(() => ({ n: 0, sum: 0 }));
+    for (const [s, lat, n] of rowsIn) {
+      const i = used.indexOf(s);
+      let b = 0;
+      while (b + 1 < nb && edges[b + 1] <= lat) b++;
+      counts[i][b] += n;
+      perSource[i].n += n;
+      perSource[i].sum += n * lat;
+    }
+    const stackMax = Math.max(1, ...edges.slice(0, -1).map((_, b) => counts.reduce((a, c) => a + c[b], 0)));
+    const W = 1000, H = 260, L = 50, B = 30, bw = (W - L) / nb;
+    const svg = el('svg:svg', { width: W, height: H + B, id: 'latency-svg' });
+    for (let b = 0; b < nb; b++) {
+      let y = H;
+      used.forEach((s, i) => {
+        const h = (H - 10) * counts[i][b] / stackMax;
+        if (!h) return;
+        y -= h;
+        svg.append(el('svg:rect', { x: (L + b * bw).toFixed(2), y: y.toFixed(2), width: Math.max(bw - 1, 1).toFixed(2),
+          height: h.toFixed(2), fill: PALETTE[s % PALETTE.length], 'data-source': D.sources[s], 'data-count': counts[i][b] },
+        el('svg:title', {}, D.sources[s] + ', ' + edges[b] + '-' + (edges[b + 1] - 1) + ' cycles: ' + counts[i][b] + ' samples')));
+      });
+    }
+    for (let b = 0; b < nb; b += 4)
+      svg.append(el('svg:text', { x: (L + b * bw).toFixed(1), y: H + 15 }, edges[b]));
+    svg.append(el('svg:text', { x: L, y: H + 28 }, 'total latency (cycles)'),
+      el('svg:text', { x: 0, y: 12 }, stackMax), el('svg:text', { x: 0, y: H }, '0'),
+      el('svg:line', { x1: L, y1: H, x2: W, y2: H, stroke: '#888' }));
+    const legend = el('p', { class: 'legend' }, ...used.map((s) => el('span', {},
+      el('i', { style: 'background:' + PALETTE[s % PALETTE.length] }), D.sources[s])));
+    section('latency-chart').replaceChildren(svg, legend);
+    const rows = used.map((s, i) => ({ source: D.sources[s], n: perSource[i].n, mean: perSource[i].sum / perSource[i].n }));
+    table(section('latency').querySelector('.table'), [
+      { label: 'data source', get: (r) => r.source, text: true },
+      { label: 'samples with a latency', get: (r) => r.n, fmt: int },
+      { label: 'mean total latency', get: (r) => r.mean, fmt: fix(1) }], rows, 1);
+  };
+  box.addEventListener('change', draw);
+  draw();
 }
 
 // Heat map: time across, data address up; the addresses' 4 KiB pages in
