@@ -393,6 +393,8 @@ static int cmp_incl(const void *a, const void *b)
 void report_stacks_sort(struct report_stacks *s, enum ap_report_key key)
 {
 	sort_key = key;
+	if (!s->n_rows) /* the views may be NULL, which qsort must not get */
+		return;
 	qsort(s->rows, s->n_rows, sizeof(*s->rows), cmp_stack);
 	qsort(s->folded, s->n_folded, sizeof(*s->folded), cmp_folded);
 	qsort(s->incl, s->n_incl, sizeof(*s->incl), cmp_incl);

@@ -553,8 +553,21 @@ int cmd_report(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!!diff_old + !!annotate + flame + children + !!html > 1) {
-		fprintf(stderr, "armprof report: --diff, --annotate, --flame, --children and --html: one at a time\n");
+	/* The views instead of the tables: one at a time (the first two given named). */
+	const char *views[5];
+	int n_views = 0;
+	if (diff_old)
+		views[n_views++] = "--diff";
+	if (annotate)
+		views[n_views++] = "--annotate";
+	if (flame)
+		views[n_views++] = "--flame";
+	if (children)
+		views[n_views++] = "--children";
+	if (html)
+		views[n_views++] = "--html";
+	if (n_views > 1) {
+		fprintf(stderr, "armprof report: %s and %s: one at a time\n", views[0], views[1]);
 		return EXIT_USAGE;
 	}
 	if (have_weight && !flame && !html) {
