@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # armprof report --flame and --children: folded stacks weighted by samples,
 # total latency (spec/002 5.3.4, SPE-5.3.4-4) and events (5.3.7: L1D refill
-# SPE-5.3.7-12, LLC miss SPE-5.3.7-18, TLB walk SPE-5.3.7-14, mispredicted
-# SPE-5.3.7-11), on an SPE stream written with `armprof encode` whose
+# E[3] SPE-5.3.7-18, LLC miss E[9] SPE-5.3.7-11, TLB walk E[5] SPE-5.3.7-16,
+# mispredicted E[7] SPE-5.3.7-14), on an SPE stream written with `armprof encode` whose
 # functions a kallsyms text names (exact numbers); then on a recording made
 # here with `armprof record` (when qemu-aarch64 and the examples are there),
 # where the folded stacks, the function table and the inclusive table must

@@ -3,8 +3,8 @@
  * Symbols come from a kallsyms text (ap_report_load_kallsyms), which names
  * functions at chosen addresses without an ELF file. The weights are the
  * record's total latency (spec/002 5.3.4, SPE-5.3.4-4) and its events
- * (5.3.7: L1D refill E[3] SPE-5.3.7-12, LLC miss E[9], TLB walk E[5],
- * mispredicted E[7]). */
+ * (5.3.7: L1D refill E[3] SPE-5.3.7-18, LLC miss E[9] SPE-5.3.7-11, TLB walk
+ * E[5] SPE-5.3.7-16, mispredicted E[7] SPE-5.3.7-14). */
 #include <stdlib.h>
 #include <unistd.h>
 
