@@ -27,7 +27,9 @@ static size_t stack_slot(const struct report_stacks *s, uint64_t h, const uint64
 	size_t mask = s->index_cap - 1, i = (size_t)(h >> 32) & mask;
 	for (; s->index[i]; i = (i + 1) & mask) {
 		const struct report_stack_acc *a = &s->acc[s->index[i] - 1];
-		if (a->hash == h && a->n == n && !memcmp(s->pool + a->off, f, n * sizeof(*f)))
+		const uint64_t *g = s->pool + a->off;
+		/* Most stacks are short (plain SPE: one frame): no memcmp call for those. */
+		if (a->hash == h && a->n == n && g[0] == f[0] && (n == 1 || !memcmp(g + 1, f + 1, (n - 1) * sizeof(*f))))
 			break;
 	}
 	return i;
