@@ -54,6 +54,7 @@ void cs_reset(struct call_stack *cs)
 {
 	cs->n = 0;
 	cs->top = 0;
+	cs->returned0 = 0;
 }
 
 void cs_copy_frames(struct call_stack *dst, const struct call_stack *src)
@@ -66,6 +67,7 @@ void cs_copy_frames(struct call_stack *dst, const struct call_stack *src)
 		dst->top = (dst->top + 1) & (dst->cap - 1);
 	}
 	dst->n = n;
+	dst->returned0 = src->returned0;
 }
 
 static uint64_t top_hash(const struct call_stack *cs)
@@ -80,6 +82,7 @@ void cs_push(struct call_stack *cs, uint64_t ret, uint64_t alt)
 	fr->ret = ret;
 	fr->alt = alt;
 	fr->hash = h;
+	fr->returned = 0;
 	cs->top = (cs->top + 1) & (cs->cap - 1);
 	if (cs->n < cs->depth)
 		cs->n++;
@@ -87,17 +90,38 @@ void cs_push(struct call_stack *cs, uint64_t ret, uint64_t alt)
 		cs->dropped++; /* the oldest is gone: the stack keeps the newest depth frames */
 }
 
+static void pop(struct call_stack *cs, uint32_t k)
+{
+	cs->top = (cs->top - k) & (cs->cap - 1);
+	cs->n -= k;
+}
+
 /* Pop to the newest frame that resumes at pc (it goes too: control is back
- * in its code). Returns 1, or 0 (no frame has pc; nothing changes). */
+ * in its code), noting pc as where its caller's call returned. Else, to
+ * the newest frame whose code a call returned to at pc before (longjmp
+ * back to setjmp's return: the frames above go). Returns 1, or 0 (neither:
+ * nothing changes). */
 int cs_pop_to(struct call_stack *cs, uint64_t pc)
 {
 	for (uint32_t i = 0; i < cs->n; i++) {
 		const struct cs_frame *fr = &cs->f[(cs->top - 1 - i) & (cs->cap - 1)];
 		if (fr->ret == pc || fr->alt == pc) {
-			cs->top = (cs->top - 1 - i) & (cs->cap - 1);
-			cs->n -= i + 1;
+			pop(cs, i + 1);
+			if (cs->n)
+				cs->f[(cs->top - 1) & (cs->cap - 1)].returned = pc;
+			else
+				cs->returned0 = pc;
 			return 1;
 		}
+	}
+	for (uint32_t i = 0; i < cs->n; i++)
+		if (cs->f[(cs->top - 1 - i) & (cs->cap - 1)].returned == pc) {
+			pop(cs, i);
+			return 1;
+		}
+	if (cs->n && cs->returned0 == pc) {
+		pop(cs, cs->n);
+		return 1;
 	}
 	return 0;
 }

@@ -10,9 +10,13 @@
  *                  calls or by an unwinder), or changes nothing when no
  *                  frame has it (a return into a frame never seen: the
  *                  stack resynchronises at the next return that matches);
- *   BR             (longjmp's return in glibc, tail calls through a
- *                  pointer, switch tables) pops the same way when its target
- *                  is a frame's return address, else changes nothing;
+ *   BR             (tail calls through a pointer, switch tables, longjmp's
+ *                  return in glibc) pops the same way when its target is a
+ *                  frame's return address, else changes nothing;
+ *   longjmp        a RET or BR to no frame's return address but to where a
+ *                  call made by a frame's code returned before (setjmp's
+ *                  return address: longjmp returns there a second time) pops
+ *                  the frames above that frame;
  *   B, B.cond,     a tail call changes nothing: the callee returns to the
  *   fall-through   caller's caller, whose frame is on the stack;
  *   anything else  control reached an address the previous block cannot go
@@ -44,6 +48,8 @@ struct cs_frame {
 	uint64_t alt;  /* another address it may resume at (a signal frame: the
 	                  branch target / the restarted call), else = ret */
 	uint64_t hash; /* of the return addresses up to this frame: a path key */
+	uint64_t returned; /* the last address a call made by this frame's code
+	                      returned to (its own code: where setjmp returned) */
 };
 
 struct cs_path; /* exact counts per path (call_stack.c) */
@@ -56,6 +62,7 @@ struct call_stack {
 	uint64_t dropped;   /* frames pushed out at the bottom */
 	uint64_t unmatched; /* returns to no frame on the stack */
 	uint64_t signals;   /* signal frames pushed */
+	uint64_t returned0; /* frame.returned of the code below every frame */
 	/* The stacks of sampled operations: words tid, time, n, pc, n - 1
 	 * return addresses; grown by doubling (amortized: no allocation per
 	 * sample once the run is under way). */

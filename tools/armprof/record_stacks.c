@@ -203,13 +203,16 @@ static int on_record(void *ctx, const struct ap_record *rec)
 	int32_t tid = (rec->has & AP_HAS_CTX_EL1) ? (int32_t)rec->ctx_el1 : c->tid;
 	const struct record_stack *s =
 		(rec->has & AP_HAS_TS) ? record_stacks_find(c->st, tid, rec->ts) : NULL;
-	/* perf's order: the context marker, the sampled PC, the return
-	 * addresses outward. */
+	/* perf's order: the context marker, the sampled PC, then outward the
+	 * calls: each frame's call instruction (its return address - 4), which
+	 * perf looks up as it is, so that a call ending its function (to a
+	 * function that does not return) names the caller. */
 	uint32_t n = 0;
 	c->chain[n++] = AP_PERF_CONTEXT_USER;
 	if (s && c->st->frames[s->frames] == rec->pc) {
-		for (uint32_t i = 0; i < s->n && n < CHAIN_MAX; i++)
-			c->chain[n++] = c->st->frames[s->frames + i];
+		c->chain[n++] = rec->pc;
+		for (uint32_t i = 1; i < s->n && n < CHAIN_MAX; i++)
+			c->chain[n++] = c->st->frames[s->frames + i] - 4;
 		c->with_stack++;
 	} else {
 		c->chain[n++] = rec->pc;

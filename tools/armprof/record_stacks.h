@@ -51,8 +51,10 @@ uint64_t record_perf_data_src(const struct ap_record *rec);
 /* Decode one thread's SPE bytes and write a sample per record (event 0 of
  * the writer's events): ip, pid/tid (the record's Context, else tid),
  * time, data address, cpu, weight = total latency, data source, physical
- * address, and the call chain of its stack (the PC alone when the plugin
- * kept none). *n_with_stack counts the samples that had one. Returns 0 or
+ * address, and the call chain of its stack: the PC, then each frame's
+ * call instruction (its return address - 4: perf looks addresses up as
+ * they are, and a return address after a call that ends its function lies
+ * in the next function); the PC alone when the plugin kept none. *n_with_stack counts the samples that had one. Returns 0 or
  * a negative enum ap_error of the writer. */
 int record_write_stack_samples(struct ap_perf_writer *w, const uint8_t *spe, size_t len, int32_t pid,
                                int32_t tid, int32_t cpu, const struct record_stacks *st,
