@@ -25,6 +25,7 @@ const char cmd_report_summary[] = "hot functions and instructions of an SPE capt
 
 #define REPORT_MAX_DEBUG_DIRS 16
 
+#include "report_callchains.h"
 #include "report_files.h"
 
 static void usage(FILE *out)
@@ -98,6 +99,9 @@ struct report_run {
 	int by_context; /* --tid: select the records by their Context packet */
 	uint64_t kept;  /* records that passed --tid */
 	struct report_html_extras extras; /* --html: what its page shows besides the tables */
+	/* perf.data of armprof record: each record's call stack */
+	const struct report_callchains *chains;
+	uint64_t frames[AP_REPORT_MAX_FRAMES];
 };
 
 /* --tid: a record of another thread is left out. */
@@ -114,7 +118,11 @@ static int on_record(void *ctx, const struct ap_record *rec)
 	run->kept++;
 	if (rec->n_errors_total)
 		run->decode_errors++;
-	if (ap_report_add(run->rep, rec) < 0) {
+	size_t n = run->chains && (rec->has & AP_HAS_TS)
+	                   ? report_callchains_find(run->chains, (int32_t)ap_report_thread_of(run->rep, rec), rec->ts,
+	                                            rec->pc, run->frames, AP_REPORT_MAX_FRAMES)
+	                   : 0;
+	if ((n ? ap_report_add_stack(run->rep, rec, run->frames, n) : ap_report_add(run->rep, rec)) < 0) {
 		run->nomem = 1;
 		return 1;
 	}
@@ -221,6 +229,11 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 			load_library(run, libs->lib[i].path, libs->lib[i].name, libs->lib[i].bias);
 		free(libs);
 	}
+	/* The call stacks armprof record wrote beside the SPE data. */
+	struct report_callchains chains;
+	if (report_callchains_load(&chains, in.reader) != 0)
+		run->nomem = 1;
+	run->chains = second_pass ? NULL : &chains;
 	const uint8_t *p;
 	size_t n;
 	while (perf_input_next(&in, dec, &p, &n)) {
@@ -239,6 +252,8 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 		if (run->nomem)
 			break;
 	}
+	run->chains = NULL;
+	report_callchains_free(&chains);
 	if (!second_pass)
 		perf_input_note_cuts(&in, stderr);
 	rc = second_pass ? 0 : perf_input_check_selection(&in);

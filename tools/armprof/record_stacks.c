@@ -147,10 +147,20 @@ void record_stacks_free(struct record_stacks *st)
 #define MEM_DTLB(v) ((uint64_t)(v) << 26)
 #define MEM_LVLNUM(v) ((uint64_t)(v) << 33)
 #define MEM_REMOTE(v) ((uint64_t)(v) << 37)
+#define MEM_SNOOPX(v) ((uint64_t)(v) << 38)
 #define OP_LOAD 0x2
 #define OP_STORE 0x4
+#define LVL_NA 0x1
 #define LVL_HIT 0x2
-#define SNOOP_HITM 0x10
+#define LVL_L1 0x8
+#define LVL_L2 0x20
+#define LVL_L3 0x40
+#define LVL_LOC_RAM 0x80
+#define LVL_REM_CCE1 0x400
+#define SNOOP_NA 0x1
+#define SNOOP_NONE 0x2
+#define SNOOP_HIT 0x4
+#define SNOOPX_PEER 0x2
 #define TLB_HIT 0x2
 #define TLB_MISS 0x4
 #define TLB_WK 0x20
@@ -159,25 +169,34 @@ void record_stacks_free(struct record_stacks *st)
 #define LVLNUM_L3 0x3
 #define LVLNUM_ANY_CACHE 0xb
 #define LVLNUM_RAM 0xd
+#define LVLNUM_NA 0xf
 
+/* The "common" (Neoverse) encoding's mapping, as Debian's perf 6.1 has it
+ * (arm_spe__synth_data_source_common; checked against perf's own memory
+ * samples of the same records by tests/record/record_call_graph.sh). */
 uint64_t record_perf_data_src(const struct ap_record *rec)
 {
 	if (!(rec->has & AP_HAS_OP) || rec->op_class != AP_OP_CLASS_LDST)
 		return 0;
 	int store = rec->op_subclass & 1; /* LDST subclass bit 0: store */
 	uint64_t d = MEM_OP(store ? OP_STORE : OP_LOAD);
-	if (rec->has & AP_HAS_DATA_SOURCE) {
+	if (store) { /* no level or source for stores */
+		d |= MEM_LVL(LVL_NA) | MEM_LVLNUM(LVLNUM_NA) | MEM_SNOOP(SNOOP_NA);
+	} else if (rec->has & AP_HAS_DATA_SOURCE) {
 		switch (rec->data_source) { /* Neoverse values (armprof/data_source.h) */
-		case 0x0: d |= MEM_LVL(LVL_HIT) | MEM_LVLNUM(LVLNUM_L1); break;
-		case 0x8: d |= MEM_LVL(LVL_HIT) | MEM_LVLNUM(LVLNUM_L2); break;
-		case 0x9: /* peer core */
+		case 0x0: d |= MEM_LVL(LVL_L1 | LVL_HIT) | MEM_LVLNUM(LVLNUM_L1) | MEM_SNOOP(SNOOP_NONE); break;
+		case 0x8: d |= MEM_LVL(LVL_L2 | LVL_HIT) | MEM_LVLNUM(LVLNUM_L2) | MEM_SNOOP(SNOOP_NONE); break;
+		case 0x9: d |= MEM_LVL(LVL_L2 | LVL_HIT) | MEM_LVLNUM(LVLNUM_L2) | MEM_SNOOPX(SNOOPX_PEER); break;
 		case 0xa: /* local cluster */
 		case 0xc: /* peer cluster */
-			d |= MEM_LVL(LVL_HIT) | MEM_SNOOP(SNOOP_HITM) | MEM_LVLNUM(LVLNUM_ANY_CACHE);
+			d |= MEM_LVL(LVL_L3 | LVL_HIT) | MEM_LVLNUM(LVLNUM_L3) | MEM_SNOOPX(SNOOPX_PEER);
 			break;
-		case 0xb: d |= MEM_LVL(LVL_HIT) | MEM_LVLNUM(LVLNUM_L3); break;
-		case 0xd: d |= MEM_SNOOP(SNOOP_HITM) | MEM_REMOTE(1); break;
-		case 0xe: d |= MEM_LVL(LVL_HIT) | MEM_LVLNUM(LVLNUM_RAM); break;
+		case 0xb: d |= MEM_LVL(LVL_L3 | LVL_HIT) | MEM_LVLNUM(LVLNUM_L3) | MEM_SNOOP(SNOOP_HIT); break;
+		case 0xd:
+			d |= MEM_LVL(LVL_REM_CCE1) | MEM_LVLNUM(LVLNUM_ANY_CACHE) | MEM_REMOTE(1) |
+			     MEM_SNOOPX(SNOOPX_PEER);
+			break;
+		case 0xe: d |= MEM_LVL(LVL_LOC_RAM | LVL_HIT) | MEM_LVLNUM(LVLNUM_RAM) | MEM_SNOOP(SNOOP_NONE); break;
 		default: break;
 		}
 	}

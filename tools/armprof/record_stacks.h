@@ -41,11 +41,11 @@ void record_stacks_free(struct record_stacks *st);
 /* The sample event armprof record writes beside the SPE attr. */
 extern const struct ap_perf_write_event record_stack_event;
 
-/* perf's union perf_mem_data_src of an SPE record, as perf 6.1's Arm SPE
- * decoder synthesises it for a Neoverse CPU (tools/perf/util/arm-spe.c
- * arm_spe__synth_data_source): the operation (load, store), the level the
- * Data Source names, snoop and remote, the TLB (walk: miss). 0 for an
- * operation that is not a load or store. */
+/* perf's union perf_mem_data_src of an SPE record, as Debian's perf 6.1
+ * synthesises it for a Neoverse CPU (tools/perf/util/arm-spe.c
+ * arm_spe__synth_data_source): the operation (load, store), for a load the
+ * level, snoop and remote its Data Source names (a store: not available),
+ * the TLB (walk: miss). 0 for an operation that is not a load or store. */
 uint64_t record_perf_data_src(const struct ap_record *rec);
 
 /* Decode one thread's SPE bytes and write a sample per record (event 0 of
