@@ -375,8 +375,11 @@ int record_write_plugin_cfg(const struct record_opts *o, const char *path, const
 		fprintf(f, "pipeline=0\n");
 	if (o->no_loop_runs)
 		fprintf(f, "loop_runs=0\n");
-	fprintf(f, "call_graph=%d\ncall_graph_depth=%llu\nstacks=%s\nstack_counts=%s\n", o->call_graph,
-	        (unsigned long long)o->call_graph_depth, stacks_out, stack_counts_out);
+	/* Call stacks only where something uses them: samples in perf.data, or
+	 * the per-path counts (replay_run takes fewer loops as runs with them). */
+	fprintf(f, "call_graph=%d\ncall_graph_depth=%llu\nstacks=%s\nstack_counts=%s\n",
+	        o->call_graph && (stacks_out[0] || stack_counts_out[0]), (unsigned long long)o->call_graph_depth,
+	        stacks_out, stack_counts_out);
 	if (o->timing_window)
 		fprintf(f, "timing_window=%llu\n", (unsigned long long)o->timing_window);
 	if (o->interleave != RECORD_DEFAULT_INTERLEAVE) /* the plugin's default otherwise */
