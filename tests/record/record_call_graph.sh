@@ -4,7 +4,8 @@
 # recursion, a longjmp, a signal handler, a tail call, two threads, a forked
 # child):
 #  - the plugin's exact operation counts per call path (--stack-counts) are
-#    the truth: they cover every operation (= SAMPLE_POP) and have the
+#    the truth: they cover every operation (= SAMPLE_POP: each executed
+#    instruction is one member of the population, SPE-2.2-1) and have the
 #    program's call tree (call_graph_check.py);
 #  - armprof report --flame, from the samples' call stacks in perf.data,
 #    gives each call path its share of the operations within the
