@@ -362,7 +362,7 @@ int cmd_record(int argc, char **argv)
 	}
 	/* Per-PC counts cost the plugin a counter per executed TB: only on request. */
 	if (record_write_plugin_cfg(&o, t.cfg, t.spe, o.counts ? t.counts : "", t.stats,
-	                            o.call_graph && o.model && o.format != RECORD_OUT_RAW ? t.stacks : "",
+	                            o.call_graph && o.model && o.ts && o.format != RECORD_OUT_RAW ? t.stacks : "",
 	                            o.call_graph && o.stack_counts ? t.stack_counts : "") != 0) {
 		fprintf(stderr, "armprof record: %s: %s\n", t.cfg, strerror(errno));
 		remove_tmp(&t);
