@@ -59,6 +59,11 @@ export HOME=$work
 grep -q "of event 'arm_spe_0/callchain/'" perf-report.txt || fail "perf report: no call chain event"
 grep -q -- "--caller_a" perf-report.txt && grep -q -- "--after_jump" perf-report.txt ||
   fail "perf report -g shows no call chain through caller_a and jumper"
+# Without --no-itrace too: the call chain event beside the ones perf
+# synthesises from the AUX data.
+"$PERF" report -g --stdio -i ct.data > perf-report-all.txt 2> perf.err || fail "perf report -g (AUX too): $(tail -2 perf.err)"
+grep -q "of event 'arm_spe_0/callchain/'" perf-report-all.txt && grep -q "of event 'memory'" perf-report-all.txt &&
+  grep -q -- "--caller_a" perf-report-all.txt || fail "perf report -g with the AUX data: no call chains beside its events"
 "$PERF" report --no-itrace --children --stdio -i ct.data > perf-children.txt 2> perf.err ||
   fail "perf report --children: $(tail -2 perf.err)"
 # main holds (inclusively) every sample of its thread: most of them
