@@ -86,15 +86,23 @@ node "$src/tests/report/html/check_html.js" page.html expect.json || fail "encod
 
 # A recording of a program, its page against its text report.
 build=$(dirname "$armprof")
-if command -v qemu-aarch64 > /dev/null && [ -e "$build/armprof-qemu.so" ] && [ -x "$build/examples/pointer_chase" ]; then
-  "$armprof" record -q -o pc.data -- "$build/examples/pointer_chase" 20000 > /dev/null
-  page pc.data
-  accesses=$("$armprof" decode --format jsonl pc.data | grep -c '"vaddr"' || true)
-  expect rep.json s.folded l.folded - - "$accesses" chase
+# examples/call_tree: call stacks (armprof record --call-graph, the
+# default), so the flame graph has depth: its deepest stack drawn.
+if command -v qemu-aarch64 > /dev/null && [ -e "$build/armprof-qemu.so" ] && [ -x "$build/examples/call_tree" ]; then
+  "$armprof" record -q -o ct.data -- "$build/examples/call_tree" > /dev/null
+  page ct.data
+  accesses=$("$armprof" decode --format jsonl ct.data | grep -c '"vaddr"' || true)
+  expect rep.json s.folded l.folded - - "$accesses" caller_a
+  # The deepest stack of 1% of the samples or more (thinner ones may be under a pixel wide).
+  python3 -c '
+s = [l.rsplit(" ", 1) for l in open("s.folded")]
+t = sum(int(n) for _, n in s)
+print(max(len(f.split(";")) for f, n in s if int(n) * 100 >= t))' > depth.txt
+  export WANT_DEPTH=$(cat depth.txt)
   SCREENSHOT=${ARMPROF_SCREENSHOT:-} node "$src/tests/report/html/check_html.js" page.html expect.json ||
     fail "recording's page"
 else
-  echo "note: no qemu-aarch64/plugin/examples: the recording's page was not checked"
+  echo "note: no qemu-aarch64/plugin/call_tree example: the recording's page was not checked"
 fi
 
 # The page goes where other outputs go (docs/outputs.md): a write that fails

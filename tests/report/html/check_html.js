@@ -39,6 +39,7 @@ const check = (ok, what) => { if (!ok) problems.push(what); };
       threads: rows('threads').length,
       instructions: rows('instructions').length,
       flame_frames: document.querySelectorAll('#flame-svg rect.frame').length,
+      flame_rows: new Set([...document.querySelectorAll('#flame-svg rect.frame')].map((r) => r.getAttribute('y'))).size,
       flame_all: q('#flame-svg rect[data-name="all"]').getAttribute('data-weight'),
       latency_counts: sum('#latency-svg rect', 'data-count'),
       heat_counts: sum('#heat-svg rect', 'data-count'),
@@ -55,6 +56,9 @@ const check = (ok, what) => { if (!ok) problems.push(what); };
   check(dom.threads === want.threads, 'thread rows ' + dom.threads + ', want ' + want.threads);
   check(dom.instructions === Math.min(1000, want.instructions), 'instruction rows ' + dom.instructions);
   check(dom.flame_frames >= 2, 'flame graph: ' + dom.flame_frames + ' frames');
+  // The frames of a deep stack, and the root: a row each (WANT_DEPTH: from --flame).
+  if (process.env.WANT_DEPTH)
+    check(dom.flame_rows >= Number(process.env.WANT_DEPTH) + 1, 'flame graph rows ' + dom.flame_rows + ', want ' + process.env.WANT_DEPTH + ' + 1');
   check(dom.flame_all === String(want.stacks_samples), 'flame graph root ' + dom.flame_all + ' samples, --flame ' + want.stacks_samples);
   if (want.lat_samples !== null)
     check(dom.latency_counts === want.lat_samples, 'latency histogram ' + dom.latency_counts + ', want ' + want.lat_samples);
