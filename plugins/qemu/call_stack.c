@@ -126,6 +126,17 @@ int cs_pop_to(struct call_stack *cs, uint64_t pc)
 	return 0;
 }
 
+int cs_resumes_at(const struct call_stack *cs, uint64_t pc)
+{
+	for (uint32_t i = 0; i < cs->n; i++) {
+		const struct cs_frame *fr = &cs->f[(cs->top - 1 - i) & (cs->cap - 1)];
+		/* the top frame's own code (i = 0) returning there changes nothing */
+		if (fr->ret == pc || fr->alt == pc || (i && fr->returned == pc))
+			return 1;
+	}
+	return cs->n && cs->returned0 == pc;
+}
+
 void cs_unexpected(struct call_stack *cs, const struct tb_info *tb, uint64_t next_pc)
 {
 	/* Back where an interrupted block resumes (a signal handler's
@@ -237,15 +248,9 @@ void cs_count_block(struct call_stack *cs, uint64_t pc, uint32_t n)
 
 int cs_write_samples(const struct call_stack *cs, FILE *f)
 {
-	for (size_t i = 0; i < cs->n_samples_words;) {
-		const uint64_t *w = cs->samples + i;
-		fprintf(f, "%" PRId64 " %" PRIu64, (int64_t)w[0], w[1]);
-		for (uint64_t k = 0; k < w[2]; k++)
-			fprintf(f, " %" PRIx64, w[3 + k]);
-		fputc('\n', f);
-		i += 3 + (size_t)w[2];
-	}
-	return ferror(f) ? -1 : 0;
+	/* the words as they are: tid, time, n, pc, return addresses */
+	size_t n = cs->n_samples_words;
+	return n && fwrite(cs->samples, sizeof(uint64_t), n, f) != n ? -1 : 0;
 }
 
 int cs_write_paths(const struct call_stack *cs, FILE *f)

@@ -84,6 +84,9 @@ void cs_reset(struct call_stack *cs);
 /* The stack of another (a forked child's start): frames only. */
 void cs_copy_frames(struct call_stack *dst, const struct call_stack *src);
 
+/* 1 when cs_pop_to(cs, pc) would change the stack (a frame resumes at pc,
+ * or a call from a frame's code returned there). */
+int cs_resumes_at(const struct call_stack *cs, uint64_t pc);
 /* The rare cases of cs_after_tb (out of line). */
 void cs_push(struct call_stack *cs, uint64_t ret, uint64_t alt);
 int cs_pop_to(struct call_stack *cs, uint64_t pc);
@@ -120,9 +123,12 @@ void cs_note_sample(struct call_stack *cs, int64_t tid, uint64_t time, uint64_t 
  * path (exact per-path counts). */
 void cs_count_block(struct call_stack *cs, uint64_t pc, uint32_t n);
 
-/* Outputs: append the samples' stacks ("tid time pc ret ret ...", hex
- * addresses) and the per-path counts ("count pc ret ret ...") to f.
+/* Outputs: append the samples' stacks (binary, host-endian 64-bit words
+ * per sample: tid, time, n, then n addresses: the PC and the return
+ * addresses; after the file's 8-byte magic CS_STACKS_MAGIC) and the
+ * per-path counts (text lines "count pc ret ret ...", hex addresses) to f.
  * Return 0 or -1 (a write failed). */
+#define CS_STACKS_MAGIC "APSTACK1"
 int cs_write_samples(const struct call_stack *cs, FILE *f);
 int cs_write_paths(const struct call_stack *cs, FILE *f);
 

@@ -149,7 +149,8 @@ static int emit_spe(FILE *f, const void *ctx)
 static int emit_stacks(FILE *f, const void *ctx)
 {
 	const struct plugin_run_view *run = ctx;
-	fprintf(f, "# armprof call stacks of sampled operations: tid time pc return-addresses...\n");
+	if (fwrite(CS_STACKS_MAGIC, 1, 8, f) != 8)
+		return -1;
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++)
 		if (run->vcpus[i] && run->vcpus[i]->cs && cs_write_samples(run->vcpus[i]->cs, f) != 0)
 			return -1;

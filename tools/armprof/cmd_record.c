@@ -53,7 +53,7 @@ static int make_tmp(struct record_tmp *t, const char *output)
 	ok &= (size_t)snprintf(t->spe, sizeof(t->spe), "%s/spe.raw", t->dir) < sizeof(t->spe);
 	ok &= (size_t)snprintf(t->counts, sizeof(t->counts), "%s/counts.txt", t->dir) < sizeof(t->counts);
 	ok &= (size_t)snprintf(t->stats, sizeof(t->stats), "%s/stats.txt", t->dir) < sizeof(t->stats);
-	ok &= (size_t)snprintf(t->stacks, sizeof(t->stacks), "%s/stacks.txt", t->dir) < sizeof(t->stacks);
+	ok &= (size_t)snprintf(t->stacks, sizeof(t->stacks), "%s/stacks.bin", t->dir) < sizeof(t->stacks);
 	ok &= (size_t)snprintf(t->stack_counts, sizeof(t->stack_counts), "%s/stack_counts.txt", t->dir) <
 	      sizeof(t->stack_counts);
 	if (!ok) {
@@ -362,7 +362,7 @@ int cmd_record(int argc, char **argv)
 	}
 	/* Per-PC counts cost the plugin a counter per executed TB: only on request. */
 	if (record_write_plugin_cfg(&o, t.cfg, t.spe, o.counts ? t.counts : "", t.stats,
-	                            o.call_graph && o.format != RECORD_OUT_RAW ? t.stacks : "",
+	                            o.call_graph && o.model && o.ts && o.format != RECORD_OUT_RAW ? t.stacks : "",
 	                            o.call_graph && o.stack_counts ? t.stack_counts : "") != 0) {
 		fprintf(stderr, "armprof record: %s: %s\n", t.cfg, strerror(errno));
 		remove_tmp(&t);
@@ -489,7 +489,7 @@ int cmd_record(int argc, char **argv)
 			failed = write_raw(&o, procs, n_procs) != 0;
 		} else {
 			failed = record_write_perf(&o, prog, bias, procs, n_procs, total->n_vcpus,
-			                           o.call_graph ? t.stacks : NULL) != 0;
+			                           st->call_graph ? t.stacks : NULL) != 0;
 		}
 		wrote_profile = !failed;
 	}

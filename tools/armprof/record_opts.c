@@ -55,7 +55,9 @@ void record_usage(FILE *out)
 	        "      --counts FILE      also write exact executed-operation counts per PC\n"
 	        "      --call-graph[=on|off]  follow each thread's call stack and give every sample\n"
 	        "                         its call chain (default on; costs the replay a test per\n"
-	        "                         block and a frame per call: docs/PERFORMANCE.md)\n"
+	        "                         block and a frame per call: docs/PERFORMANCE.md); perf.data\n"
+	        "                         output with timestamps (a record's stack is found by its\n"
+	        "                         thread and timestamp)\n"
 	        "      --call-graph-depth N  frames kept per thread, 1..1024 (default 128; deeper\n"
 	        "                         stacks keep their newest N frames)\n"
 	        "      --stack-counts FILE  also write exact executed-operation counts per call path\n"
@@ -375,8 +377,11 @@ int record_write_plugin_cfg(const struct record_opts *o, const char *path, const
 		fprintf(f, "pipeline=0\n");
 	if (o->no_loop_runs)
 		fprintf(f, "loop_runs=0\n");
-	fprintf(f, "call_graph=%d\ncall_graph_depth=%llu\nstacks=%s\nstack_counts=%s\n", o->call_graph,
-	        (unsigned long long)o->call_graph_depth, stacks_out, stack_counts_out);
+	/* Call stacks only where something uses them: samples in perf.data, or
+	 * the per-path counts (replay_run takes fewer loops as runs with them). */
+	fprintf(f, "call_graph=%d\ncall_graph_depth=%llu\nstacks=%s\nstack_counts=%s\n",
+	        o->call_graph && (stacks_out[0] || stack_counts_out[0]), (unsigned long long)o->call_graph_depth,
+	        stacks_out, stack_counts_out);
 	if (o->timing_window)
 		fprintf(f, "timing_window=%llu\n", (unsigned long long)o->timing_window);
 	if (o->interleave != RECORD_DEFAULT_INTERLEAVE) /* the plugin's default otherwise */

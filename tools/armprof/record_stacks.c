@@ -40,59 +40,45 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 
 int record_stacks_load(struct record_stacks *st, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "rb");
 	if (!f) {
 		if (errno == ENOENT)
 			return 0;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	char line[CHAIN_MAX * 17 + 64];
-	unsigned lineno = 0;
+	char magic[8];
 	int rc = 0;
-	while (!rc && fgets(line, sizeof(line), f)) {
-		lineno++;
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		char *p = line, *end;
-		errno = 0;
-		long long tid = strtoll(p, &end, 10);
-		unsigned long long time = end != p ? strtoull(end, &p, 10) : 0;
-		if (end == line || p == end || errno) {
-			snprintf(err, errlen, "%s:%u: expected \"tid time pc return-addresses...\"", path, lineno);
+	if (fread(magic, 1, 8, f) != 8 || memcmp(magic, RECORD_STACKS_MAGIC, 8) != 0) {
+		snprintf(err, errlen, "%s: not the plugin's stacks file", path);
+		fclose(f);
+		return -1;
+	}
+	uint64_t head[3];
+	for (uint64_t at = 8; !rc; at += 8 * (3 + head[2])) {
+		size_t got = fread(head, 8, 3, f);
+		if (got == 0 && feof(f))
+			break;
+		if (got != 3 || head[2] == 0 || head[2] > CHAIN_MAX - 1) {
+			snprintf(err, errlen, "%s:%" PRIu64 ": a stack cut short or of %" PRIu64 " frames", path, at,
+			         got == 3 ? head[2] : 0);
 			rc = -1;
 			break;
 		}
-		if (grow((void **)&st->s, &st->cap, st->n + 1, sizeof(*st->s)) != 0) {
+		if (grow((void **)&st->s, &st->cap, st->n + 1, sizeof(*st->s)) != 0 ||
+		    grow((void **)&st->frames, &st->cap_frames, st->n_frames + head[2], sizeof(uint64_t)) != 0) {
 			snprintf(err, errlen, "out of memory");
 			rc = -1;
 			break;
 		}
-		struct record_stack *s = &st->s[st->n];
-		s->tid = tid;
-		s->time = time;
-		s->frames = st->n_frames;
-		s->n = 0;
-		for (;;) {
-			unsigned long long a = strtoull(p, &end, 16);
-			if (end == p)
-				break;
-			p = end;
-			if (s->n >= CHAIN_MAX - 1 ||
-			    grow((void **)&st->frames, &st->cap_frames, st->n_frames + 1, sizeof(uint64_t)) != 0) {
-				snprintf(err, errlen, "%s:%u: too many frames, or out of memory", path, lineno);
-				rc = -1;
-				break;
-			}
-			st->frames[st->n_frames++] = a;
-			s->n++;
-		}
-		if (!rc && (s->n == 0 || (*p != '\n' && *p != 0))) {
-			snprintf(err, errlen, "%s:%u: expected hexadecimal addresses after the time", path, lineno);
+		if (fread(st->frames + st->n_frames, 8, head[2], f) != head[2]) {
+			snprintf(err, errlen, "%s:%" PRIu64 ": a stack cut short", path, at);
 			rc = -1;
+			break;
 		}
-		if (!rc)
-			st->n++;
+		st->s[st->n++] = (struct record_stack){ .tid = (int64_t)head[0], .time = head[1],
+			                                .frames = st->n_frames, .n = (uint32_t)head[2] };
+		st->n_frames += head[2];
 	}
 	if (!rc && ferror(f)) {
 		snprintf(err, errlen, "%s: cannot read", path);

@@ -1,6 +1,6 @@
 /* Call stacks of `armprof record` (issue 20): the plugin writes the stack
- * of each sampled operation (plugins/qemu/call_stack.h: "tid time pc
- * return-addresses..."); armprof record gives each SPE record the stack
+ * of each sampled operation (plugins/qemu/call_stack.h cs_write_samples:
+ * after the magic, 64-bit words tid, time, n, PC, return addresses); armprof record gives each SPE record the stack
  * of its operation, found by thread (the record's Context) and timestamp
  * (the thread's operation number), and writes it into perf.data as the
  * PERF_RECORD_SAMPLE perf would synthesise from the record, with its call
@@ -28,9 +28,12 @@ struct record_stacks {
 	size_t n_frames, cap_frames;
 };
 
+#define RECORD_STACKS_MAGIC "APSTACK1" /* = the plugin's CS_STACKS_MAGIC */
+
 /* Add the stacks of the plugin's file at path (a missing file adds none:
- * a child that wrote none). Returns 0, or -1 with err set (unreadable, a
- * malformed line named with its number, out of memory). */
+ * a child that wrote none). Returns 0, or -1 with err set (unreadable, not
+ * such a file, a stack cut short or too deep: named by its offset, out of
+ * memory). */
 int record_stacks_load(struct record_stacks *st, const char *path, char *err, size_t errlen);
 /* Sort by thread and time (after the last load). */
 void record_stacks_sort(struct record_stacks *st);
