@@ -135,7 +135,12 @@ if command -v qemu-aarch64 >/dev/null && [ -e "$build/armprof-qemu.so" ] && [ -x
   "$armprof" report --children --format json --top 0 ct.data > ct.children.json
   "$armprof" report --format json --top 0 ct.data > ct.json
   python3 - <<'PY'
-import json, math
+import json, math, re
+# Each line as speedscope's folded importer (/^(.*) (\d+)$/, frames split at
+# ';') and flamegraph.pl (/^(.*)\s+?(\d+(?:\.\d*)?)$/) read it: no empty frame.
+for l in open("ct.folded"):
+    m = re.fullmatch(r"(.*) (\d+)", l.rstrip("\n"))
+    assert m and all(m.group(1).split(";")) and int(m.group(2)) > 0, l
 lines = [l.rsplit(" ", 1) for l in open("ct.folded")]
 stacks = [(s.split(";"), int(n)) for s, n in lines]
 def under(path):  # samples whose stack ends with path (outermost first)
