@@ -9,7 +9,8 @@
  *   - a signal handler (raise(SIGUSR1)) that calls handler_work();
  *   - a tail call: tail_caller() ends by calling tail_callee();
  *   - a second thread running worker() -> caller_a()/caller_b();
- *   - a forked child calling child_work() from main.
+ *   - a forked child calling child_work() from spawn_child(), the function
+ *     that forked (its frame was pushed before the fork).
  * Usage: call_tree [ROUNDS] (default 200). */
 #include <pthread.h>
 #include <setjmp.h>
@@ -108,6 +109,16 @@ NOINLINE void child_work(void)
 		sink += i;
 }
 
+NOINLINE pid_t spawn_child(void)
+{
+	pid_t child = fork();
+	if (child == 0) {
+		child_work();
+		_exit(0);
+	}
+	return child;
+}
+
 static void *worker(void *arg)
 {
 	long rounds = (long)arg;
@@ -122,11 +133,7 @@ int main(int argc, char **argv)
 {
 	long rounds = argc > 1 ? atol(argv[1]) : 200;
 	signal(SIGUSR1, handler);
-	pid_t child = fork();
-	if (child == 0) {
-		child_work();
-		_exit(0);
-	}
+	pid_t child = spawn_child();
 	pthread_t t;
 	pthread_create(&t, NULL, worker, (void *)(rounds / 2));
 	for (long r = 0; r < rounds; r++) {

@@ -16,7 +16,8 @@ Checks, exiting 1 with a message on the first failure:
     levels of recurse; after_jump under jumper only (the longjmp left deep
     and deeper); handler_work under main (the signal handler); tail_callee
     under main, not under tail_caller (a tail call); worker at the root of
-    the second thread; child_work under main (the forked child);
+    the second thread; child_work under main;spawn_child (the forked child
+    starts with the stack of the thread that forked);
   - every call path with at least 1% of the operations gets, in the
     samples, its share within 5 standard deviations of a binomial draw
     (plus 0.3%);
@@ -26,7 +27,7 @@ import bisect, math, subprocess, sys
 from collections import defaultdict
 
 OWN = {"main", "worker", "caller_a", "caller_b", "leaf", "recurse", "deeper", "deep", "after_jump",
-       "jumper", "handler_work", "handler", "tail_callee", "tail_caller", "child_work"}
+       "jumper", "handler_work", "handler", "tail_callee", "tail_caller", "child_work", "spawn_child"}
 
 binary, counts_path, folded_path = sys.argv[1:4]
 syms = []
@@ -79,7 +80,7 @@ for root in ("main", "worker"):
 if not truth.get("main;" + ";".join(["recurse"] * 5)) or truth.get("main;" + ";".join(["recurse"] * 6)):
     fail("recursion: not five levels of recurse")
 for path in ("main;jumper;after_jump", "main;jumper;deep;deeper", "main;handler_work", "main;tail_callee",
-             "main;child_work"):
+             "main;spawn_child;child_work"):
     if not truth.get(path):
         fail("no operations on the path " + path)
 for path, n in truth.items():
