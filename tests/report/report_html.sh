@@ -40,7 +40,8 @@ name = top["function"] + (" (%s)" % top["binary"] if "binary" in top else "")
 print(json.dumps({
     "records": rep["records"], "samples": rep["totals"]["samples"],
     "functions": len(rep["functions"]), "threads": len(rep["threads"]),
-    "instructions": len(rep["instructions"]), "top_function": name, "top_samples": top["samples"],
+    "instructions": len(rep["instructions"]), "lines": len(rep["shared_lines"]),
+    "top_function": name, "top_samples": top["samples"],
     "stacks_samples": fold(sys.argv[2]), "stacks_latency": fold(sys.argv[3]),
     "lat_samples": None if sys.argv[4] == "-" else int(sys.argv[4]),
     "lat_all": None if sys.argv[5] == "-" else int(sys.argv[5]),
@@ -77,24 +78,35 @@ K
   echo "pc 0xffff800008010208 el=1; op st; ev retired l1d-access; lat total 9; va 0x7f0000010010; ds 0; ts 800"
   echo "pc 0xffff800008010010 el=1; op b cond; ev retired mispredicted; lat total 14; ts 900"
   echo "pc 0xffff800008012010 el=1; op other; ev retired; lat total 5; ts 1000"
+  # Two threads' loads of one line served by the other core (PEER-CORE): a shared line.
+  echo "pc 0xffff800008010204 el=1; op ld; ev retired l1d-access l1d-refill; lat total 50; va 0x20000; ds 9; ctx el1 11; ts 1100"
+  echo "pc 0xffff800008010204 el=1; op ld; ev retired l1d-access l1d-refill; lat total 50; va 0x20008; ds 9; ctx el1 12; ts 1200"
 } > k.txt
 "$armprof" encode -o k.spe k.txt
 page k.spe --kallsyms kallsyms --cpu-model neoverse-n1
 grep -q 'evil</script' page.html && fail "a symbol name ended the data element"
-expect rep.json s.folded l.folded 8 10 8 "$evil"
+expect rep.json s.folded l.folded 10 12 10 "$evil"
 node "$src/tests/report/html/check_html.js" page.html expect.json || fail "encoded stream's page"
 
 # A recording of a program, its page against its text report.
 build=$(dirname "$armprof")
-if command -v qemu-aarch64 > /dev/null && [ -e "$build/armprof-qemu.so" ] && [ -x "$build/examples/pointer_chase" ]; then
-  "$armprof" record -q -o pc.data -- "$build/examples/pointer_chase" 20000 > /dev/null
-  page pc.data
-  accesses=$("$armprof" decode --format jsonl pc.data | grep -c '"vaddr"' || true)
-  expect rep.json s.folded l.folded - - "$accesses" chase
+# examples/call_tree: call stacks (armprof record --call-graph, the
+# default), so the flame graph has depth: its deepest stack drawn.
+if command -v qemu-aarch64 > /dev/null && [ -e "$build/armprof-qemu.so" ] && [ -x "$build/examples/call_tree" ]; then
+  "$armprof" record -q -o ct.data -- "$build/examples/call_tree" > /dev/null
+  page ct.data
+  accesses=$("$armprof" decode --format jsonl ct.data | grep -c '"vaddr"' || true)
+  expect rep.json s.folded l.folded - - "$accesses" caller_a
+  # The deepest stack of 1% of the samples or more (thinner ones may be under a pixel wide).
+  python3 -c '
+s = [l.rsplit(" ", 1) for l in open("s.folded")]
+t = sum(int(n) for _, n in s)
+print(max(len(f.split(";")) for f, n in s if int(n) * 100 >= t))' > depth.txt
+  export WANT_DEPTH=$(cat depth.txt)
   SCREENSHOT=${ARMPROF_SCREENSHOT:-} node "$src/tests/report/html/check_html.js" page.html expect.json ||
     fail "recording's page"
 else
-  echo "note: no qemu-aarch64/plugin/examples: the recording's page was not checked"
+  echo "note: no qemu-aarch64/plugin/call_tree example: the recording's page was not checked"
 fi
 
 # The page goes where other outputs go (docs/outputs.md): a write that fails

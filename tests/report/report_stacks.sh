@@ -6,7 +6,8 @@
 # functions a kallsyms text names (exact numbers); then on a recording made
 # here with `armprof record` (when qemu-aarch64 and the examples are there),
 # where the folded stacks, the function table and the inclusive table must
-# tell the same numbers. Bad options: exit 2. Outputs: a private device
+# tell the same numbers; and a recording with call stacks of a program whose
+# call tree is known (examples/call_tree). Bad options: exit 2. Outputs: a private device
 # node, a link (its target replaced), a full device (exit 2, reason).
 set -euo pipefail
 armprof=$1 src=$2 work=$3
@@ -118,5 +119,51 @@ print("recording: folded stacks, function table and inclusive table agree")
 PY
 else
   echo "note: no qemu-aarch64/plugin/examples: the recording part was not run"
+fi
+
+# A recording with call stacks (armprof record --call-graph, the default,
+# writes each record's stack into the perf.data): examples/call_tree's known
+# call tree. leaf() runs 3 times under caller_a for each time under
+# caller_b, the same work each time: its samples on the two paths are in
+# the ratio 3:1 within the statistical error (a binomial share of 3/4, 5
+# sigma); recurse() keeps a frame per level in the folded stacks and counts
+# once per sample in --children; the worker thread's stacks start at its
+# own root.
+if command -v qemu-aarch64 >/dev/null && [ -e "$build/armprof-qemu.so" ] && [ -x "$build/examples/call_tree" ]; then
+  "$armprof" record -q -o ct.data -- "$build/examples/call_tree" > /dev/null
+  "$armprof" report --flame ct.data > ct.folded
+  "$armprof" report --children --format json --top 0 ct.data > ct.children.json
+  "$armprof" report --format json --top 0 ct.data > ct.json
+  python3 - <<'PY'
+import json, math, re
+# Each line as speedscope's folded importer (/^(.*) (\d+)$/, frames split at
+# ';') and flamegraph.pl (/^(.*)\s+?(\d+(?:\.\d*)?)$/) read it: no empty frame.
+for l in open("ct.folded"):
+    m = re.fullmatch(r"(.*) (\d+)", l.rstrip("\n"))
+    assert m and all(m.group(1).split(";")) and int(m.group(2)) > 0, l
+lines = [l.rsplit(" ", 1) for l in open("ct.folded")]
+stacks = [(s.split(";"), int(n)) for s, n in lines]
+def under(path):  # samples whose stack ends with path (outermost first)
+    return sum(n for f, n in stacks if f[-len(path):] == path and "worker" not in f)
+a, b = under(["main", "caller_a", "leaf"]), under(["main", "caller_b", "leaf"])
+share, sigma = a / (a + b), math.sqrt(0.75 * 0.25 / (a + b))
+assert a + b > 200 and abs(share - 0.75) < 5 * sigma, (a, b, share, sigma)
+wa = sum(n for f, n in stacks if f[-3:] == ["worker", "caller_a", "leaf"])
+wb = sum(n for f, n in stacks if f[-3:] == ["worker", "caller_b", "leaf"])
+assert wa + wb > 100 and abs(wa / (wa + wb) - 0.75) < 5 * math.sqrt(0.75 * 0.25 / (wa + wb)), (wa, wb)
+assert all(f[0] == "thread_start" for f, n in stacks if "worker" in f), "worker's stacks root"
+deep = max(f.count("recurse") for f, n in stacks)
+assert deep >= 5, deep
+inc = {r["function"]: r for r in json.load(open("ct.children.json"))["functions"]}
+for name in ("recurse", "leaf", "main", "caller_a"):
+    holds = sum(n for f, n in stacks if name in f)
+    assert inc[name]["children"]["samples"] == holds, (name, inc[name]["children"], holds)
+rep = json.load(open("ct.json"))
+assert inc["recurse"]["self"]["samples"] == next(f["samples"] for f in rep["functions"] if f["function"] == "recurse")
+assert inc["main"]["children"]["samples"] < rep["totals"]["samples"]  # the worker's are not under main
+print(f"call_tree: leaf under caller_a/caller_b {a}:{b} (share {share:.3f}, sigma {sigma:.3f}), worker {wa}:{wb}, recursion depth {deep}")
+PY
+else
+  echo "note: no qemu-aarch64/plugin/call_tree example: the call-stack recording part was not run"
 fi
 echo "report_stacks ok"

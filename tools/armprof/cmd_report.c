@@ -20,6 +20,7 @@
 #include "report_html.h"
 #include "report_meta.h"
 #include "report_stacks.h"
+#include "report_usage.h"
 
 const char cmd_report_summary[] = "hot functions and instructions of an SPE capture (text, json, csv)";
 
@@ -27,68 +28,6 @@ const char cmd_report_summary[] = "hot functions and instructions of an SPE capt
 
 #include "report_callchains.h"
 #include "report_files.h"
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-	        "usage: armprof report [options] FILE\n"
-	        "  FILE                 raw SPE stream or perf.data (detected by magic)\n"
-	        "  --format F           text (default), json or csv\n"
-	        "  --binary PATH        ELF file to symbolize (default: from FILE.meta, else the\n"
-	        "                       perf.data's first executable mapping of an ELF file)\n"
-	        "  --load-bias N        runtime address - ELF address (default: from FILE.meta, else 0)\n"
-	        "  --debug-dir DIR      look for stripped files' debug files in DIR (laid out as\n"
-	        "                       /usr/lib/debug, which is searched last); repeatable\n"
-	        "  --symfs DIR          perf.data: look for the recorded files under DIR first (a\n"
-	        "                       copy of the recording machine's); files found nowhere are\n"
-	        "                       looked up by their build ID in ~/.debug (perf archive)\n"
-	        "  --kallsyms FILE      the kernel's functions, from a /proc/kallsyms text saved in the\n"
-	        "                       boot that recorded (cat /proc/kallsyms > FILE, as root): kernel\n"
-	        "                       PCs are named, their binary [kernel.kallsyms] or [module]\n"
-	        "  --top N              rows per table (default 20 for text, all for json/csv; 0 = all)\n"
-	        "  --sort KEY           rank rows by samples (default: where the operations are),\n"
-	        "                       latency (summed total latency: where the cycles go),\n"
-	        "                       l1d-miss, llc-miss, tlb-walk or mispredict (event counts)\n"
-	        "  --diff OLD           compare OLD (the run before) with FILE: each function's share\n"
-	        "                       of the samples (of the --sort key's events) and latency before\n"
-	        "                       and after, ranked by how much its share moved\n"
-	        "  --annotate FUNCTION  instead of the tables: FUNCTION instruction by instruction,\n"
-	        "                       in address order, with its source lines (where in it the\n"
-	        "                       samples, the latency and the misses are)\n"
-	        "  --flame              instead of the tables: folded call stacks, one line\n"
-	        "                       'root;caller;callee WEIGHT' per distinct stack (functions by\n"
-	        "                       name, [unknown] where none), for flamegraph.pl or speedscope\n"
-	        "  --weight KEY         what --flame and --html's flame graph weigh by: samples\n"
-	        "                       (default), latency, l1d-miss, llc-miss, tlb-walk, mispredict\n"
-	        "  --children           instead of the tables: each function's inclusive share (of\n"
-	        "                       the --sort key): the samples with it anywhere on their call\n"
-	        "                       stack, once per sample, and its own (self)\n"
-	        "  --html OUT           write the whole report as one self-contained HTML page to OUT\n"
-	        "                       (tables, annotate, flame graph, latency, heat map; no network)\n"
-	        "  --no-disasm          no instruction text (capstone)\n"
-	        "  --no-lines           no source lines (DWARF)\n"
-	        "  --cpu N              perf.data: only the AUX buffers of this cpu\n"
-	        "  --tid N              only thread N: its AUX buffers (perf.data, per-thread mode),\n"
-	        "                       and the records whose Context packet says N (CPU-wide\n"
-	        "                       buffers, raw streams)\n"
-	        "  --context WHICH      the Context packet that gives a record's thread when it has\n"
-	        "                       both: auto (default: CONTEXTIDR_EL2, as perf; Linux writes the\n"
-	        "                       PID there when its kernel runs at EL2), el1 or el2\n"
-	        "  --cpu-model CPU      the CPU that wrote the records, for its Data Source values\n"
-	        "                       (IMPLEMENTATION DEFINED): neoverse-n1, neoverse-n2,\n"
-	        "                       neoverse-v1, neoverse-v2, ampereone or none (default: the\n"
-	        "                       perf.data's CPUID, FILE.meta's midr=; else raw values)\n"
-	        "  -o FILE              write the report to FILE (default stdout; a link's target is\n"
-	        "                       replaced, a device or FIFO written in place: docs/outputs.md)\n"
-	        "FILE '-' is standard input; a perf.data there or on a pipe is recognised by its\n"
-	        "magic. Raw input with no record in its first 64 MiB is not SPE data (exit 1).\n"
-	        "--cpu/--tid that select nothing are an error (exit 1).\n"
-	        "tables: functions, threads (Context packet), shared cache lines (lines whose loads\n"
-	        "another core's cache served, as perf c2c shows them; FILE is read twice for them),\n"
-	        "instructions\n"
-	        "exit status: 0 reported, 1 the input held decode errors (or is not SPE data, or the\n"
-	        "selection is empty), 2 usage or I/O error (a write that failed, with its reason)\n");
-}
 
 struct report_run {
 	struct ap_report *rep;
@@ -458,7 +397,7 @@ int cmd_report(int argc, char **argv)
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
+			report_usage(stdout);
 			return EXIT_OK;
 		} else if (!strcmp(a, "--format") && v) {
 			if (report_format_parse(v, &fmt) != 0) {
@@ -555,7 +494,7 @@ int cmd_report(int argc, char **argv)
 			i++;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "armprof report: unknown or incomplete option '%s'\n", a);
-			usage(stderr);
+			report_usage(stderr);
 			return EXIT_USAGE;
 		} else if (input) {
 			fprintf(stderr, "armprof report: more than one input file ('%s', '%s')\n", input, a);
@@ -565,7 +504,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (!input || (diff_old && !strcmp(input, "-"))) {
-		usage(stderr);
+		report_usage(stderr);
 		return EXIT_USAGE;
 	}
 	/* The views instead of the tables: one at a time (the first two given named). */

@@ -2,7 +2,7 @@
 // chromium (driven by playwright-core, which downloads no browser) and check
 // what a reader sees against the text report's numbers.
 //   node check_html.js PAGE.html EXPECT.json
-// EXPECT: {records, samples, functions, threads, instructions, top_function,
+// EXPECT: {records, samples, functions, threads, instructions, lines, top_function,
 // top_samples (the text report's), stacks_samples, stacks_latency (the sums
 // of --flame's lines), lat_samples (samples with a latency and a Data
 // Source: the histogram's default; or null), lat_all (with those without a
@@ -38,7 +38,9 @@ const check = (ok, what) => { if (!ok) problems.push(what); };
       functions: rows('functions').map(cells),
       threads: rows('threads').length,
       instructions: rows('instructions').length,
+      lines: rows('lines').length,
       flame_frames: document.querySelectorAll('#flame-svg rect.frame').length,
+      flame_rows: new Set([...document.querySelectorAll('#flame-svg rect.frame')].map((r) => r.getAttribute('y'))).size,
       flame_all: q('#flame-svg rect[data-name="all"]').getAttribute('data-weight'),
       latency_counts: sum('#latency-svg rect', 'data-count'),
       heat_counts: sum('#heat-svg rect', 'data-count'),
@@ -54,7 +56,11 @@ const check = (ok, what) => { if (!ok) problems.push(what); };
     'top function ' + JSON.stringify(dom.functions[0]) + ', text report ' + want.top_function + ' ' + want.top_samples);
   check(dom.threads === want.threads, 'thread rows ' + dom.threads + ', want ' + want.threads);
   check(dom.instructions === Math.min(1000, want.instructions), 'instruction rows ' + dom.instructions);
+  check(dom.lines === want.lines, 'shared line rows ' + dom.lines + ', want ' + want.lines);
   check(dom.flame_frames >= 2, 'flame graph: ' + dom.flame_frames + ' frames');
+  // The frames of a deep stack, and the root: a row each (WANT_DEPTH: from --flame).
+  if (process.env.WANT_DEPTH)
+    check(dom.flame_rows >= Number(process.env.WANT_DEPTH) + 1, 'flame graph rows ' + dom.flame_rows + ', want ' + process.env.WANT_DEPTH + ' + 1');
   check(dom.flame_all === String(want.stacks_samples), 'flame graph root ' + dom.flame_all + ' samples, --flame ' + want.stacks_samples);
   if (want.lat_samples !== null)
     check(dom.latency_counts === want.lat_samples, 'latency histogram ' + dom.latency_counts + ', want ' + want.lat_samples);
