@@ -23,8 +23,15 @@ command -v aarch64-linux-gnu-nm > /dev/null || { echo "SKIP: needs aarch64-linux
 prog=$examples/call_tree
 [ -x "$prog" ] || { echo "SKIP: needs the call_tree example"; exit 77; }
 
-"$armprof" record -q -c 256 -o ct.data --stack-counts ct.counts -- "$prog" 400 > ct.out ||
+"$armprof" record -c 256 -o ct.data --stack-counts ct.counts -- "$prog" 400 > ct.out 2> ct.err ||
   fail "armprof record: exit $?"
+# The summary: every sample found its stack; the 400 signal handlers each
+# pushed a signal frame and returned to the restorer, no frame's return
+# address (the stack resynchronised at its sigreturn).
+records=$(sed -n 's/^records=//p' ct.data.meta)
+grep -q "call stacks: $records sampled operations with theirs; 400 returns to no frame on the stack, 400 signal frames, 0 frames beyond" ct.err ||
+  fail "summary: $(grep 'call stacks' ct.err)"
+! grep -q "found no call stack" ct.err || fail "$(grep 'found no call stack' ct.err)"
 grep -q "call_tree: 400 rounds" ct.out || fail "the program's output is missing"
 ops=$(sed -n 's/^ops=//p' ct.data.meta)
 sum=$(awk '!/^#/ { s += $1 } END { print s }' ct.counts)
@@ -38,8 +45,9 @@ grep -q "main;caller_a;leaf" ct.folded || fail "report --flame has no main;calle
 "$armprof" record -q -c 256 --call-graph=off -o off.data -- "$prog" 20 > /dev/null || fail "--call-graph=off"
 "$armprof" report --flame off.data > off.folded
 [ -s off.folded ] && ! grep -q ";" off.folded || fail "--call-graph=off: stacks with frames: $(head -2 off.folded)"
-"$armprof" record -q -c 256 --call-graph-depth 2 --stack-counts d2.counts -o d2.data -- "$prog" 20 > /dev/null ||
+"$armprof" record -c 256 --call-graph-depth 2 --stack-counts d2.counts -o d2.data -- "$prog" 20 > /dev/null 2> d2.err ||
   fail "--call-graph-depth 2"
+grep -q "call stacks: .*, [1-9][0-9]* frames beyond --call-graph-depth" d2.err || fail "--call-graph-depth 2: none dropped"
 awk '!/^#/ && NF > 4 { bad = 1 } END { exit bad }' d2.counts || fail "--call-graph-depth 2: deeper stacks kept"
 for bad in --call-graph=maybe "--call-graph-depth 0" "--call-graph-depth 1025"; do
   # shellcheck disable=SC2086 # two words for the depth
@@ -70,7 +78,6 @@ grep -q "of event 'arm_spe_0/callchain/'" perf-report-all.txt && grep -q "of eve
 awk '/\[\.\] main *$/ { sub("%", "", $1); if ($1 + 0 > 50) ok = 1 } END { exit !ok }' perf-children.txt ||
   fail "perf report --children: main not inclusive of most samples"
 "$PERF" script --no-itrace -F tid,ip,sym -i ct.data > perf-script.txt 2> perf.err || fail "perf script: $(tail -2 perf.err)"
-records=$(sed -n 's/^records=//p' ct.data.meta)
 heads=$(grep -c "^ *[0-9]" perf-script.txt || true)
 [ "$heads" = "$records" ] || fail "perf script lists $heads samples, not one per record ($records)"
 grep -q "caller_a" perf-script.txt && grep -q "jumper" perf-script.txt || fail "perf script lists no chains"

@@ -318,6 +318,13 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 		        (double)st->replay_cpu_ns / 1e9,
 		        st->pipeline ? "on model threads, beside the program's" : "on the program's threads",
 		        pct(st->loop_run_ops, st->ops));
+	/* How often the call stacks had to resynchronise (plugins/qemu/call_stack.h). */
+	if (st->call_graph)
+		fprintf(stderr,
+		        "armprof record: call stacks: %" PRIu64 " sampled operations with theirs; %" PRIu64
+		        " returns to no frame on the stack, %" PRIu64 " signal frames, %" PRIu64
+		        " frames beyond --call-graph-depth\n",
+		        st->stack_samples, st->stack_unmatched, st->stack_signals, st->stack_dropped);
 	if (!o->timing && o->model && st->n_vcpus > 1)
 		fprintf(stderr, "armprof record: each thread was replayed %s (--no-timing: without caches the threads "
 		        "do not meet, and their order changes nothing)\n",
