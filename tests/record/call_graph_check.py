@@ -1,6 +1,9 @@
 """Call stacks of `armprof record` against the truth (issue 20).
 
 usage: call_graph_check.py BINARY STACK_COUNTS FOLDED
+       call_graph_check.py BINARY STACK_COUNTS --own   (the truth of the
+       blocks of the program's own functions, "path count" lines, sorted:
+       what does not depend on how the threads were scheduled)
 
 STACK_COUNTS: `armprof record --stack-counts` ("count block-pc
 return-addresses..." lines: the exact operations of each block on each call
@@ -30,6 +33,7 @@ OWN = {"main", "worker", "caller_a", "caller_b", "leaf", "recurse", "deeper", "d
        "jumper", "handler_work", "handler", "tail_callee", "tail_caller", "child_work", "spawn_child"}
 
 binary, counts_path, folded_path = sys.argv[1:4]
+own_only = folded_path == "--own"
 syms = []
 for line in subprocess.run(["aarch64-linux-gnu-nm", binary], capture_output=True, text=True).stdout.splitlines():
     f = line.split()
@@ -61,7 +65,13 @@ for line in open(counts_path):
     f = line.split()
     count, pc, rets = int(f[0]), int(f[1], 16), [int(x, 16) for x in f[2:]]
     frames = [name(r - 1) for r in reversed(rets)] + [name(pc)]
+    if own_only and frames[-1] not in OWN:
+        continue
     truth[reduce(frames)] += count
+if own_only:
+    for path in sorted(truth):
+        print(path, truth[path])
+    sys.exit(0)
 samples = defaultdict(int)
 for line in open(folded_path):
     stack, _, n = line.rstrip("\n").rpartition(" ")

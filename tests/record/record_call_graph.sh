@@ -10,6 +10,7 @@
 #  - armprof report --flame, from the samples' call stacks in perf.data,
 #    gives each call path its share of the operations within the
 #    statistical error;
+#  - the same stacks with --no-pipeline and --interleave 0;
 #  - --call-graph=off: no stacks (one frame per sample); --call-graph-depth
 #    bounds the frames; bad values are usage errors;
 #  - Debian's perf 6.1 on the same perf.data (--no-itrace: armprof's samples
@@ -40,6 +41,18 @@ sum=$(awk '!/^#/ { s += $1 } END { print s }' ct.counts)
 python3 "$src/tests/record/call_graph_check.py" "$prog" ct.counts ct.folded > check.txt ||
   fail "$(tail -1 check.txt)"
 grep -q "main;caller_a;leaf" ct.folded || fail "report --flame has no main;caller_a;leaf"
+
+# The same stacks whether the models run on a model thread (interleaved or
+# a thread each) or on the program's threads: the exact counts of the
+# program's own functions on each path (the C library's waits, in
+# pthread_join and exit, depend on how the host ran the threads).
+for m in "" --no-pipeline "--interleave 0"; do
+  # shellcheck disable=SC2086 # $m is zero, one or two words
+  "$armprof" record -q $m -c 256 --stack-counts "m$m.counts" -o "m$m.data" -- "$prog" 50 > /dev/null ||
+    fail "record $m"
+  python3 "$src/tests/record/call_graph_check.py" "$prog" "m$m.counts" --own > "m$m.own"
+  [ -s "m$m.own" ] && cmp -s m.own "m$m.own" || fail "$m: other stacks than with a model thread: $(diff m.own "m$m.own" | head -4)"
+done
 
 # Off: no call chains, one frame per stack. A bound on the depth.
 "$armprof" record -q -c 256 --call-graph=off -o off.data -- "$prog" 20 > /dev/null || fail "--call-graph=off"
