@@ -3,7 +3,8 @@
  * decompression bound). An accepted file must describe only bytes that exist:
  * every AUX buffer lies inside the input or the decompressed data, every
  * string is terminated; each buffer is then decoded as SPE. A refused file
- * must say where (offset inside the input) and why. */
+ * must say where (offset inside the input) and why. Every sample listed is
+ * read, its call chain to the last entry (ASan checks they are real). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ap_decoder_finish(&dec);
 	}
 	if (seen != in->n_aux_buffers)
+		abort();
+	struct ap_perf_sample_iter si;
+	ap_perf_sample_iter_init(&si);
+	struct ap_perf_sample smp;
+	size_t n_samples = 0;
+	while (ap_perf_next_sample(r, &si, &smp)) {
+		if (smp.event >= in->n_attrs)
+			abort();
+		for (uint32_t k = 0; k < smp.n_callchain; k++)
+			sum += smp.callchain[k];
+		sum += smp.ip + smp.weight + smp.data_src;
+		n_samples++;
+	}
+	if (n_samples != in->n_samples ||
+	    n_samples + in->n_samples_unknown != in->n_records[AP_PERF_RECORD_SAMPLE])
 		abort();
 	ap_perf_close(r);
 	sink = sum;

@@ -5,7 +5,10 @@
  * lie in [0, 1], latency shares sum to at most 1, a percentile lies
  * within the 12-bit counter's range, the shared cache lines (after
  * the second pass) are ranked and within the totals, and every Data Source
- * and Context is counted once, whatever the CPU's encoding. */
+ * and Context is counted once, whatever the CPU's encoding; the call
+ * stacks (ap_report_add_stack, frames made of the record's own fields) add
+ * up to the function table for every key, folded or not, are ranked, and
+ * each function's inclusive weight holds its own. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -15,9 +18,43 @@
 
 static int on_record(void *ctx, const struct ap_record *r)
 {
-	if (ap_report_add(ctx, r) < 0)
+	/* A record with a PC gets a stack [PC, ...] of 1 to 5 frames from its
+	 * own fields (repeated frames too: recursion), one without a PC none. */
+	uint64_t frames[5] = { r->pc, r->target, r->vaddr, r->target, r->paddr };
+	size_t n = r->has & AP_HAS_PC ? 1 + r->offset % 5 : 0;
+	if (ap_report_add_stack(ctx, r, frames, n) < 0)
 		abort(); /* only out of memory, which these sizes never reach */
 	return 0;
+}
+
+/* The stacks' weights, summed, for every key (and ranked by key). */
+static void check_stacks(const struct ap_report *rep, int key, const uint64_t *want)
+{
+	const struct ap_report_stack *st;
+	const struct ap_report_folded *fo;
+	const struct ap_report_inclusive *in;
+	size_t ns = ap_report_stacks(rep, &st), nf = ap_report_folded_stacks(rep, &fo), ni = ap_report_inclusive(rep, &in);
+	for (int k = 0; k < AP_REPORT_N_KEYS; k++) {
+		uint64_t a = 0, b = 0, c = 0;
+		for (size_t i = 0; i < ns; i++) {
+			a += st[i].weight[k];
+			if (!st[i].n_frames || st[i].n_frames > 5 || (k == key && i && st[i].weight[k] > st[i - 1].weight[k]))
+				abort();
+		}
+		for (size_t i = 0; i < nf; i++) {
+			b += fo[i].weight[k];
+			if (k == key && i && fo[i].weight[k] > fo[i - 1].weight[k])
+				abort();
+		}
+		for (size_t i = 0; i < ni; i++) {
+			c += in[i].self[k];
+			if (in[i].children[k] < in[i].self[k] || in[i].children[k] > want[k] ||
+			    (k == key && i && in[i].children[k] > in[i - 1].children[k]))
+				abort();
+		}
+		if (a != want[k] || b != want[k] || c != want[k])
+			abort();
+	}
 }
 
 static int on_line_record(void *ctx, const struct ap_record *r)
@@ -140,6 +177,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_rows(rows, ni, pc_samples, t->lat_total_sum, (enum ap_report_key)key);
 		size_t nf = ap_report_functions(rep, &rows);
 		check_rows(rows, nf, pc_samples, t->lat_total_sum, (enum ap_report_key)key);
+		uint64_t want[AP_REPORT_N_KEYS] = { 0 };
+		for (size_t i = 0; i < nf; i++)
+			for (int k = 0; k < AP_REPORT_N_KEYS; k++)
+				want[k] += ap_report_key_count(&rows[i].stats, (enum ap_report_key)k);
+		check_stacks(rep, key, want);
 	}
 	ap_report_free(rep);
 	return 0;

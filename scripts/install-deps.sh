@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(build-essential python3 cmake ninja-build pkg-config clang libclang-rt-14-dev
       libelf-dev libdw-dev libcapstone-dev libzstd-dev zstd bc binutils
       qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross linux-perf dwz
-      qemu-system-arm cpio)
+      qemu-system-arm cpio chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -35,6 +35,13 @@ if command -v npm > /dev/null; then
   mkdir -p "$(dirname "$0")/../.cache/npm"
   (cd "$(dirname "$0")/../.cache/npm" && npm install --no-audit --no-fund --prefix . @duckdb/node-api > /dev/null) ||
     echo "install-deps.sh: npm install @duckdb/node-api failed (tests/export will skip)"
+  # playwright-core (its version locked in tests/report/html), which drives
+  # Debian's chromium: tests/report/report_html.sh opens the HTML report.
+  mkdir -p "$(dirname "$0")/../.cache/npm/report-html"
+  cp "$(dirname "$0")/../tests/report/html/package.json" "$(dirname "$0")/../tests/report/html/package-lock.json" \
+    "$(dirname "$0")/../.cache/npm/report-html/"
+  (cd "$(dirname "$0")/../.cache/npm/report-html" && npm ci --no-audit --no-fund > /dev/null) ||
+    echo "install-deps.sh: npm ci playwright-core failed (tests/report/report_html.sh will skip)"
 else
-  echo "install-deps.sh: no npm: DuckDB for tests/export not installed (they will skip)"
+  echo "install-deps.sh: no npm: DuckDB for tests/export and playwright-core for tests/report/report_html.sh not installed (they will skip)"
 fi

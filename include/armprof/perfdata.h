@@ -88,18 +88,44 @@ enum ap_perf_feature {
 #define AP_PERF_AUX_FLAG_PARTIAL 0x04u
 #define AP_PERF_AUX_FLAG_COLLISION 0x08u
 
-/* attr.sample_type bits used for sample_id parsing and by the writer. */
+/* attr.sample_type bits (perf_event.h enum perf_event_sample_format): the
+ * fields of a PERF_RECORD_SAMPLE, which appear in the record in the order
+ * perf_event.h lists them (IDENTIFIER first, then IP, TID, TIME, ADDR, ID,
+ * STREAM_ID, CPU, PERIOD, READ, CALLCHAIN, RAW, BRANCH_STACK, REGS_USER,
+ * STACK_USER, WEIGHT or WEIGHT_STRUCT, DATA_SRC, TRANSACTION, REGS_INTR,
+ * PHYS_ADDR, CGROUP, DATA_PAGE_SIZE, CODE_PAGE_SIZE, AUX). */
 #define AP_PERF_SAMPLE_IP (1u << 0)
 #define AP_PERF_SAMPLE_TID (1u << 1)
 #define AP_PERF_SAMPLE_TIME (1u << 2)
 #define AP_PERF_SAMPLE_ADDR (1u << 3)
+#define AP_PERF_SAMPLE_READ (1u << 4)
+#define AP_PERF_SAMPLE_CALLCHAIN (1u << 5)
 #define AP_PERF_SAMPLE_ID (1u << 6)
 #define AP_PERF_SAMPLE_CPU (1u << 7)
 #define AP_PERF_SAMPLE_PERIOD (1u << 8)
 #define AP_PERF_SAMPLE_STREAM_ID (1u << 9)
+#define AP_PERF_SAMPLE_RAW (1u << 10)
+#define AP_PERF_SAMPLE_BRANCH_STACK (1u << 11)
+#define AP_PERF_SAMPLE_REGS_USER (1u << 12)
+#define AP_PERF_SAMPLE_STACK_USER (1u << 13)
+#define AP_PERF_SAMPLE_WEIGHT (1u << 14)
 #define AP_PERF_SAMPLE_DATA_SRC (1u << 15)
 #define AP_PERF_SAMPLE_IDENTIFIER (1u << 16)
+#define AP_PERF_SAMPLE_TRANSACTION (1u << 17)
+#define AP_PERF_SAMPLE_REGS_INTR (1u << 18)
 #define AP_PERF_SAMPLE_PHYS_ADDR (1u << 19)
+#define AP_PERF_SAMPLE_AUX (1u << 20)
+#define AP_PERF_SAMPLE_CGROUP (1u << 21)
+#define AP_PERF_SAMPLE_DATA_PAGE_SIZE (1u << 22)
+#define AP_PERF_SAMPLE_CODE_PAGE_SIZE (1u << 23)
+#define AP_PERF_SAMPLE_WEIGHT_STRUCT (1u << 24)
+/* A record's cpumode (perf_event_header.misc & 7). */
+#define AP_PERF_MISC_KERNEL 1u
+#define AP_PERF_MISC_USER 2u
+/* Callchain context markers (perf_event.h enum perf_callchain_context):
+ * the entries after one are addresses in that context. */
+#define AP_PERF_CONTEXT_KERNEL ((uint64_t)-128)
+#define AP_PERF_CONTEXT_USER ((uint64_t)-512)
 /* attr flag bits (the bitfield word at offset 40). */
 #define AP_PERF_ATTR_DISABLED (1ull << 0)
 #define AP_PERF_ATTR_EXCLUDE_KERNEL (1ull << 5)
@@ -130,6 +156,8 @@ struct ap_perf_attr {
 	uint32_t type, size;
 	uint64_t config, sample_period, sample_type, read_format, flags;
 	uint64_t config1, config2;
+	uint64_t branch_sample_type, sample_regs_user, sample_regs_intr; /* 0 when the attr is
+	                                                                    too old to have them */
 	uint32_t n_ids;
 	const uint64_t *ids;
 	const char *name; /* from EVENT_DESC, or NULL */
@@ -246,6 +274,10 @@ struct ap_perf_info {
 	size_t n_build_ids;   /* entries of the BUILD_ID feature */
 	const struct ap_perf_build_id *build_ids;
 
+	size_t n_samples;         /* PERF_RECORD_SAMPLE records listed (ap_perf_next_sample) */
+	size_t n_samples_unknown; /* samples not listed: their attr's sample_type has bits
+	                             this reader does not know */
+
 	size_t n_aux_buffers; /* AUXTRACE records, in file order */
 	const struct ap_perf_aux_buffer *aux_buffers;
 	uint64_t aux_bytes;   /* sum of their sizes */
@@ -280,6 +312,48 @@ AP_API const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r);
 /* 1 if the bytes start like a perf.data file ("PERFILE2", either endian). */
 AP_API int ap_perf_is_perfdata(const uint8_t *buf, size_t len);
 
+/* One PERF_RECORD_SAMPLE: written with ap_perf_write_sample, read with
+ * ap_perf_next_sample. A field is in the record when its attr's
+ * sample_type has its AP_PERF_SAMPLE_* bit. */
+struct ap_perf_sample {
+	uint32_t event;     /* writer: index in cfg.events; reader: index in info->attrs */
+	uint16_t misc;      /* header misc: its cpumode AP_PERF_MISC_USER or _KERNEL
+	                       decides where perf looks for the ip's symbol */
+	uint64_t ip;        /* IP */
+	int32_t pid, tid;   /* TID */
+	uint64_t time;      /* TIME (perf time) */
+	uint64_t addr;      /* ADDR: the data address of a memory access */
+	uint64_t id;        /* ID or IDENTIFIER (the writer writes the event's) */
+	int32_t cpu;        /* CPU */
+	uint64_t period;    /* PERIOD */
+	uint64_t weight;    /* WEIGHT, or WEIGHT_STRUCT's 64 bits (var1_dw, the
+	                       latency, in the low 32) */
+	uint64_t data_src;  /* DATA_SRC: perf's union perf_mem_data_src */
+	uint64_t phys_addr; /* PHYS_ADDR */
+	uint32_t n_callchain; /* CALLCHAIN: its entries, innermost first (the
+	                         sampled ip), context markers included */
+	const uint64_t *callchain;
+	/* reader only: */
+	uint64_t present;     /* the attr's sample_type: which fields the record had */
+	uint64_t file_offset; /* of the record (or of the COMPRESSED record it is in) */
+};
+
+/* Samples in file order. */
+struct ap_perf_sample_iter {
+	size_t size; /* sizeof(struct ap_perf_sample_iter) */
+	size_t pos_; /* private */
+};
+AP_API void ap_perf_sample_iter_init(struct ap_perf_sample_iter *it);
+/* Next sample: returns 1 and fills *out (its callchain points into the
+ * reader's data, valid until ap_perf_close), or 0 at the end. Every sample
+ * was checked at open: a record too short for the fields its attr says it
+ * has, a callchain running past its record, or an IDENTIFIER no attr has
+ * made the open fail with -AP_ERR_FORMAT naming its offset. Samples of an
+ * attr whose sample_type has bits this reader does not know (beyond
+ * WEIGHT_STRUCT) are not listed (info->n_samples_unknown counts them). */
+AP_API int ap_perf_next_sample(const struct ap_perf_reader *r, struct ap_perf_sample_iter *it,
+                               struct ap_perf_sample *out);
+
 /* Iterate over AUX buffers, optionally selected by cpu and/or tid.
  * Order AP_PERF_ORDER_FILE is the AUXTRACE records' file order;
  * AP_PERF_ORDER_QUEUE gives queue 0's buffers, then queue 1's, ... (the
@@ -300,6 +374,22 @@ AP_API int ap_perf_next_aux_buffer(const struct ap_perf_reader *r, struct ap_per
 
 /* ---- Writer ----------------------------------------------------------- */
 
+/* A sample event of the file (an attr whose samples the caller writes
+ * with ap_perf_write_sample). */
+struct ap_perf_write_event {
+	uint32_t type;          /* attr.type: 0 hardware, 1 software, 4 raw, or a
+	                           PMU's dynamic type */
+	uint64_t config;        /* attr.config (e.g. 0 with type 1: cpu-clock) */
+	uint64_t sample_period; /* attr.sample_period (0: 1); perf takes it as
+	                           each sample's period when PERIOD is absent */
+	uint64_t sample_type;   /* fields of its samples: any of IP, TID, TIME,
+	                           ADDR, ID, CPU, PERIOD, CALLCHAIN, WEIGHT,
+	                           DATA_SRC, IDENTIFIER, PHYS_ADDR (IDENTIFIER is
+	                           added when the file has several attrs) */
+	const char *name;       /* EVENT_DESC name perf shows ("cpu-clock"),
+	                           required; copied */
+};
+
 struct ap_perf_write_config {
 	size_t size;            /* sizeof(struct ap_perf_write_config) */
 	uint32_t pmu_type;      /* attr.type of the SPE PMU (dynamic type) */
@@ -312,7 +402,15 @@ struct ap_perf_write_config {
 	                           orders SPE records by their timestamps) */
 	uint64_t time_mult, time_shift, time_zero; /* TIME_CONV */
 	uint64_t attr_id;       /* the attr's sample id */
-	uint8_t exclude_kernel; /* attr.exclude_kernel */
+	uint8_t exclude_kernel; /* attr.exclude_kernel (every attr) */
+	uint8_t spe;            /* 1 (the default): the file has the SPE attr
+	                           (first, id attr_id), AUXTRACE_INFO and the
+	                           AUXTRACE index; 0: sample events only, and
+	                           ap_perf_write_aux is refused */
+	const struct ap_perf_write_event *events; /* sample events, after SPE's
+	                           attr, ids attr_id + 1, ... (attr_id, ... without
+	                           SPE); read at open, not kept */
+	size_t n_events;
 };
 AP_API void ap_perf_write_config_init(struct ap_perf_write_config *cfg);
 
@@ -323,8 +421,10 @@ struct ap_perf_writer; /* opaque */
  * there keeps its mode (a new one gets 0644); a symbolic link to a file
  * stays, and its target is replaced. A path that is not a regular file (a
  * device, a FIFO) is refused with -AP_ERR_INVALID: write it through
- * ap_perf_writer_open_fd. Writes the attr, AUXTRACE_INFO (type 4) and
- * TIME_CONV. cfg may be NULL. */
+ * ap_perf_writer_open_fd. Writes the attrs, AUXTRACE_INFO (type 4, with
+ * cfg.spe) and TIME_CONV. cfg may be NULL. -AP_ERR_INVALID also for no
+ * attr at all (spe 0 and no events), an event without a name, or one
+ * asking for sample fields the writer does not write. */
 AP_API int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
                                const struct ap_perf_write_config *cfg, struct ap_perf_error *err);
 /* The same into fd, open for writing, seekable and at offset 0 (the header
@@ -345,6 +445,15 @@ AP_API int ap_perf_write_mmap2(struct ap_perf_writer *w, int32_t pid, int32_t ti
  * PERF_RECORD_AUX with aux_flags. cpu -1 with a tid is per-thread mode. */
 AP_API int ap_perf_write_aux(struct ap_perf_writer *w, int32_t cpu, int32_t pid, int32_t tid,
                              const uint8_t *data, size_t size, uint64_t aux_flags, uint64_t time);
+/* One PERF_RECORD_SAMPLE of cfg.events[s->event]: header misc s->misc,
+ * then the fields that event's sample_type names, in perf_event.h's
+ * order, from *s (id is the event's own; the callchain is written as
+ * given: perf expects AP_PERF_CONTEXT_USER (or _KERNEL) before the
+ * addresses, the sampled ip first, then the return addresses outward).
+ * Returns 0, -AP_ERR_INVALID (no such event, or a callchain that makes the
+ * record longer than 65535 bytes), -AP_ERR_IO (a write failed: finish
+ * fails too). No allocation. */
+AP_API int ap_perf_write_sample(struct ap_perf_writer *w, const struct ap_perf_sample *s);
 /* Write the feature sections and header, then (opened by path) sync and
  * rename into place. The writer
  * is freed whatever the result; on failure the temporary file is removed. */

@@ -4,7 +4,8 @@
  * with optional disassembly (capstone).
  *
  * Use: ap_report_new(), ap_report_add() for every decoded record (the
- * decoder's on_record callback), optionally ap_report_load_binary(), then
+ * decoder's on_record callback), or ap_report_add_stack() with its call
+ * stack, optionally ap_report_load_binary(), then
  * ap_report_finish() and read the rows. The library formats nothing: the
  * CLI (`armprof report`) prints text, JSON or CSV. */
 #ifndef ARMPROF_REPORT_H
@@ -175,6 +176,9 @@ enum ap_report_key {
 	AP_REPORT_BY_TLB_WALKS,   /* tlb_walk */
 	AP_REPORT_BY_MISPREDICTS, /* mispredicted */
 };
+/* How many keys there are: the size of the weight arrays below, indexed
+ * by enum ap_report_key. */
+#define AP_REPORT_N_KEYS 6
 /* The count key ranks by. */
 AP_API uint64_t ap_report_key_count(const struct ap_report_stats *s, enum ap_report_key key);
 /* Rank the instruction and function rows (after ap_report_finish) by key,
@@ -270,6 +274,75 @@ AP_API int ap_report_add_line_sample(struct ap_report *r, const struct ap_record
  * pass). *dropped (may be NULL): such loads on lines past
  * AP_REPORT_MAX_SHARED_LINES, not shown. */
 AP_API size_t ap_report_shared_lines(const struct ap_report *r, const struct ap_report_line **lines, uint64_t *dropped);
+
+/* Call stacks. Every record counted is also attributed to its call stack:
+ * the one ap_report_add_stack gives, or the one-frame stack [PC] of a
+ * record ap_report_add counts. Distinct stacks are stored once (their
+ * frames interned in one pool, found by a hash), each with its weight for
+ * every key: the record's contribution to ap_report_key_count of the
+ * statistics (1 sample; its total latency; 1 for each of L1D refill, LLC
+ * miss, TLB walk, mispredicted branch when its events say so, exactly as
+ * the function table counts them). */
+
+/* Count rec exactly as ap_report_add does and attribute it to the call
+ * stack frames[0..n_frames): frames[0] the sampled instruction's PC,
+ * frames[1..] the return addresses outward (innermost first, as perf's
+ * callchains without their context markers). n_frames 0 (frames may then
+ * be NULL) is the stack [rec->pc]; a record with neither PC nor frames
+ * counts in no stack. frames is copied: the caller may reuse it. Stacks
+ * longer than AP_REPORT_MAX_FRAMES keep their innermost frames.
+ * Returns 0 or -AP_ERR_NOMEM (the record may then be counted in the
+ * statistics but not in a stack). */
+#define AP_REPORT_MAX_FRAMES 1024
+AP_API int ap_report_add_stack(struct ap_report *r, const struct ap_record *rec, const uint64_t *frames,
+                               size_t n_frames);
+
+/* A distinct call stack (addresses as given). */
+struct ap_report_stack {
+	const uint64_t *frames; /* n_frames addresses, innermost first */
+	size_t n_frames;
+	uint64_t weight[AP_REPORT_N_KEYS]; /* by enum ap_report_key */
+};
+/* The distinct stacks, after ap_report_finish, ranked by the key of the
+ * last ap_report_sort (most first; ties by samples, then frames). *stacks
+ * and the frames stay valid until the next ap_report_add*,
+ * ap_report_finish or ap_report_free. Returns how many. */
+AP_API size_t ap_report_stacks(const struct ap_report *r, const struct ap_report_stack **stacks);
+
+/* A folded stack: the distinct stacks that name the same functions in the
+ * same order, merged. stack is "root;caller;callee", the functions
+ * outermost first, each frame kept (recursion repeats the name), a frame no
+ * symbol covers "[unknown]"; the return addresses (frames[1..]) are looked
+ * up at address - 1, inside the call instruction, so that a call ending
+ * its function names the caller. A name's ';' and control characters are
+ * written '_' so that the line reads back (FlameGraph, speedscope). */
+struct ap_report_folded {
+	const char *stack;
+	uint64_t weight[AP_REPORT_N_KEYS]; /* by enum ap_report_key */
+};
+/* The folded stacks, after ap_report_finish, ranked by the key of the
+ * last ap_report_sort (most first; ties by samples, then stack).
+ * Valid, with their strings, until the next ap_report_add*,
+ * ap_report_finish or ap_report_free. Returns how many. */
+AP_API size_t ap_report_folded_stacks(const struct ap_report *r, const struct ap_report_folded **rows);
+
+/* A function's inclusive weights (perf report --children): self, of the
+ * stacks whose innermost frame is in it (the function table's numbers
+ * for the keys); children, of the stacks with a frame in it anywhere, each
+ * stack counted once however often the function recurs in it. Functions
+ * are told apart as the function table does (symbol and binary; the
+ * frames no symbol covers are one row, name NULL, per binary). */
+struct ap_report_inclusive {
+	uint64_t addr;      /* the function's start address (0: no symbol) */
+	const char *name;   /* NULL when no symbol covers it */
+	const char *binary; /* a library's file name, else NULL */
+	uint64_t self[AP_REPORT_N_KEYS], children[AP_REPORT_N_KEYS];
+};
+/* The functions with their inclusive weights, after ap_report_finish,
+ * ranked by children[key] of the last ap_report_sort's key (then self,
+ * then name, then address). Valid until the next ap_report_add*,
+ * ap_report_finish or ap_report_free. Returns how many. */
+AP_API size_t ap_report_inclusive(const struct ap_report *r, const struct ap_report_inclusive **rows);
 
 /* The instruction at pc as text ("ldr x0, [x0]"), from the loaded binary,
  * with capstone; 0 or -AP_ERR_UNSUPPORTED (no binary, not in it). */

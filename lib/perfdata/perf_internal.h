@@ -78,6 +78,16 @@ struct pd_aux_slot {
 	uint64_t arena_offset;
 };
 
+/* A PERF_RECORD_SAMPLE checked at open: where it is and whose it is. */
+struct pd_sample_slot {
+	uint64_t offset;      /* in the file, or in the arena when in_arena */
+	uint64_t file_offset; /* for the caller: the record's, or its COMPRESSED record's */
+	size_t attr;          /* index in attrs */
+	size_t chain_copy;    /* 1 + index in chains of an aligned copy of its
+	                         callchain (the record's is not 8-byte aligned), or 0 */
+	uint8_t in_arena;
+};
+
 /* An EVENT_DESC entry: matched to attrs by id once all attrs are known (in
  * pipe mode the feature may come before the HEADER_ATTR records). */
 struct pd_event_desc {
@@ -105,6 +115,8 @@ struct ap_perf_reader {
 	struct pd_vec auxtrace_priv; /* uint64_t */
 	struct pd_vec event_descs;  /* struct pd_event_desc */
 	struct pd_vec build_ids;    /* struct ap_perf_build_id */
+	struct pd_vec samples;      /* struct pd_sample_slot */
+	struct pd_vec chains;       /* uint64_t: aligned copies of misaligned callchains */
 	struct pd_strings strings;
 
 	/* Decompressed PERF_RECORD_COMPRESSED data. */
@@ -132,6 +144,19 @@ void pd_name_attrs(struct ap_perf_reader *r);
 /* lib/perfdata/read_events.c: the event stream. */
 int pd_read_events(struct ap_perf_reader *r, const uint8_t *p, size_t len,
                    uint64_t base_offset, struct ap_perf_error *err);
+
+/* lib/perfdata/read_samples.c: PERF_RECORD_SAMPLE. */
+/* The attr of the sample rec (index in *attr, its id in *id): 0, or -1 (no
+ * attr yet), -2 (the record ends before its id), -3 (no attr has that id). */
+int pd_sample_attr(const struct ap_perf_reader *r, const uint8_t *rec, size_t size, size_t *attr,
+                   uint64_t *id);
+/* 1 when every bit of sample_type is one this reader can parse. */
+int pd_sample_type_known(uint64_t sample_type);
+/* Parse rec[0..size) as a sample of attr a into *s (callchain not set: its
+ * entries start at rec + *chain_off). Returns NULL, or the name of the
+ * field that does not fit in the record. */
+const char *pd_parse_sample(const struct ap_perf_attr *a, const uint8_t *rec, size_t size,
+                            struct ap_perf_sample *s, size_t *chain_off);
 
 /* lib/perfdata/aux_flags.c: AUX record flags and padding of each buffer. */
 int pd_match_aux_flags(const struct ap_perf_aux_record *aux, size_t n_aux,

@@ -261,6 +261,53 @@ static int on_itrace_start(const struct stream *s, size_t pos, const uint8_t *re
 	return 0;
 }
 
+static int on_sample(const struct stream *s, size_t pos, const uint8_t *rec, size_t size)
+{
+	const uint32_t T = AP_PERF_RECORD_SAMPLE;
+	struct ap_perf_reader *r = s->r;
+	size_t attr;
+	uint64_t id;
+	switch (pd_sample_attr(r, rec, size, &attr, &id)) {
+	case -1: return ev_fail(s, AP_ERR_FORMAT, pos, T, "a sample before any attr");
+	case -2: return ev_fail(s, AP_ERR_FORMAT, pos, T, "record of %zu bytes ends before its id", size);
+	case -3:
+		return ev_fail(s, AP_ERR_FORMAT, pos, T, "sample id %llu is no attr's",
+		               (unsigned long long)id);
+	default: break;
+	}
+	const struct ap_perf_attr *a = (const struct ap_perf_attr *)r->attrs.data + attr;
+	if (!pd_sample_type_known(a->sample_type)) {
+		r->info.n_samples_unknown++;
+		return 0;
+	}
+	struct ap_perf_sample smp;
+	size_t chain_off;
+	const char *bad = pd_parse_sample(a, rec, size, &smp, &chain_off);
+	if (bad)
+		return ev_fail(s, AP_ERR_FORMAT, pos, T,
+		               "record of %zu bytes ends inside its %s field (attr %zu, sample_type 0x%llx)",
+		               size, bad, attr, (unsigned long long)a->sample_type);
+	struct pd_sample_slot *slot = pd_vec_push(&r->samples);
+	if (!slot)
+		return ev_fail(s, AP_ERR_NOMEM, pos, T, "out of memory");
+	slot->offset = s->base + pos;
+	slot->in_arena = (uint8_t)s->in_arena;
+	slot->file_offset = s->in_arena ? r->compressed_offset : s->base + pos;
+	slot->attr = attr;
+	/* The iterator gives the callchain as uint64_t: one whose record is
+	 * not 8-byte aligned in memory is copied (perf's records always are). */
+	if (smp.n_callchain && ((uintptr_t)(rec + chain_off) & 7)) {
+		slot->chain_copy = r->chains.n + 1;
+		for (uint32_t i = 0; i < smp.n_callchain; i++) {
+			uint64_t *e = pd_vec_push(&r->chains);
+			if (!e)
+				return ev_fail(s, AP_ERR_NOMEM, pos, T, "out of memory");
+			*e = pd_u64(rec + chain_off + 8 * (size_t)i);
+		}
+	}
+	return 0;
+}
+
 static int on_time_conv(const struct stream *s, size_t pos, const uint8_t *rec, size_t size)
 {
 	int rc = need(s, pos, AP_PERF_RECORD_TIME_CONV, size, PD_TIME_CONV_V1_SIZE);
@@ -376,6 +423,7 @@ static int read_stream(struct stream *s, size_t *consumed)
 		case AP_PERF_RECORD_MMAP:
 		case AP_PERF_RECORD_MMAP2: rc = on_mmap(s, pos, rec, size, type, misc); break;
 		case AP_PERF_RECORD_AUX: rc = on_aux(s, pos, rec, size); break;
+		case AP_PERF_RECORD_SAMPLE: rc = on_sample(s, pos, rec, size); break;
 		case AP_PERF_RECORD_ITRACE_START: rc = on_itrace_start(s, pos, rec, size); break;
 		case AP_PERF_RECORD_AUXTRACE_INFO: rc = on_auxtrace_info(s, pos, rec, size); break;
 		case AP_PERF_RECORD_TIME_CONV: rc = on_time_conv(s, pos, rec, size); break;
@@ -404,7 +452,7 @@ static int read_stream(struct stream *s, size_t *consumed)
 			break;
 		}
 		default:
-			break; /* FINISHED_ROUND, SAMPLE, ...: nothing to keep */
+			break; /* FINISHED_ROUND, ...: nothing to keep */
 		}
 		if (rc)
 			return rc;

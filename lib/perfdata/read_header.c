@@ -34,6 +34,11 @@ int pd_add_attr(struct ap_perf_reader *r, const uint8_t *p, size_t attr_len,
 	a->flags = pd_u64(p + 40);
 	a->config1 = pd_u64(p + 56);
 	a->config2 = attr_len >= 72 ? pd_u64(p + 64) : 0;
+	/* VER2 (80 bytes), VER3 (96), VER4 (104): what sample fields' sizes
+	 * depend on (BRANCH_STACK's hw_idx, REGS_USER, REGS_INTR) */
+	a->branch_sample_type = attr_len >= 80 ? pd_u64(p + 72) : 0;
+	a->sample_regs_user = attr_len >= 88 ? pd_u64(p + 80) : 0;
+	a->sample_regs_intr = attr_len >= 104 ? pd_u64(p + 96) : 0;
 	*ids_off = r->ids.n;
 	for (size_t i = 0; i < n_ids; i++) {
 		uint64_t *id = pd_vec_push(&r->ids);

@@ -49,6 +49,8 @@ static struct ap_perf_reader *reader_new(const struct ap_perf_read_config *cfg)
 	pd_vec_init(&r->queue_counts, sizeof(uint32_t));
 	pd_vec_init(&r->auxtrace_priv, sizeof(uint64_t));
 	pd_vec_init(&r->event_descs, sizeof(struct pd_event_desc));
+	pd_vec_init(&r->samples, sizeof(struct pd_sample_slot));
+	pd_vec_init(&r->chains, sizeof(uint64_t));
 	return r;
 }
 
@@ -72,6 +74,8 @@ void ap_perf_close(struct ap_perf_reader *r)
 	pd_vec_free(&r->queue_counts);
 	pd_vec_free(&r->auxtrace_priv);
 	pd_vec_free(&r->event_descs);
+	pd_vec_free(&r->samples);
+	pd_vec_free(&r->chains);
 	pd_strings_free(&r->strings);
 	free(r->arena);
 	pd_zstd_free(r);
@@ -95,6 +99,7 @@ static int finalize(struct ap_perf_reader *r, struct ap_perf_error *err)
 	in->n_aux_records = r->aux_records.n;
 	in->aux_records = r->aux_records.data;
 	in->n_itrace_starts = r->itrace_starts.n;
+	in->n_samples = r->samples.n;
 	in->itrace_starts = r->itrace_starts.data;
 	in->n_queues = (uint32_t)r->queue_counts.n;
 

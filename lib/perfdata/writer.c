@@ -1,7 +1,8 @@
-/* ap_perf writer: SPE buffers as a perf.data that Linux perf decodes as Arm
- * SPE. Layout: header | one attr + its id | data (AUXTRACE_INFO, TIME_CONV,
- * side-band, AUXTRACE+payload and AUX per buffer, FINISHED_ROUND) | feature
- * table | features (BUILD_ID, ARCH, NRCPUS, CPUID, EVENT_DESC, AUXTRACE index).
+/* ap_perf writer: SPE buffers and samples as a perf.data that Linux perf
+ * decodes. Layout: header | attrs (SPE's, then the sample events') + their
+ * ids | data (AUXTRACE_INFO with SPE, TIME_CONV, side-band, AUXTRACE+payload
+ * and AUX per buffer, SAMPLE records, FINISHED_ROUND) | feature table |
+ * features (write_features.c).
  * Written to a temporary file in the target's directory, renamed at the end,
  * or to a seekable descriptor the caller gives (and renames). */
 #define _XOPEN_SOURCE 700 /* realpath */
@@ -12,45 +13,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfdata/perf_internal.h"
+#include "perfdata/writer_internal.h"
 
-#define W_ATTRS_OFFSET PD_FILE_HEADER_SIZE                         /* 104 */
-#define W_ATTR_ENTRY (PD_ATTR_SIZE_VER7 + 16)                      /* attr + ids section */
-#define W_IDS_OFFSET (W_ATTRS_OFFSET + W_ATTR_ENTRY)               /* 248 */
-#define W_DATA_OFFSET (W_IDS_OFFSET + 8)                           /* 256 */
+#define W_ATTRS_OFFSET PD_FILE_HEADER_SIZE /* 104 */
+#define W_ATTR_ENTRY (PD_ATTR_SIZE_VER7 + 16) /* attr + ids section */
 #define W_MISC_USER 2u /* PERF_RECORD_MISC_USER */
-#define W_MISC_BUILD_ID_SIZE (1u << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE: the size byte is valid */
 #define W_PROT_EXEC 4u
-#define W_BUILD_ID_MAX 20 /* perf's BUILD_ID_SIZE */
-#define W_HOST_PID (-1) /* HOST_KERNEL_ID: the host machine's files */
-#define W_BUILD_ID_EVENT 36 /* header, pid, 20-byte ID, size, 3 reserved */
 
-/* A file of an executable mapping and its build ID (read once, when the
- * file is first mapped; id_len 0: none, or not readable). */
-struct w_dso {
-	char *name;
-	uint8_t id[W_BUILD_ID_MAX];
-	int id_len;
-};
+/* The sample_type bits a sample event may ask for: those
+ * ap_perf_write_sample writes. */
+#define W_EVENT_SAMPLE_TYPES                                                               \
+	(AP_PERF_SAMPLE_IP | AP_PERF_SAMPLE_TID | AP_PERF_SAMPLE_TIME | AP_PERF_SAMPLE_ADDR |    \
+	 AP_PERF_SAMPLE_ID | AP_PERF_SAMPLE_CPU | AP_PERF_SAMPLE_PERIOD |                         \
+	 AP_PERF_SAMPLE_CALLCHAIN | AP_PERF_SAMPLE_WEIGHT | AP_PERF_SAMPLE_DATA_SRC |             \
+	 AP_PERF_SAMPLE_IDENTIFIER | AP_PERF_SAMPLE_PHYS_ADDR)
 
 struct w_cpu {
 	int32_t cpu;
 	uint64_t aux_head; /* bytes written so far for this cpu's AUX area */
-};
-
-struct ap_perf_writer {
-	FILE *f;
-	char *path, *tmp;
-	uint64_t pos; /* current file offset */
-	int failed;   /* an I/O error happened: finish fails */
-	int io_errno;
-	struct ap_perf_write_config cfg;
-	uint64_t sample_type;
-	uint8_t attr[PD_ATTR_SIZE_VER7];
-	struct pd_vec index; /* uint64_t: file offsets of AUXTRACE records */
-	struct pd_vec cpus;  /* struct w_cpu */
-	struct pd_vec dsos;  /* struct w_dso: the files of executable mappings, once each */
-	uint64_t reference;
 };
 
 void ap_perf_write_config_init(struct ap_perf_write_config *cfg)
@@ -67,9 +47,10 @@ void ap_perf_write_config_init(struct ap_perf_write_config *cfg)
 	cfg->sample_time = 1;
 	cfg->time_mult = 1; /* perf time = SPE timestamp (shift 0, zero 0) */
 	cfg->attr_id = 1;
+	cfg->spe = 1;
 }
 
-static void w_bytes(struct ap_perf_writer *w, const void *p, size_t n)
+void pd_w_bytes(struct ap_perf_writer *w, const void *p, size_t n)
 {
 	if (w->failed || !n)
 		return;
@@ -79,39 +60,43 @@ static void w_bytes(struct ap_perf_writer *w, const void *p, size_t n)
 	}
 	w->pos += n;
 }
-static void w_u16(struct ap_perf_writer *w, uint16_t v) { w_bytes(w, &v, 2); }
-static void w_u32(struct ap_perf_writer *w, uint32_t v) { w_bytes(w, &v, 4); }
-static void w_u64(struct ap_perf_writer *w, uint64_t v) { w_bytes(w, &v, 8); }
-static void w_zero(struct ap_perf_writer *w, size_t n)
+void pd_w_zero(struct ap_perf_writer *w, size_t n)
 {
 	static const uint8_t z[64];
 	while (n) {
 		size_t k = n < sizeof(z) ? n : sizeof(z);
-		w_bytes(w, z, k);
+		pd_w_bytes(w, z, k);
 		n -= k;
 	}
 }
-static void w_header(struct ap_perf_writer *w, uint32_t type, uint16_t misc, size_t size)
-{
-	w_u32(w, type);
-	w_u16(w, misc);
-	w_u16(w, (uint16_t)size);
-}
 
+/* The sample_id trailer of side-band records: the first attr's (perf
+ * finds the attr by the IDENTIFIER word and parses the trailer by its
+ * sample_type), in perf_event.h order: TID, TIME, ID, CPU, IDENTIFIER. */
 static size_t sid_size(const struct ap_perf_writer *w)
 {
-	return 8 /* TID */ + (w->cfg.sample_time ? 8 : 0) + 8 /* CPU */ + 8 /* IDENTIFIER */;
+	uint64_t st = w->attrs[0].sample_type;
+	return 8 * (!!(st & AP_PERF_SAMPLE_TID) + !!(st & AP_PERF_SAMPLE_TIME) +
+	            !!(st & AP_PERF_SAMPLE_ID) + !!(st & AP_PERF_SAMPLE_CPU) +
+	            !!(st & AP_PERF_SAMPLE_IDENTIFIER));
 }
-/* The sample_id trailer, in perf_event.h order: TID, TIME, CPU, IDENTIFIER. */
 static void w_sid(struct ap_perf_writer *w, int32_t pid, int32_t tid, uint64_t time, int32_t cpu)
 {
-	w_u32(w, (uint32_t)pid);
-	w_u32(w, (uint32_t)tid);
-	if (w->cfg.sample_time)
-		w_u64(w, time);
-	w_u32(w, (uint32_t)cpu);
-	w_u32(w, 0);
-	w_u64(w, w->cfg.attr_id);
+	uint64_t st = w->attrs[0].sample_type;
+	if (st & AP_PERF_SAMPLE_TID) {
+		pd_w_u32(w, (uint32_t)pid);
+		pd_w_u32(w, (uint32_t)tid);
+	}
+	if (st & AP_PERF_SAMPLE_TIME)
+		pd_w_u64(w, time);
+	if (st & AP_PERF_SAMPLE_ID)
+		pd_w_u64(w, w->attrs[0].id);
+	if (st & AP_PERF_SAMPLE_CPU) {
+		pd_w_u32(w, (uint32_t)cpu);
+		pd_w_u32(w, 0);
+	}
+	if (st & AP_PERF_SAMPLE_IDENTIFIER)
+		pd_w_u64(w, w->attrs[0].id);
 }
 
 static int w_check(struct ap_perf_writer *w, struct ap_perf_error *err, const char *where)
@@ -121,21 +106,64 @@ static int w_check(struct ap_perf_writer *w, struct ap_perf_error *err, const ch
 	return pd_fail(err, AP_ERR_IO, w->pos, 0, where, "write failed: %s", strerror(w->io_errno));
 }
 
-static void build_attr(struct ap_perf_writer *w)
+static void build_attr(const struct ap_perf_writer *w, struct w_attr *a, uint32_t type,
+                       uint64_t config, uint64_t period)
 {
-	uint8_t *a = w->attr;
-	memset(a, 0, sizeof(w->attr));
+	uint8_t *b = a->bytes;
+	memset(b, 0, sizeof(a->bytes));
 	uint32_t size = PD_ATTR_SIZE_VER7;
-	uint64_t period = 1;
 	uint64_t flags = AP_PERF_ATTR_DISABLED | AP_PERF_ATTR_SAMPLE_ID_ALL;
 	if (w->cfg.exclude_kernel)
 		flags |= AP_PERF_ATTR_EXCLUDE_KERNEL;
-	memcpy(a + 0, &w->cfg.pmu_type, 4);
-	memcpy(a + 4, &size, 4);
-	memcpy(a + 8, &w->cfg.spe_config, 8);
-	memcpy(a + 16, &period, 8);
-	memcpy(a + 24, &w->sample_type, 8);
-	memcpy(a + 40, &flags, 8);
+	memcpy(b + 0, &type, 4);
+	memcpy(b + 4, &size, 4);
+	memcpy(b + 8, &config, 8);
+	memcpy(b + 16, &period, 8);
+	memcpy(b + 24, &a->sample_type, 8);
+	memcpy(b + 40, &flags, 8);
+}
+
+/* The attrs: SPE's first (cfg.spe), then one per cfg.events, with ids
+ * attr_id, attr_id + 1, ... Every attr carries IDENTIFIER when there are
+ * several: perf finds a record's attr by it (and refuses a file whose attrs
+ * put their ids in different places). Returns 0 or a negative enum ap_error. */
+static int build_attrs(struct ap_perf_writer *w)
+{
+	size_t n = (w->cfg.spe ? 1 : 0) + w->cfg.n_events;
+	if (!n || (w->cfg.n_events && !w->cfg.events))
+		return -AP_ERR_INVALID;
+	w->attrs = calloc(n, sizeof(*w->attrs));
+	if (!w->attrs)
+		return -AP_ERR_NOMEM;
+	w->n_attrs = n;
+	size_t k = 0;
+	if (w->cfg.spe) {
+		struct w_attr *a = &w->attrs[k++];
+		a->sample_type = AP_PERF_SAMPLE_IP | AP_PERF_SAMPLE_TID | AP_PERF_SAMPLE_CPU |
+		                 AP_PERF_SAMPLE_IDENTIFIER | AP_PERF_SAMPLE_DATA_SRC |
+		                 AP_PERF_SAMPLE_PHYS_ADDR;
+		if (w->cfg.sample_time)
+			a->sample_type |= AP_PERF_SAMPLE_TIME;
+		a->name = strdup(w->cfg.event_name);
+		build_attr(w, a, w->cfg.pmu_type, w->cfg.spe_config, 1);
+	}
+	w->first_event = k;
+	for (size_t i = 0; i < w->cfg.n_events; i++) {
+		const struct ap_perf_write_event *e = &w->cfg.events[i];
+		if (!e->name || (e->sample_type & ~(uint64_t)W_EVENT_SAMPLE_TYPES))
+			return -AP_ERR_INVALID;
+		struct w_attr *a = &w->attrs[k++];
+		a->sample_type = e->sample_type | (n > 1 ? AP_PERF_SAMPLE_IDENTIFIER : 0);
+		a->name = strdup(e->name);
+		build_attr(w, a, e->type, e->config, e->sample_period ? e->sample_period : 1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!w->attrs[i].name)
+			return -AP_ERR_NOMEM;
+		w->attrs[i].id = w->cfg.attr_id + i;
+	}
+	w->cfg.events = NULL; /* the caller's: not kept */
+	return 0;
 }
 
 static struct ap_perf_writer *writer_new(const struct ap_perf_write_config *cfg)
@@ -164,36 +192,48 @@ static struct ap_perf_writer *writer_new(const struct ap_perf_write_config *cfg)
 /* w->f is open at offset 0: the records every file starts with. */
 static int writer_start(struct ap_perf_writer **out, struct ap_perf_writer *w, struct ap_perf_error *err)
 {
-	w->sample_type = AP_PERF_SAMPLE_IP | AP_PERF_SAMPLE_TID | AP_PERF_SAMPLE_CPU |
-	                 AP_PERF_SAMPLE_IDENTIFIER | AP_PERF_SAMPLE_DATA_SRC |
-	                 AP_PERF_SAMPLE_PHYS_ADDR;
-	if (w->cfg.sample_time)
-		w->sample_type |= AP_PERF_SAMPLE_TIME;
-	build_attr(w);
+	int rc = build_attrs(w);
+	if (rc) {
+		ap_perf_writer_abort(w);
+		return pd_fail(err, -rc, 0, 0, "attrs", "%s",
+		               rc == -AP_ERR_NOMEM ? "out of memory"
+		                                   : "no event, an event without a name, or an event asking "
+		                                     "for sample fields the writer does not write");
+	}
 
-	/* Header placeholder (rewritten by finish), the attr, its id. */
-	w_zero(w, PD_FILE_HEADER_SIZE);
-	w_bytes(w, w->attr, sizeof(w->attr));
-	w_u64(w, W_IDS_OFFSET);
-	w_u64(w, 8);
-	w_u64(w, w->cfg.attr_id);
+	/* Header placeholder (rewritten by finish), the attrs, their ids. */
+	uint64_t ids_offset = W_ATTRS_OFFSET + w->n_attrs * W_ATTR_ENTRY;
+	pd_w_zero(w, PD_FILE_HEADER_SIZE);
+	for (size_t i = 0; i < w->n_attrs; i++) {
+		pd_w_bytes(w, w->attrs[i].bytes, sizeof(w->attrs[i].bytes));
+		pd_w_u64(w, ids_offset + 8 * i);
+		pd_w_u64(w, 8);
+	}
+	for (size_t i = 0; i < w->n_attrs; i++)
+		pd_w_u64(w, w->attrs[i].id);
 
-	/* AUXTRACE_INFO: type 4 and perf 6.1's two priv words. */
-	w_header(w, AP_PERF_RECORD_AUXTRACE_INFO, 0, PD_AUXTRACE_INFO_SIZE + 8 * AP_PERF_SPE_PRIV_COUNT);
-	w_u32(w, AP_PERF_AUXTRACE_ARM_SPE);
-	w_u32(w, 0);
-	w_u64(w, w->cfg.pmu_type); /* ARM_SPE_PMU_TYPE */
-	w_u64(w, 1);               /* ARM_SPE_PER_CPU_MMAPS */
+	/* TIME_CONV, the layout with time_cycles (perf >= 5.14), before
+	 * AUXTRACE_INFO as perf record writes it: perf's SPE decoder copies the
+	 * session's time conversion when it sees AUXTRACE_INFO (with none yet,
+	 * it divides by a zero time_mult converting the first timestamp). */
+	pd_w_header(w, AP_PERF_RECORD_TIME_CONV, 0, PD_TIME_CONV_V2_SIZE);
+	pd_w_u64(w, w->cfg.time_shift);
+	pd_w_u64(w, w->cfg.time_mult);
+	pd_w_u64(w, w->cfg.time_zero);
+	pd_w_u64(w, 0);          /* time_cycles */
+	pd_w_u64(w, ~0ull);      /* time_mask */
+	pd_w_zero(w, 8);         /* cap_user_time_zero, cap_user_time_short, reserved */
+	if (w->cfg.spe) {
+		/* AUXTRACE_INFO: type 4 and perf 6.1's two priv words. */
+		pd_w_header(w, AP_PERF_RECORD_AUXTRACE_INFO, 0,
+		            PD_AUXTRACE_INFO_SIZE + 8 * AP_PERF_SPE_PRIV_COUNT);
+		pd_w_u32(w, AP_PERF_AUXTRACE_ARM_SPE);
+		pd_w_u32(w, 0);
+		pd_w_u64(w, w->cfg.pmu_type); /* ARM_SPE_PMU_TYPE */
+		pd_w_u64(w, 1);               /* ARM_SPE_PER_CPU_MMAPS */
+	}
 
-	/* TIME_CONV, the layout with time_cycles (perf >= 5.14). */
-	w_header(w, AP_PERF_RECORD_TIME_CONV, 0, PD_TIME_CONV_V2_SIZE);
-	w_u64(w, w->cfg.time_shift);
-	w_u64(w, w->cfg.time_mult);
-	w_u64(w, w->cfg.time_zero);
-	w_u64(w, 0);          /* time_cycles */
-	w_u64(w, ~0ull);      /* time_mask */
-	w_zero(w, 8);         /* cap_user_time_zero, cap_user_time_short, reserved */
-	int rc = w_check(w, err, "data");
+	rc = w_check(w, err, "data");
 	if (rc) {
 		ap_perf_writer_abort(w);
 		return rc;
@@ -291,11 +331,11 @@ int ap_perf_write_comm(struct ap_perf_writer *w, int32_t pid, int32_t tid, const
 {
 	size_t len = strnlen(comm, 15); /* TASK_COMM_LEN 16 */
 	size_t size = 16 + padded_str(len) + sid_size(w);
-	w_header(w, AP_PERF_RECORD_COMM, 0, size);
-	w_u32(w, (uint32_t)pid);
-	w_u32(w, (uint32_t)tid);
-	w_bytes(w, comm, len);
-	w_zero(w, padded_str(len) - len);
+	pd_w_header(w, AP_PERF_RECORD_COMM, 0, size);
+	pd_w_u32(w, (uint32_t)pid);
+	pd_w_u32(w, (uint32_t)tid);
+	pd_w_bytes(w, comm, len);
+	pd_w_zero(w, padded_str(len) - len);
 	w_sid(w, pid, tid, time, -1);
 	return w->failed ? -AP_ERR_IO : 0;
 }
@@ -329,17 +369,17 @@ int ap_perf_write_mmap2(struct ap_perf_writer *w, int32_t pid, int32_t tid, uint
 	size_t size = 72 + padded_str(flen) + sid_size(w);
 	if (size > 0xFFFF)
 		return -AP_ERR_INVALID;
-	w_header(w, AP_PERF_RECORD_MMAP2, W_MISC_USER, size);
-	w_u32(w, (uint32_t)pid);
-	w_u32(w, (uint32_t)tid);
-	w_u64(w, addr);
-	w_u64(w, len);
-	w_u64(w, pgoff);
-	w_zero(w, 24);    /* maj, min, ino, ino_generation: unknown */
-	w_u32(w, prot);
-	w_u32(w, 0x02);   /* MAP_PRIVATE */
-	w_bytes(w, filename, flen);
-	w_zero(w, padded_str(flen) - flen);
+	pd_w_header(w, AP_PERF_RECORD_MMAP2, W_MISC_USER, size);
+	pd_w_u32(w, (uint32_t)pid);
+	pd_w_u32(w, (uint32_t)tid);
+	pd_w_u64(w, addr);
+	pd_w_u64(w, len);
+	pd_w_u64(w, pgoff);
+	pd_w_zero(w, 24);    /* maj, min, ino, ino_generation: unknown */
+	pd_w_u32(w, prot);
+	pd_w_u32(w, 0x02);   /* MAP_PRIVATE */
+	pd_w_bytes(w, filename, flen);
+	pd_w_zero(w, padded_str(flen) - flen);
 	w_sid(w, pid, tid, time, -1);
 	/* A file with code: its build ID goes into the BUILD_ID feature. */
 	if ((prot & W_PROT_EXEC) && filename[0] == '/' && note_dso(w, filename, flen) != 0)
@@ -362,134 +402,32 @@ static struct w_cpu *cpu_slot(struct ap_perf_writer *w, int32_t cpu)
 int ap_perf_write_aux(struct ap_perf_writer *w, int32_t cpu, int32_t pid, int32_t tid,
                       const uint8_t *data, size_t size, uint64_t aux_flags, uint64_t time)
 {
+	if (!w->cfg.spe)
+		return -AP_ERR_INVALID;
 	struct w_cpu *c = cpu_slot(w, cpu);
 	uint64_t *ix = pd_vec_push(&w->index);
 	if (!c || !ix)
 		return -AP_ERR_NOMEM;
 	size_t pad = (8 - (size & 7)) & 7; /* zero bytes: SPE Padding packets */
 	*ix = w->pos;
-	w_header(w, AP_PERF_RECORD_AUXTRACE, 0, PD_AUXTRACE_SIZE);
-	w_u64(w, size + pad);
-	w_u64(w, c->aux_head);
-	w_u64(w, ++w->reference);
-	w_u32(w, cpu >= 0 ? (uint32_t)cpu : 0); /* idx: per-cpu mmaps are indexed by cpu */
-	w_u32(w, (uint32_t)tid);
-	w_u32(w, (uint32_t)cpu);
-	w_u32(w, 0);
-	w_bytes(w, data, size);
-	w_zero(w, pad);
+	pd_w_header(w, AP_PERF_RECORD_AUXTRACE, 0, PD_AUXTRACE_SIZE);
+	pd_w_u64(w, size + pad);
+	pd_w_u64(w, c->aux_head);
+	pd_w_u64(w, ++w->reference);
+	pd_w_u32(w, cpu >= 0 ? (uint32_t)cpu : 0); /* idx: per-cpu mmaps are indexed by cpu */
+	pd_w_u32(w, (uint32_t)tid);
+	pd_w_u32(w, (uint32_t)cpu);
+	pd_w_u32(w, 0);
+	pd_w_bytes(w, data, size);
+	pd_w_zero(w, pad);
 
-	w_header(w, AP_PERF_RECORD_AUX, 0, PD_AUX_SIZE + sid_size(w));
-	w_u64(w, c->aux_head);
-	w_u64(w, size);
-	w_u64(w, aux_flags);
+	pd_w_header(w, AP_PERF_RECORD_AUX, 0, PD_AUX_SIZE + sid_size(w));
+	pd_w_u64(w, c->aux_head);
+	pd_w_u64(w, size);
+	pd_w_u64(w, aux_flags);
 	w_sid(w, pid, tid, time, cpu);
 	c->aux_head += size + pad;
 	return w->failed ? -AP_ERR_IO : 0;
-}
-
-/* perf_header_string: u32 length (padded to 64), the string, zeros. */
-static void w_string(struct ap_perf_writer *w, const char *s)
-{
-	size_t len = strlen(s) + 1;
-	size_t olen = (len + PD_NAME_ALIGN - 1) & ~(size_t)(PD_NAME_ALIGN - 1);
-	w_u32(w, (uint32_t)olen);
-	w_bytes(w, s, len - 1);
-	w_zero(w, olen - (len - 1));
-}
-
-struct w_section {
-	unsigned feat;
-	uint64_t off, size;
-};
-
-/* HEADER_BUILD_ID: per file with a build ID, a struct
- * perf_record_header_build_id (perf's util/build-id.c write_buildid): an
- * event header (type 0, misc USER | BUILD_ID_SIZE, size), pid -1 (the
- * host), 20 bytes of ID, its size, 3 reserved bytes, then the file name
- * padded to 64. perf report then checks each file against its ID and
- * finds its debug file by it (perf buildid-list shows them). A file that
- * cannot be read or has no ID is left out. */
-static void w_build_ids(struct ap_perf_writer *w)
-{
-	const struct w_dso *d = w->dsos.data;
-	for (size_t i = 0; i < w->dsos.n; i++) {
-		if (!d[i].id_len)
-			continue;
-		size_t len = strlen(d[i].name), n = (size_t)d[i].id_len;
-		size_t padded = (len + 1 + PD_NAME_ALIGN - 1) & ~(size_t)(PD_NAME_ALIGN - 1);
-		w_header(w, 0, W_MISC_USER | W_MISC_BUILD_ID_SIZE, W_BUILD_ID_EVENT + padded);
-		w_u32(w, (uint32_t)W_HOST_PID);
-		w_bytes(w, d[i].id, n);
-		w_zero(w, W_BUILD_ID_MAX - n);
-		uint8_t id_size = (uint8_t)n;
-		w_bytes(w, &id_size, 1);
-		w_zero(w, 3);
-		w_bytes(w, d[i].name, len);
-		w_zero(w, padded - len);
-	}
-}
-
-/* A topology feature (write_topology.c), built in memory. */
-static void w_topology(struct ap_perf_writer *w, unsigned feat)
-{
-	size_t n = pd_topology_feature(feat, w->cfg.nr_cpus, NULL, 0);
-	uint8_t *buf = malloc(n);
-	if (!buf) {
-		w->failed = 1;
-		w->io_errno = ENOMEM;
-		return;
-	}
-	pd_topology_feature(feat, w->cfg.nr_cpus, buf, n);
-	w_bytes(w, buf, n);
-	free(buf);
-}
-
-static void w_feature(struct ap_perf_writer *w, struct w_section *sec)
-{
-	char cpuid[32];
-	sec->off = w->pos;
-	switch (sec->feat) {
-	case AP_PERF_FEAT_BUILD_ID:
-		w_build_ids(w);
-		break;
-	case AP_PERF_FEAT_ARCH:
-		w_string(w, w->cfg.arch);
-		break;
-	case AP_PERF_FEAT_NRCPUS:
-		w_u32(w, w->cfg.nr_cpus); /* nr_cpus_avail */
-		w_u32(w, w->cfg.nr_cpus); /* nr_cpus_online */
-		break;
-	case AP_PERF_FEAT_CPUID:
-		snprintf(cpuid, sizeof(cpuid), "0x%016llx", (unsigned long long)w->cfg.midr);
-		w_string(w, cpuid);
-		break;
-	case AP_PERF_FEAT_EVENT_DESC:
-		w_u32(w, 1);
-		w_u32(w, PD_ATTR_SIZE_VER7);
-		w_bytes(w, w->attr, sizeof(w->attr));
-		w_u32(w, 1);
-		w_string(w, w->cfg.event_name);
-		w_u64(w, w->cfg.attr_id);
-		break;
-	case AP_PERF_FEAT_CPU_TOPOLOGY:
-	case AP_PERF_FEAT_NUMA_TOPOLOGY:
-	case AP_PERF_FEAT_MEM_TOPOLOGY:
-		w_topology(w, sec->feat);
-		break;
-	case AP_PERF_FEAT_AUXTRACE: {
-		const uint64_t *ix = w->index.data;
-		w_u64(w, w->index.n);
-		for (size_t i = 0; i < w->index.n; i++) {
-			w_u64(w, ix[i]);
-			w_u64(w, PD_AUXTRACE_SIZE); /* perf checks it against header.size */
-		}
-		break;
-	}
-	default:
-		break;
-	}
-	sec->size = w->pos - sec->off;
 }
 
 static void writer_free(struct ap_perf_writer *w)
@@ -500,6 +438,9 @@ static void writer_free(struct ap_perf_writer *w)
 	for (size_t i = 0; i < w->dsos.n; i++)
 		free(d[i].name);
 	pd_vec_free(&w->dsos);
+	for (size_t i = 0; i < w->n_attrs; i++)
+		free(w->attrs[i].name);
+	free(w->attrs);
 	free(w->path);
 	free(w->tmp);
 	free(w);
@@ -520,52 +461,28 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err)
 {
 	if (err)
 		memset(err, 0, sizeof(*err));
-	w_header(w, AP_PERF_RECORD_FINISHED_ROUND, 0, PD_EVENT_HEADER_SIZE);
-	uint64_t data_size = w->pos - W_DATA_OFFSET;
+	pd_w_header(w, AP_PERF_RECORD_FINISHED_ROUND, 0, PD_EVENT_HEADER_SIZE);
+	uint64_t data_offset = W_ATTRS_OFFSET + w->n_attrs * (W_ATTR_ENTRY + 8);
+	uint64_t data_size = w->pos - data_offset;
 
-	/* In feature bit order: perf reads the sections in that order. The
-	 * BUILD_ID section only when some file of a mapping has a build ID. */
-	struct w_section all[] = {
-		{ AP_PERF_FEAT_BUILD_ID, 0, 0 },
-		{ AP_PERF_FEAT_ARCH, 0, 0 },       { AP_PERF_FEAT_NRCPUS, 0, 0 },
-		{ AP_PERF_FEAT_CPUID, 0, 0 },      { AP_PERF_FEAT_EVENT_DESC, 0, 0 },
-		{ AP_PERF_FEAT_CPU_TOPOLOGY, 0, 0 }, { AP_PERF_FEAT_NUMA_TOPOLOGY, 0, 0 },
-		{ AP_PERF_FEAT_AUXTRACE, 0, 0 },   { AP_PERF_FEAT_MEM_TOPOLOGY, 0, 0 },
-	};
-	int any_id = 0;
-	const struct w_dso *d = w->dsos.data;
-	for (size_t i = 0; i < w->dsos.n; i++)
-		any_id |= d[i].id_len > 0;
-	struct w_section *secs = any_id ? all : all + 1;
-	const size_t n = sizeof(all) / sizeof(all[0]) - (any_id ? 0 : 1);
-	uint64_t table = w->pos;
-	w_zero(w, 16 * n); /* section table, filled below */
-	for (size_t i = 0; i < n; i++)
-		w_feature(w, &secs[i]);
+	uint64_t bits[4] = { 0, 0, 0, 0 };
+	if (pd_w_features(w, bits) != 0)
+		goto io_fail;
 	int rc = w_check(w, err, "features");
 	if (rc)
 		goto fail;
-	if (fseek(w->f, (long)table, SEEK_SET) != 0)
-		goto io_fail;
-	for (size_t i = 0; i < n; i++) {
-		w_u64(w, secs[i].off);
-		w_u64(w, secs[i].size);
-	}
 	if (fseek(w->f, 0, SEEK_SET) != 0)
 		goto io_fail;
-	w_bytes(w, PD_MAGIC, 8);
-	w_u64(w, PD_FILE_HEADER_SIZE);
-	w_u64(w, W_ATTR_ENTRY);
-	w_u64(w, W_ATTRS_OFFSET);
-	w_u64(w, W_ATTR_ENTRY);
-	w_u64(w, W_DATA_OFFSET);
-	w_u64(w, data_size);
-	w_u64(w, 0); /* event_types: unused */
-	w_u64(w, 0);
-	uint64_t bits[4] = { 0, 0, 0, 0 };
-	for (size_t i = 0; i < n; i++)
-		bits[secs[i].feat / 64] |= 1ull << (secs[i].feat % 64);
-	w_bytes(w, bits, sizeof(bits));
+	pd_w_bytes(w, PD_MAGIC, 8);
+	pd_w_u64(w, PD_FILE_HEADER_SIZE);
+	pd_w_u64(w, W_ATTR_ENTRY);
+	pd_w_u64(w, W_ATTRS_OFFSET);
+	pd_w_u64(w, w->n_attrs * W_ATTR_ENTRY);
+	pd_w_u64(w, data_offset);
+	pd_w_u64(w, data_size);
+	pd_w_u64(w, 0); /* event_types: unused */
+	pd_w_u64(w, 0);
+	pd_w_bytes(w, bits, sizeof(bits));
 	rc = w_check(w, err, "file header");
 	if (rc)
 		goto fail;

@@ -44,6 +44,7 @@ void ap_report_free(struct ap_report *r)
 		free(r->debug_dirs[i]);
 	free(r->debug_dirs);
 	report_lines_free(&r->lines);
+	report_stacks_free(&r->stacks);
 	free(r);
 }
 
@@ -144,6 +145,12 @@ static int add_to_thread(struct ap_report *r, const struct ap_record *rec)
 
 int ap_report_add(struct ap_report *r, const struct ap_record *rec)
 {
+	return ap_report_add_stack(r, rec, NULL, 0);
+}
+
+int report_count(struct ap_report *r, const struct ap_record *rec)
+{
+	r->finished = 0;
 	r->records++;
 	report_stats_add(&r->totals, rec, r->lines.ds_enc);
 	if (add_to_thread(r, rec) < 0 || report_lines_note(&r->lines, rec) < 0)
@@ -161,7 +168,6 @@ int ap_report_add(struct ap_report *r, const struct ap_record *rec)
 		r->n++;
 	}
 	report_stats_add(&r->stats[i], rec, r->lines.ds_enc);
-	r->finished = 0;
 	return 0;
 }
 
@@ -265,7 +271,7 @@ int ap_report_finish(struct ap_report *r)
 	}
 	r->fn_rows = fns;
 	r->n_fn_rows = nf;
-	if (report_lines_finish(r) < 0)
+	if (report_lines_finish(r) < 0 || report_stacks_finish(r, &r->stacks) < 0)
 		return -AP_ERR_NOMEM;
 	r->finished = 1;
 	ap_report_sort(r, AP_REPORT_BY_SAMPLES);
@@ -279,6 +285,7 @@ void ap_report_sort(struct ap_report *r, enum ap_report_key key)
 	sort_key = key;
 	qsort(r->insn_rows, r->n_insn_rows, sizeof(*r->insn_rows), cmp_rows);
 	qsort(r->fn_rows, r->n_fn_rows, sizeof(*r->fn_rows), cmp_rows);
+	report_stacks_sort(&r->stacks, key);
 	if (r->n_thread_rows) {
 		qsort(r->thread_rows, r->n_thread_rows, sizeof(*r->thread_rows), cmp_rows);
 		/* The rows moved: the index is rebuilt, in place. */

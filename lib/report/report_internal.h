@@ -134,6 +134,34 @@ int report_lines_note(struct report_lines *l, const struct ap_record *rec);
 int report_lines_finish(struct ap_report *r);
 void report_lines_free(struct report_lines *l);
 
+/* stacks.c: the records' call stacks (ap_report_add_stack). */
+struct report_stack_acc {
+	uint64_t hash;
+	size_t off;  /* first frame in the pool */
+	uint32_t n;  /* frames */
+	uint64_t w[AP_REPORT_N_KEYS];
+};
+struct report_stacks {
+	uint64_t *pool; /* every distinct stack's frames, one after the other */
+	size_t n_pool, cap_pool;
+	struct report_stack_acc *acc;
+	size_t n, cap;
+	uint32_t *index; /* open addressing, stack -> acc + 1 (0: empty), at most half full */
+	size_t index_cap;
+	/* ap_report_finish's views */
+	struct ap_report_stack *rows;
+	struct ap_report_folded *folded;
+	char *names; /* the folded strings */
+	struct ap_report_inclusive *incl;
+	size_t n_rows, n_folded, n_incl;
+};
+/* Attribute rec to the stack f[0..n) ([rec->pc] when n is 0). 0 or
+ * -AP_ERR_NOMEM. */
+int report_stacks_add(struct report_stacks *s, const struct ap_record *rec, const uint64_t *f, size_t n);
+int report_stacks_finish(const struct ap_report *r, struct report_stacks *s);
+void report_stacks_sort(struct report_stacks *s, enum ap_report_key key);
+void report_stacks_free(struct report_stacks *s);
+
 struct ap_report {
 	/* PC -> stats, open addressing; pcs[i] == 0 with used[i] == 0 is empty */
 	uint64_t *pcs;
@@ -159,6 +187,7 @@ struct ap_report {
 	uint32_t *thread_index;
 	size_t thread_index_cap;
 	struct report_lines lines;
+	struct report_stacks stacks;
 	/* Where separate debug files are looked for (ap_report_add_debug_dir),
 	 * then /usr/lib/debug. */
 	char **debug_dirs;
@@ -168,6 +197,10 @@ struct ap_report {
 
 /* Count rec, its Data Source as report_ds_value reads it in enc. */
 void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec, enum ap_ds_encoding enc);
+/* What rec adds to ap_report_key_count of the statistics, per key. */
+void report_record_weights(const struct ap_record *rec, uint64_t w[AP_REPORT_N_KEYS]);
+/* report.c: count rec in the statistics (ap_report_add without the stack). */
+int report_count(struct ap_report *r, const struct ap_record *rec);
 void report_stats_merge(struct ap_report_stats *into, const struct ap_report_stats *from);
 
 /* binary.c */

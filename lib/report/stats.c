@@ -27,6 +27,20 @@ static double bin_value(unsigned b)
 	return lo + (width - 1) / 2.0;
 }
 
+void report_record_weights(const struct ap_record *rec, uint64_t w[AP_REPORT_N_KEYS])
+{
+	/* As report_stats_add counts them, so that a stack's weights add up to
+	 * the function table's numbers. */
+	uint64_t e = rec->has & AP_HAS_EVENTS ? rec->events : 0;
+	int branch = (rec->has & AP_HAS_OP) && rec->op_class == AP_OP_CLASS_BRANCH;
+	w[AP_REPORT_BY_SAMPLES] = 1;
+	w[AP_REPORT_BY_LATENCY] = rec->has & AP_HAS_LAT_TOTAL ? rec->lat_total : 0;
+	w[AP_REPORT_BY_L1D_MISSES] = (e & AP_EV_L1D_REFILL) != 0;
+	w[AP_REPORT_BY_LLC_MISSES] = (e & AP_EV_LLC_MISS) != 0;
+	w[AP_REPORT_BY_TLB_WALKS] = (e & AP_EV_TLB_WALK) != 0;
+	w[AP_REPORT_BY_MISPREDICTS] = branch && (e & AP_EV_MISPREDICTED);
+}
+
 void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec, enum ap_ds_encoding enc)
 {
 	s->samples++;

@@ -76,6 +76,7 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	if (plugin.opts.model && plugin.opts.timing)
 		plugin.detail_window = plugin.opts.timing_window;
 	plugin.count_execs = plugin.opts.counts[0] != 0;
+	plugin.count_paths = plugin.opts.call_graph && plugin.opts.stack_counts[0] != 0;
 	if (plugin.opts.pipeline < 0)
 		plugin.opts.pipeline = sysconf(_SC_NPROCESSORS_ONLN) > 1;
 	/* Without the timing model threads cannot meet (no caches, constant

@@ -42,6 +42,8 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 	o->ts = 1;
 	o->ctx = 1;
 	o->buffer_bytes = 16u << 20;
+	o->call_graph = 1;        /* = armprof record's default (--call-graph) */
+	o->call_graph_depth = 128; /* = CS_DEFAULT_DEPTH */
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -66,20 +68,24 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 		struct {
 			const char *name;
 			char *dst;
-		} paths[] = { { "out", o->out }, { "counts", o->counts }, { "stats", o->stats } };
+		} paths[] = { { "out", o->out },       { "counts", o->counts },
+			       { "stats", o->stats },   { "stacks", o->stacks },
+			       { "stack_counts", o->stack_counts } };
 		struct {
 			const char *name;
 			uint64_t *dst;
 		} nums[] = { { "interval", &o->interval }, { "pmsfcr", &o->pmsfcr },
 			     { "pmsevfr", &o->pmsevfr },   { "pmslatfr", &o->pmslatfr },
 			     { "buffer", &o->buffer_bytes }, { "seed", &o->seed },
-			     { "timing_window", &o->timing_window }, { "interleave", &o->interleave } };
+			     { "timing_window", &o->timing_window }, { "interleave", &o->interleave },
+			     { "call_graph_depth", &o->call_graph_depth } };
 		struct {
 			const char *name;
 			int *dst;
 		} flags[] = { { "model", &o->model }, { "timing", &o->timing }, { "jitter", &o->jitter },
 			      { "ts", &o->ts },       { "pa", &o->pa },         { "ctx", &o->ctx },
-			      { "pipeline", &o->pipeline }, { "loop_runs", &o->loop_runs } };
+			      { "pipeline", &o->pipeline }, { "loop_runs", &o->loop_runs },
+			      { "call_graph", &o->call_graph } };
 		int done = 0;
 		for (size_t i = 0; !done && i < sizeof(paths) / sizeof(paths[0]); i++)
 			if (!strcmp(k, paths[i].name)) {
@@ -120,6 +126,10 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 	fclose(f);
 	if (!rc && (o->buffer_bytes < 4096 || o->buffer_bytes % 4096)) {
 		snprintf(err, errlen, "%s: buffer must be a non-zero multiple of 4096 bytes", path);
+		rc = -AP_ERR_FORMAT;
+	}
+	if (!rc && (o->call_graph_depth < 1 || o->call_graph_depth > 1024)) {
+		snprintf(err, errlen, "%s: call_graph_depth must be 1 to 1024 (CS_MAX_DEPTH)", path);
 		rc = -AP_ERR_FORMAT;
 	}
 	return rc;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "call_stack.h"
 #include "guest_maps.h"
 #include "qemu_plugin_api.h"
 #include "spe_sink.h"
@@ -143,12 +144,36 @@ static int emit_spe(FILE *f, const void *ctx)
 	return 0;
 }
 
+/* The call stacks of the sampled operations and the exact counts per
+ * call path (call_stack.h), every vCPU's. */
+static int emit_stacks(FILE *f, const void *ctx)
+{
+	const struct plugin_run_view *run = ctx;
+	if (fwrite(CS_STACKS_MAGIC, 1, 8, f) != 8)
+		return -1;
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++)
+		if (run->vcpus[i] && run->vcpus[i]->cs && cs_write_samples(run->vcpus[i]->cs, f) != 0)
+			return -1;
+	return 0;
+}
+
+static int emit_stack_counts(FILE *f, const void *ctx)
+{
+	const struct plugin_run_view *run = ctx;
+	fprintf(f, "# armprof exact operation counts per call path: count block-pc return-addresses...\n");
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++)
+		if (run->vcpus[i] && run->vcpus[i]->cs && cs_write_paths(run->vcpus[i]->cs, f) != 0)
+			return -1;
+	return 0;
+}
+
 static int emit_stats(FILE *f, const void *ctx)
 {
 	const struct plugin_run_view *run = ctx;
 	uint64_t off = 0;
 	struct ap_spe_counts tot = { 0 };
 	uint64_t ops = 0, drains = 0, lost = 0, mismatch = 0, detailed = 0, replay_ns = 0, run_ops = 0;
+	uint64_t cs_unmatched = 0, cs_signals = 0, cs_dropped = 0, cs_samples = 0;
 	int model_threads = 0; /* some vCPU replayed on a model thread (one may fail to start) */
 	struct ap_uarch_stats us = { 0 };
 	fprintf(f, "# armprof plugin run summary\n");
@@ -197,6 +222,10 @@ static int emit_stats(FILE *f, const void *ctx)
 		replay_ns += v->ring.replay_cpu_ns;
 		run_ops += v->rs.run_ops;
 		model_threads |= v->ring.threaded || v->ring.hub;
+		if (v->cs) {
+			cs_unmatched += v->cs->unmatched, cs_signals += v->cs->signals;
+			cs_dropped += v->cs->dropped, cs_samples += v->cs->n_samples;
+		}
 		if (v->core) {
 			const struct ap_uarch_stats *s = ap_uarch_core_stats(v->core);
 			us.loads += s->loads, us.stores += s->stores, us.l1d_misses += s->l1d_misses;
@@ -205,6 +234,10 @@ static int emit_stats(FILE *f, const void *ctx)
 			us.branches += s->branches, us.mispredicts += s->mispredicts;
 		}
 	}
+	/* The call stacks (call_stack.h): how often they resynchronised. */
+	fprintf(f, "call_graph=%d\nstack_samples=%" PRIu64 "\nstack_unmatched_returns=%" PRIu64
+	        "\nstack_signal_frames=%" PRIu64 "\nstack_dropped_frames=%" PRIu64 "\n",
+	        run->opts->call_graph, cs_samples, cs_unmatched, cs_signals, cs_dropped);
 	/* Every thread, for its COMM in perf.data (a vCPU line names only
 	 * the latest thread that ran on it). */
 	for (unsigned k = 0; k < run->n_thread_ids; k++)
@@ -266,12 +299,14 @@ void plugin_write_outputs(const struct plugin_run_view *run)
 		qemu_plugin_outs(msg);
 	}
 	/* A forked child's outputs: the same names with ".PID" added. */
-	char counts[1100], out[1100], stats[1100], suffix[24] = "";
+	char counts[1100], out[1100], stats[1100], stacks[1100], stack_counts[1100], suffix[24] = "";
 	if (run->child)
 		snprintf(suffix, sizeof(suffix), ".%d", (int)getpid());
 	snprintf(counts, sizeof(counts), "%s%s", run->opts->counts, suffix);
 	snprintf(out, sizeof(out), "%s%s", run->opts->out, suffix);
 	snprintf(stats, sizeof(stats), "%s%s", run->opts->stats, suffix);
+	snprintf(stacks, sizeof(stacks), "%s%s", run->opts->stacks, suffix);
+	snprintf(stack_counts, sizeof(stack_counts), "%s%s", run->opts->stack_counts, suffix);
 	/* The summary only when the others were written: without it, armprof
 	 * record says that nothing was (a full disk), never that a file it
 	 * expected is missing. */
@@ -279,6 +314,11 @@ void plugin_write_outputs(const struct plugin_run_view *run)
 	int err = 0;
 	if (run->opts->counts[0] && write_atomically(counts, emit_counts, run) < 0)
 		bad = counts, err = errno;
+	if (!bad && run->opts->stacks[0] && run->opts->call_graph && write_atomically(stacks, emit_stacks, run) < 0)
+		bad = stacks, err = errno;
+	if (!bad && run->opts->stack_counts[0] && run->opts->call_graph &&
+	    write_atomically(stack_counts, emit_stack_counts, run) < 0)
+		bad = stack_counts, err = errno;
 	if (!bad && run->opts->out[0] && run->opts->model && write_atomically(out, emit_spe, run) < 0)
 		bad = out, err = errno;
 	if (!bad && run->opts->stats[0] && write_atomically(stats, emit_stats, run) < 0)

@@ -49,6 +49,7 @@ struct tb_info {
 	uint8_t br_direct;     /* AP_A64_F_DIRECT_TARGET: br_target is the taken target */
 	uint8_t br_uarch;      /* enum ap_uarch_branch_flags of the closing branch */
 	uint64_t br_pc, br_target;
+	uint64_t fallthrough;   /* the PC after its last instruction */
 	uint32_t id;            /* translation order: index of its execution counters */
 	struct insn_info insn[];
 };
@@ -104,6 +105,7 @@ struct replay_state {
 
 struct plugin_options;
 struct spe_sink;
+struct call_stack;
 
 /* Callbacks only log what happened (struct plugin_event, in batches of an
  * event_ring); the log is replayed through the timing and SPE models in
@@ -141,6 +143,7 @@ struct vcpu_state {
 	_Alignas(64) struct replay_state rs;
 	struct ap_uarch_core *core;
 	struct spe_sink *sink;  /* NULL when the model is off */
+	struct call_stack *cs;  /* the shadow call stack (call_stack.h), NULL without call graphs */
 	uint64_t spe_batch_mismatch; /* a batch that met a selection: never expected */
 	struct mem_slot slot[PLUGIN_MAX_TB_INSNS];
 };
@@ -150,6 +153,10 @@ struct plugin_options {
 	char out[1024];        /* raw SPE bytes of every vCPU's buffer */
 	char counts[1024];     /* exact executed-operation counts per PC */
 	char stats[1024];      /* run summary, key=value lines */
+	char stacks[1024];     /* the call stack of each sampled operation (call_stack.h) */
+	char stack_counts[1024]; /* exact executed-operation counts per call path and block */
+	int call_graph;        /* 1: follow each thread's call stack (call_stack.h) */
+	uint64_t call_graph_depth; /* frames kept (CS_DEFAULT_DEPTH, at most CS_MAX_DEPTH) */
 	int model;             /* 1: feed the SPE model */
 	int timing;            /* 1: run the timing model on every access/branch */
 	int pipeline;          /* 1: replay on a model thread per vCPU (event_ring.h); -1: if >1 host CPU */
@@ -190,6 +197,12 @@ struct plugin_state {
 	 * samples are), else 0: every TB in detail. */
 	uint64_t detail_window;
 	int count_execs; /* per-PC counts were asked for (opts.counts) */
+	int count_paths; /* per-path counts were asked for (opts.stack_counts) */
+	/* The call stack of the thread that forks, taken as it enters the
+	 * call (process.c): a forked child's thread starts with it. */
+	struct call_stack *fork_stack;
+	unsigned fork_vcpu;
+	int fork_stack_pending; /* in the child: not yet given to its vCPU */
 	/* The process the plugin was loaded in: a forked child (a process of
 	 * the program's own) writes its outputs under names of its own. */
 	pid_t first_pid;

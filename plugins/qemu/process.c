@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "armprof/perfdata.h"
+#include "call_stack.h"
 #include "guest_maps.h"
 #include "plugin.h"
 #include "spe_sink.h"
@@ -69,6 +70,19 @@ __attribute__((noinline, cold)) struct vcpu_state *vcpu_get(unsigned index)
 	if (plugin.use_hub && !v->ring.hub)
 		event_ring_join_hub(&v->ring, &plugin.hub, index, &v->in_syscall,
 		                    v->core ? ap_uarch_core_met_others(v->core) : NULL);
+	/* The shadow call stack: a new thread's starts empty; the thread of
+	 * a forked child that forked starts with its parent's. */
+	if (plugin.opts.call_graph && !v->cs) {
+		v->cs = malloc(sizeof(*v->cs));
+		if (!v->cs || cs_init(v->cs, (uint32_t)plugin.opts.call_graph_depth) < 0)
+			plugin_fail("out of memory");
+	} else if (v->cs) {
+		cs_reset(v->cs);
+	}
+	if (v->cs && plugin.fork_stack_pending && index == plugin.fork_vcpu) {
+		cs_copy_frames(v->cs, plugin.fork_stack);
+		plugin.fork_stack_pending = 0;
+	}
 	if (plugin.opts.model && !v->sink &&
 	    spe_sink_new(&v->sink, &plugin.opts, index, v->tid, err, sizeof(err)) < 0)
 		plugin_fail(err);
@@ -95,6 +109,33 @@ void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 }
 
 #define AARCH64_NR_RT_SIGACTION 134
+#define AARCH64_NR_CLONE 220
+#define AARCH64_NR_CLONE3 435
+#define LINUX_CLONE_VM 0x100u
+
+/* A fork (clone without CLONE_VM) starts: the forking thread's call stack
+ * as it stands, for the child's thread. Its replay catches up first (the
+ * log is complete until the call returns): forks are rare. clone3 is
+ * taken as a fork unless its flags (the first word of its arguments) say
+ * CLONE_VM. */
+static void note_fork_stack(struct vcpu_state *v, int64_t num, uint64_t a1)
+{
+	uint64_t flags = a1;
+	if (num == AARCH64_NR_CLONE3) {
+		const uint64_t *args = guest_maps_host(a1);
+		flags = args ? args[0] : 0;
+	}
+	if (flags & LINUX_CLONE_VM)
+		return;
+	if (!plugin.fork_stack) {
+		plugin.fork_stack = malloc(sizeof(*plugin.fork_stack));
+		if (!plugin.fork_stack || cs_init(plugin.fork_stack, (uint32_t)plugin.opts.call_graph_depth) < 0)
+			plugin_fail("out of memory");
+	}
+	replay_logged(v);
+	cs_copy_frames(plugin.fork_stack, v->cs);
+	plugin.fork_vcpu = v->index;
+}
 #define AARCH64_NR_EXECVE 221
 #define AARCH64_NR_EXECVEAT 281
 
@@ -125,6 +166,8 @@ void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint6
 		replay_hub_poke(&plugin.hub);
 	if (num == AARCH64_NR_EXECVE || num == AARCH64_NR_EXECVEAT)
 		exec_checkpoint();
+	if (v->cs && (num == AARCH64_NR_CLONE || num == AARCH64_NR_CLONE3))
+		note_fork_stack(v, num, a1);
 }
 
 /* An exec failed with ENOEXEC: if its file is an aarch64 program, the
@@ -197,6 +240,7 @@ void after_fork_in_child(void)
 	plugin.n_thread_ids = 0; /* the child's threads are its own */
 	pthread_mutex_init(&plugin.exec_failed_lock, NULL);
 	plugin.aarch64_execs_failed = 0; /* and so are its execs */
+	plugin.fork_stack_pending = plugin.fork_stack != NULL; /* for the forking thread's new vCPU */
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
 		struct vcpu_state *v = plugin.vcpus[i];
 		if (!v)
@@ -204,6 +248,7 @@ void after_fork_in_child(void)
 		ap_uarch_core_free(v->core); /* no longer one of the model's cores */
 		spe_sink_free(v->sink);
 		free(v->rs.execs);
+		/* v->cs stays with v (its samples are the parent's) */
 		/* v itself is left behind: its ring's lock may be held by a
 		 * model thread of the parent's. */
 		plugin.vcpus[i] = NULL;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_stack.h"
 #include "plugin.h"
 
 /* What the replay of a vCPU reads but never changes, gathered in a local
@@ -20,16 +21,19 @@
  * it, as far as the compiler can tell). */
 struct replay_env {
 	struct ap_uarch_core *core;
+	struct call_stack *cs;
 	struct mem_slot *slot;
 	uint64_t window;        /* plugin.detail_window */
 	uint16_t issue_latency; /* plugin.uarch_cfg.issue_latency */
 	uint8_t line_shift;     /* log2 of plugin.uarch_cfg.l1d.line_bytes */
 	uint8_t timing, sink, count_execs, loop_runs;
+	uint8_t stacks, count_paths; /* follow the call stack (call_stack.h); count per path */
 };
 
 static inline struct replay_env replay_env_of(struct vcpu_state *v)
 {
 	return (struct replay_env){ .core = v->core,
+		                    .cs = v->cs,
 		                    .slot = v->slot,
 		                    .window = plugin.detail_window,
 		                    .issue_latency = plugin.uarch_cfg.issue_latency,
@@ -37,7 +41,9 @@ static inline struct replay_env replay_env_of(struct vcpu_state *v)
 		                    .loop_runs = (uint8_t)plugin.opts.loop_runs,
 		                    .timing = (uint8_t)plugin.opts.timing,
 		                    .sink = v->sink != NULL,
-		                    .count_execs = (uint8_t)plugin.count_execs };
+		                    .count_execs = (uint8_t)plugin.count_execs,
+		                    .stacks = v->cs != NULL,
+		                    .count_paths = v->cs != NULL && plugin.count_paths };
 }
 
 /* Account the TB r->cur, whose execution ended; next_pc is where it went
@@ -104,8 +110,14 @@ __attribute__((noinline, cold)) static struct exec_counts grow_execs(struct exec
 static inline void tb_start(struct vcpu_state *v, const struct replay_env *env, struct replay_state *r,
                             const struct tb_info *tb)
 {
-	if (r->cur)
+	if (r->cur) {
 		finish_tb(v, env, r, tb->vaddr, 1);
+		/* After: the samples of the TB that ended had its stack. */
+		if (env->stacks)
+			cs_after_tb(v->cs, r->cur, tb->vaddr);
+	}
+	if (env->count_paths)
+		cs_count_block(v->cs, tb->vaddr, tb->n);
 	/* Exact counts, per vCPU (see replay_state.execs), when asked for. */
 	if (env->count_execs) {
 		if (__builtin_expect(tb->id >= r->execs_cap, 0)) {
@@ -266,6 +278,13 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 	}
 	if (tb != r->cur)
 		return e;
+	/* A block that calls changes the call stack each time it runs, one
+	 * that returns or jumps through a register to its own start when a
+	 * frame resumes there: one by one then. */
+	if (env->stacks && tb->ends_in_branch &&
+	    ((tb->br_uarch & AP_UARCH_BR_CALL) ||
+	     ((tb->br_uarch & (AP_UARCH_BR_RETURN | AP_UARCH_BR_INDIRECT)) && cs_resumes_at(env->cs, tb->vaddr))))
+		return e;
 	/* How many executions may start before the run must stop: before
 	 * the one that holds the next selected operation, or with timing
 	 * windows the first one in a window (tb_start's test). */
@@ -323,6 +342,10 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 	}
 	r->ops += k * n;
 	r->run_ops += k * n;
+	if (env->count_paths)
+		cs_count_block(env->cs, tb->vaddr, (uint32_t)(k * n)); /* the same path each time */
+	if (env->stacks && tb->ends_in_branch && (tb->br_uarch & AP_UARCH_BR_RETURN))
+		env->cs->unmatched += k; /* as cs_after_tb counts each */
 	if (env->count_execs)
 		r->execs[tb->id] += k; /* room: the TB has run here before */
 	if (in && !env->window) {

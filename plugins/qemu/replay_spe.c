@@ -4,6 +4,7 @@
  * (plugin_describe_op -> spe_sink_op). */
 #include <string.h>
 
+#include "call_stack.h"
 #include "plugin.h"
 #include "spe_sink.h"
 
@@ -90,6 +91,10 @@ __attribute__((noinline)) static void feed_spe_sampled(struct vcpu_state *v, con
 		struct ap_spe_op op;
 		plugin_describe_op(v, base, &tb->insn[i], &br, target, taken, &op);
 		spe_sink_op(v->sink, &op, base + i);
+		/* Its call stack, found again by thread and timestamp (the
+		 * record's Timestamp is the operation's number, base + i). */
+		if (v->cs)
+			cs_note_sample(v->cs, v->tid, base + i, op.pc);
 		if (++i < n)
 			i += (uint32_t)spe_sink_skip(v->sink, n - i, base + i);
 	}

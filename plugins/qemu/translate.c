@@ -54,6 +54,7 @@ void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		announced |= announce;
 	}
 	const struct insn_info *last = &t->insn[n - 1];
+	t->fallthrough = last->pc + 4;
 	if (last->cls.kind == AP_A64_BRANCH) {
 		uint16_t f = last->cls.flags;
 		t->ends_in_branch = 1;

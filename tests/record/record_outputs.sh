@@ -85,8 +85,10 @@ grep -q "no profile written" full1.err || fail "no summary: $(cat full1.err)"
 [ "$(cat full/out.data)" = precious ] || fail "the old file was changed"
 [ "$(ls -A full)" = out.data ] || fail "left behind: $(ls -A full)"
 umount full
-# 700 KiB: the plugin's outputs fit, the perf.data beside them does not.
-mount -t tmpfs -o size=700k armprof-test full
+# 1600 KiB: the plugin's outputs fit (0.5 MiB of SPE data and 0.55 MiB of
+# call stacks), the perf.data beside them does not (2.3 MiB: each record's
+# sample with its call chain besides the AUX data).
+mount -t tmpfs -o size=1600k armprof-test full
 echo precious > full/out.data
 run_status "$armprof" record -o full/out.data -- ./ebs raise 00 > /dev/null 2> full2.err
 [ $rc -eq 2 ] || fail "perf.data out of space: exit status $rc: $(cat full2.err)"

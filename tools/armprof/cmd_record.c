@@ -21,6 +21,7 @@
 #include "cli_io.h"
 #include "commands.h"
 #include "record_opts.h"
+#include "record_perf.h"
 #include "record_procs.h"
 #include "record_run.h"
 
@@ -29,6 +30,7 @@ const char cmd_record_summary[] = "run an aarch64 program under QEMU and record 
 struct record_tmp {
 	char dir[PATH_MAX];
 	char cfg[PATH_MAX + 16], spe[PATH_MAX + 16], counts[PATH_MAX + 16], stats[PATH_MAX + 16];
+	char stacks[PATH_MAX + 16], stack_counts[PATH_MAX + 16];
 };
 
 static int make_tmp(struct record_tmp *t, const char *output)
@@ -51,6 +53,9 @@ static int make_tmp(struct record_tmp *t, const char *output)
 	ok &= (size_t)snprintf(t->spe, sizeof(t->spe), "%s/spe.raw", t->dir) < sizeof(t->spe);
 	ok &= (size_t)snprintf(t->counts, sizeof(t->counts), "%s/counts.txt", t->dir) < sizeof(t->counts);
 	ok &= (size_t)snprintf(t->stats, sizeof(t->stats), "%s/stats.txt", t->dir) < sizeof(t->stats);
+	ok &= (size_t)snprintf(t->stacks, sizeof(t->stacks), "%s/stacks.bin", t->dir) < sizeof(t->stacks);
+	ok &= (size_t)snprintf(t->stack_counts, sizeof(t->stack_counts), "%s/stack_counts.txt", t->dir) <
+	      sizeof(t->stack_counts);
 	if (!ok) {
 		rmdir(t->dir);
 		return -1;
@@ -121,98 +126,6 @@ static uint64_t elf_entry(const char *path)
 	return e;
 }
 
-/* One process's events: its threads' COMM, the mappings of the program
- * and its libraries, and each thread's SPE data as an AUX area on a CPU of
- * its own (*cpu counts them over the processes). */
-static int write_process(struct ap_perf_writer *w, const char *prog, const char *base,
-                         const struct record_process *p, uint64_t bias, uint32_t *cpu)
-{
-	const struct record_stats *st = p->st;
-	struct ap_perf_error err;
-	int32_t pid = st->n_vcpus ? (int32_t)st->vcpu[0].tid : 1;
-	int rc = 0;
-	/* Every thread that ran (a plugin without "thread=" lines: the
-	 * vCPUs' latest), so that a report knows each record's process. */
-	for (size_t i = 0; !rc && i < st->n_threads; i++)
-		rc = ap_perf_write_comm(w, pid, (int32_t)st->thread_tid[i], base, 0);
-	for (size_t i = 0; !rc && !st->n_threads && i < st->n_vcpus; i++)
-		rc = ap_perf_write_comm(w, pid, (int32_t)st->vcpu[i].tid, base, 0);
-	struct ap_perf_elf_map maps[16];
-	char abs[PATH_MAX];
-	if (!realpath(prog, abs))
-		snprintf(abs, sizeof(abs), "%s", prog);
-	/* A child was forked from the program: where it shows the program
-	 * itself, else where the program was. */
-	record_file_bias(st, abs, &bias);
-	/* Every segment: the data ones let perf mem and perf c2c name the
-	 * globals the samples' data addresses lie in. */
-	int nm = rc ? 0 : ap_perf_elf_load_maps(prog, maps, 16, &err);
-	for (int i = 0; !rc && i < nm && i < 16; i++)
-		rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + bias, maps[i].len, maps[i].pgoff,
-		                         maps[i].prot, abs, 0);
-	/* The dynamic loader and shared libraries, each once, where the
-	 * plugin saw them: perf report then names their functions too. */
-	struct record_library libs[RECORD_MAX_MAPS];
-	size_t n_libs = record_libraries(st, abs, libs, RECORD_MAX_MAPS);
-	for (size_t k = 0; !rc && k < n_libs; k++) {
-		nm = ap_perf_elf_load_maps(libs[k].path, maps, 16, &err);
-		for (int i = 0; !rc && i < nm && i < 16; i++)
-			rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + libs[k].bias, maps[i].len, maps[i].pgoff,
-			                         maps[i].prot, libs[k].path, 0);
-	}
-	for (size_t i = 0; !rc && i < st->n_vcpus; i++, (*cpu)++) {
-		const struct record_vcpu *v = &st->vcpu[i];
-		if (!v->bytes || v->offset + v->bytes > p->spe_len)
-			continue;
-		rc = ap_perf_write_aux(w, (int32_t)*cpu, pid, (int32_t)v->tid, p->spe + v->offset, (size_t)v->bytes,
-		                       0, 0);
-	}
-	return rc;
-}
-
-/* Neoverse N1 r3p1, the model's Data Source values (armprof/data_source.h):
- * perf decodes them for it. */
-#define RECORD_MIDR 0x413fd0c1u
-
-static int write_perf(const struct record_opts *o, const char *prog, uint64_t bias,
-                      const struct record_process *procs, size_t n_procs, size_t n_threads)
-{
-	struct ap_perf_write_config cfg;
-	struct ap_perf_error err;
-	struct ap_perf_writer *w;
-	ap_perf_write_config_init(&cfg);
-	cfg.midr = RECORD_MIDR;
-	cfg.nr_cpus = n_threads ? (uint32_t)n_threads : 1;
-	cfg.exclude_kernel = 1;
-	struct cli_output out;
-	if (cli_output_open_seekable(&out, "record", o->output) != 0)
-		return -1;
-	if (ap_perf_writer_open_fd(&w, out.fd, &cfg, &err) != 0) {
-		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
-		cli_output_close(&out, "record", 0);
-		return -1;
-	}
-	const char *base = strrchr(prog, '/');
-	base = base ? base + 1 : prog;
-	int rc = 0;
-	uint32_t cpu = 0;
-	for (size_t k = 0; (!rc || rc == -AP_ERR_IO) && k < n_procs; k++)
-		rc = write_process(w, prog, base, &procs[k], bias, &cpu);
-	if (rc && rc != -AP_ERR_IO) {
-		fprintf(stderr, "armprof record: %s: %s\n", o->output, ap_errstr(rc));
-		ap_perf_writer_abort(w);
-		cli_output_close(&out, "record", 0);
-		return -1;
-	}
-	/* finish names a write error that happened on the way too */
-	if (ap_perf_writer_finish(w, &err) != 0) {
-		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
-		cli_output_close(&out, "record", 0);
-		return -1;
-	}
-	return cli_output_close(&out, "record", 1);
-}
-
 /* --counts with forked children: one count per PC over every process. */
 static int merge_counts(const struct record_tmp *t, const struct record_process *procs, size_t n_procs,
                         const char *out)
@@ -236,6 +149,30 @@ static int merge_counts(const struct record_tmp *t, const struct record_process 
 	free(paths);
 	free(names);
 	return rc;
+}
+
+/* --stack-counts: every process's paths, one after the other (a path of
+ * two processes is two lines). */
+static int concat_stack_counts(const struct record_tmp *t, const struct record_process *procs, size_t n_procs,
+                               const char *out_path)
+{
+	if (!procs[0].st->call_graph) {
+		fprintf(stderr, "armprof record: --stack-counts: the plugin kept no call stacks\n");
+		return -1;
+	}
+	struct cli_output out;
+	if (cli_output_open(&out, "record", out_path) != 0)
+		return -1;
+	int ok = 1;
+	for (size_t k = 0; ok && k < n_procs; k++) {
+		char path[sizeof(t->stack_counts) + 16];
+		record_process_path(path, sizeof(path), t->stack_counts, procs[k].pid);
+		uint8_t *data = NULL;
+		size_t len = 0;
+		ok = cli_read_all("record", path, &data, &len) == 0 && cli_output_write(&out, data, len) == 0;
+		free(data);
+	}
+	return cli_output_close(&out, "record", ok);
 }
 
 /* Raw SPE output: the processes' bytes one after the other. */
@@ -381,6 +318,13 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 		        (double)st->replay_cpu_ns / 1e9,
 		        st->pipeline ? "on model threads, beside the program's" : "on the program's threads",
 		        pct(st->loop_run_ops, st->ops));
+	/* How often the call stacks had to resynchronise (plugins/qemu/call_stack.h). */
+	if (st->call_graph)
+		fprintf(stderr,
+		        "armprof record: call stacks: %" PRIu64 " sampled operations with theirs; %" PRIu64
+		        " returns to no frame on the stack, %" PRIu64 " signal frames, %" PRIu64
+		        " frames beyond --call-graph-depth\n",
+		        st->stack_samples, st->stack_unmatched, st->stack_signals, st->stack_dropped);
 	if (!o->timing && o->model && st->n_vcpus > 1)
 		fprintf(stderr, "armprof record: each thread was replayed %s (--no-timing: without caches the threads "
 		        "do not meet, and their order changes nothing)\n",
@@ -424,7 +368,9 @@ int cmd_record(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* Per-PC counts cost the plugin a counter per executed TB: only on request. */
-	if (record_write_plugin_cfg(&o, t.cfg, t.spe, o.counts ? t.counts : "", t.stats) != 0) {
+	if (record_write_plugin_cfg(&o, t.cfg, t.spe, o.counts ? t.counts : "", t.stats,
+	                            o.call_graph && o.model && o.ts && o.format != RECORD_OUT_RAW ? t.stacks : "",
+	                            o.call_graph && o.stack_counts ? t.stack_counts : "") != 0) {
 		fprintf(stderr, "armprof record: %s: %s\n", t.cfg, strerror(errno));
 		remove_tmp(&t);
 		return EXIT_USAGE;
@@ -549,7 +495,8 @@ int cmd_record(int argc, char **argv)
 		if (o.format == RECORD_OUT_RAW) {
 			failed = write_raw(&o, procs, n_procs) != 0;
 		} else {
-			failed = write_perf(&o, prog, bias, procs, n_procs, total->n_vcpus) != 0;
+			failed = record_write_perf(&o, prog, bias, procs, n_procs, total->n_vcpus,
+			                           st->call_graph ? t.stacks : NULL) != 0;
 		}
 		wrote_profile = !failed;
 	}
@@ -557,6 +504,8 @@ int cmd_record(int argc, char **argv)
 	 * the temporary directory, which may be on another file system than
 	 * --counts and would replace a link there). */
 	if (!failed && o.counts && merge_counts(&t, procs, n_procs, o.counts) != 0)
+		failed = 1;
+	if (!failed && o.stack_counts && concat_stack_counts(&t, procs, n_procs, o.stack_counts) != 0)
 		failed = 1;
 	if (!failed && o.model && write_meta(&o, prog, sysroot, bias, total, libs, n_libs, n_procs, status) != 0)
 		failed = 1;

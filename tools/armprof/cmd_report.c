@@ -17,65 +17,17 @@
 #include "report_annotate.h"
 #include "report_diff.h"
 #include "report_format.h"
+#include "report_html.h"
 #include "report_meta.h"
+#include "report_stacks.h"
+#include "report_usage.h"
 
 const char cmd_report_summary[] = "hot functions and instructions of an SPE capture (text, json, csv)";
 
 #define REPORT_MAX_DEBUG_DIRS 16
 
+#include "report_callchains.h"
 #include "report_files.h"
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-	        "usage: armprof report [options] FILE\n"
-	        "  FILE                 raw SPE stream or perf.data (detected by magic)\n"
-	        "  --format F           text (default), json or csv\n"
-	        "  --binary PATH        ELF file to symbolize (default: from FILE.meta, else the\n"
-	        "                       perf.data's first executable mapping of an ELF file)\n"
-	        "  --load-bias N        runtime address - ELF address (default: from FILE.meta, else 0)\n"
-	        "  --debug-dir DIR      look for stripped files' debug files in DIR (laid out as\n"
-	        "                       /usr/lib/debug, which is searched last); repeatable\n"
-	        "  --symfs DIR          perf.data: look for the recorded files under DIR first (a\n"
-	        "                       copy of the recording machine's); files found nowhere are\n"
-	        "                       looked up by their build ID in ~/.debug (perf archive)\n"
-	        "  --kallsyms FILE      the kernel's functions, from a /proc/kallsyms text saved in the\n"
-	        "                       boot that recorded (cat /proc/kallsyms > FILE, as root): kernel\n"
-	        "                       PCs are named, their binary [kernel.kallsyms] or [module]\n"
-	        "  --top N              rows per table (default 20 for text, all for json/csv; 0 = all)\n"
-	        "  --sort KEY           rank rows by samples (default: where the operations are),\n"
-	        "                       latency (summed total latency: where the cycles go),\n"
-	        "                       l1d-miss, llc-miss, tlb-walk or mispredict (event counts)\n"
-	        "  --diff OLD           compare OLD (the run before) with FILE: each function's share\n"
-	        "                       of the samples (of the --sort key's events) and latency before\n"
-	        "                       and after, ranked by how much its share moved\n"
-	        "  --annotate FUNCTION  instead of the tables: FUNCTION instruction by instruction,\n"
-	        "                       in address order, with its source lines (where in it the\n"
-	        "                       samples, the latency and the misses are)\n"
-	        "  --no-disasm          no instruction text (capstone)\n"
-	        "  --no-lines           no source lines (DWARF)\n"
-	        "  --cpu N              perf.data: only the AUX buffers of this cpu\n"
-	        "  --tid N              only thread N: its AUX buffers (perf.data, per-thread mode),\n"
-	        "                       and the records whose Context packet says N (CPU-wide\n"
-	        "                       buffers, raw streams)\n"
-	        "  --context WHICH      the Context packet that gives a record's thread when it has\n"
-	        "                       both: auto (default: CONTEXTIDR_EL2, as perf; Linux writes the\n"
-	        "                       PID there when its kernel runs at EL2), el1 or el2\n"
-	        "  --cpu-model CPU      the CPU that wrote the records, for its Data Source values\n"
-	        "                       (IMPLEMENTATION DEFINED): neoverse-n1, neoverse-n2,\n"
-	        "                       neoverse-v1, neoverse-v2, ampereone or none (default: the\n"
-	        "                       perf.data's CPUID, FILE.meta's midr=; else raw values)\n"
-	        "  -o FILE              write the report to FILE (default stdout; a link's target is\n"
-	        "                       replaced, a device or FIFO written in place: docs/outputs.md)\n"
-	        "FILE '-' is standard input; a perf.data there or on a pipe is recognised by its\n"
-	        "magic. Raw input with no record in its first 64 MiB is not SPE data (exit 1).\n"
-	        "--cpu/--tid that select nothing are an error (exit 1).\n"
-	        "tables: functions, threads (Context packet), shared cache lines (lines whose loads\n"
-	        "another core's cache served, as perf c2c shows them; FILE is read twice for them),\n"
-	        "instructions\n"
-	        "exit status: 0 reported, 1 the input held decode errors (or is not SPE data, or the\n"
-	        "selection is empty), 2 usage or I/O error (a write that failed, with its reason)\n");
-}
 
 struct report_run {
 	struct ap_report *rep;
@@ -85,6 +37,10 @@ struct report_run {
 	int have_midr;  /* the CPU is known before the input is read */
 	int by_context; /* --tid: select the records by their Context packet */
 	uint64_t kept;  /* records that passed --tid */
+	struct report_html_extras extras; /* --html: what its page shows besides the tables */
+	/* perf.data of armprof record: each record's call stack */
+	const struct report_callchains *chains;
+	uint64_t frames[AP_REPORT_MAX_FRAMES];
 };
 
 /* --tid: a record of another thread is left out. */
@@ -101,10 +57,15 @@ static int on_record(void *ctx, const struct ap_record *rec)
 	run->kept++;
 	if (rec->n_errors_total)
 		run->decode_errors++;
-	if (ap_report_add(run->rep, rec) < 0) {
+	size_t n = run->chains && (rec->has & AP_HAS_TS)
+	                   ? report_callchains_find(run->chains, (int32_t)ap_report_thread_of(run->rep, rec), rec->ts,
+	                                            rec->pc, run->frames, AP_REPORT_MAX_FRAMES)
+	                   : 0;
+	if ((n ? ap_report_add_stack(run->rep, rec, run->frames, n) : ap_report_add(run->rep, rec)) < 0) {
 		run->nomem = 1;
 		return 1;
 	}
+	report_html_extras_add(&run->extras, run->rep, rec);
 	return 0;
 }
 
@@ -148,38 +109,6 @@ static int feed_raw(const char *path, struct ap_decoder *dec)
 	if (!rc && !ap_decoder_stats(dec)->bytes)
 		fprintf(stderr, "armprof report: %s: warning: the input is empty (no SPE data)\n", path);
 	return 0;
-}
-
-/* Without --binary or FILE.meta: the first mapping in the perf.data whose
- * file is a readable ELF with an executable segment at that file offset
- * (the MMAP/MMAP2 records perf and `armprof record` write), the file found
- * where `how` says (report_files.h: --symfs, the build-ID cache, ...).
- * Fills binary and bias, or leaves binary empty. */
-static void binary_from_mmaps(const struct ap_perf_info *info, const struct report_file_search *how,
-                              char *binary, size_t cap, uint64_t *bias, struct meta_libraries *libs)
-{
-	for (size_t i = 0; i < info->n_mmaps; i++) {
-		const struct ap_perf_mmap *m = &info->mmaps[i];
-		char path[4096];
-		if (!m->filename || m->filename[0] != '/' ||
-		    !report_locate_file(info, m->filename, how, path, sizeof(path)) || strlen(path) >= cap ||
-		    !strcmp(path, binary))
-			continue;
-		struct ap_perf_elf_map maps[16];
-		struct ap_perf_error err;
-		int n = ap_perf_elf_exec_maps(path, maps, 16, &err);
-		for (int k = 0; k < n && k < 16; k++) {
-			if (maps[k].pgoff != m->pgoff)
-				continue;
-			if (!binary[0]) { /* the first is the program */
-				memcpy(binary, path, strlen(path) + 1);
-				*bias = m->addr - maps[k].addr;
-				break;
-			}
-			report_meta_add_library(libs, path, m->filename, m->addr - maps[k].addr); /* the libraries it ran */
-			break;
-		}
-	}
 }
 
 /* A library's symbols: only a warning when they cannot be read (the
@@ -229,7 +158,7 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 		uint64_t bias = 0;
 		struct meta_libraries *libs = calloc(1, sizeof(*libs));
 		if (libs)
-			binary_from_mmaps(ap_perf_info(in.reader), how, binary, cap, &bias, libs);
+			report_binary_from_mmaps(ap_perf_info(in.reader), how, binary, cap, &bias, libs);
 		if (binary[0] && (rc = load_binary(run, view, binary, bias)) != 0) {
 			free(libs);
 			perf_input_close(&in, NULL);
@@ -239,6 +168,11 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 			load_library(run, libs->lib[i].path, libs->lib[i].name, libs->lib[i].bias);
 		free(libs);
 	}
+	/* The call stacks armprof record wrote beside the SPE data. */
+	struct report_callchains chains;
+	if (report_callchains_load(&chains, in.reader) != 0)
+		run->nomem = 1;
+	run->chains = second_pass ? NULL : &chains;
 	const uint8_t *p;
 	size_t n;
 	while (perf_input_next(&in, dec, &p, &n)) {
@@ -257,6 +191,8 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 		if (run->nomem)
 			break;
 	}
+	run->chains = NULL;
+	report_callchains_free(&chains);
 	if (!second_pass)
 		perf_input_note_cuts(&in, stderr);
 	rc = second_pass ? 0 : perf_input_check_selection(&in);
@@ -314,6 +250,7 @@ struct load_opts {
 	size_t n_debug_dirs;
 	const char *symfs; /* --symfs, or NULL */
 	const char *kallsyms; /* --kallsyms, or NULL */
+	int html; /* --html: gather its extras */
 };
 
 /* Read input into a finished report (run->rep, made here) and its view:
@@ -385,6 +322,11 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	for (size_t i = 0; binary[0] && i < libs->n; i++)
 		load_library(run, libs->lib[i].path, libs->lib[i].name, libs->lib[i].bias);
 	free(libs);
+	if (lo->html && report_html_extras_init(&run->extras) < 0) {
+		fprintf(stderr, "armprof report: out of memory\n");
+		ap_report_free(run->rep);
+		return EXIT_USAGE;
+	}
 
 	struct ap_decoder_config dc;
 	ap_decoder_config_init(&dc);
@@ -424,6 +366,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	if (rc) {
 		ap_report_free(run->rep);
 		run->rep = NULL;
+		report_html_extras_free(&run->extras);
 		return rc;
 	}
 	if (lo->kallsyms)
@@ -435,7 +378,9 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 int cmd_report(int argc, char **argv)
 {
 	enum report_format fmt = REPORT_TEXT;
-	const char *input = NULL, *output = NULL, *annotate = NULL, *diff_old = NULL;
+	const char *input = NULL, *output = NULL, *annotate = NULL, *diff_old = NULL, *html = NULL;
+	int flame = 0, children = 0, have_weight = 0;
+	enum ap_report_key weight = AP_REPORT_BY_SAMPLES;
 	char binary[4096] = "";
 	uint64_t bias = 0, top = 0;
 	int have_bias = 0, have_top = 0, disasm = 1, lines = 1;
@@ -452,7 +397,7 @@ int cmd_report(int argc, char **argv)
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
+			report_usage(stdout);
 			return EXIT_OK;
 		} else if (!strcmp(a, "--format") && v) {
 			if (report_format_parse(v, &fmt) != 0) {
@@ -497,6 +442,21 @@ int cmd_report(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			i++;
+		} else if (!strcmp(a, "--weight") && v) {
+			if (report_sort_parse(v, &weight) != 0) {
+				fprintf(stderr, "armprof report: --weight '%s': expected samples, latency, l1d-miss, "
+				                "llc-miss, tlb-walk or mispredict\n", v);
+				return EXIT_USAGE;
+			}
+			have_weight = 1;
+			i++;
+		} else if (!strcmp(a, "--flame")) {
+			flame = 1;
+		} else if (!strcmp(a, "--children")) {
+			children = 1;
+		} else if (!strcmp(a, "--html") && v) {
+			html = v;
+			i++;
 		} else if (!strcmp(a, "--diff") && v) {
 			diff_old = v;
 			i++;
@@ -534,7 +494,7 @@ int cmd_report(int argc, char **argv)
 			i++;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "armprof report: unknown or incomplete option '%s'\n", a);
-			usage(stderr);
+			report_usage(stderr);
 			return EXIT_USAGE;
 		} else if (input) {
 			fprintf(stderr, "armprof report: more than one input file ('%s', '%s')\n", input, a);
@@ -544,15 +504,36 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (!input || (diff_old && !strcmp(input, "-"))) {
-		usage(stderr);
+		report_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (diff_old && annotate) {
-		fprintf(stderr, "armprof report: --diff and --annotate: one at a time\n");
+	/* The views instead of the tables: one at a time (the first two given named). */
+	const char *views[5];
+	int n_views = 0;
+	if (diff_old)
+		views[n_views++] = "--diff";
+	if (annotate)
+		views[n_views++] = "--annotate";
+	if (flame)
+		views[n_views++] = "--flame";
+	if (children)
+		views[n_views++] = "--children";
+	if (html)
+		views[n_views++] = "--html";
+	if (n_views > 1) {
+		fprintf(stderr, "armprof report: %s and %s: one at a time\n", views[0], views[1]);
+		return EXIT_USAGE;
+	}
+	if (have_weight && !flame && !html) {
+		fprintf(stderr, "armprof report: --weight is for --flame and --html\n");
+		return EXIT_USAGE;
+	}
+	if (html && output) {
+		fprintf(stderr, "armprof report: --html names its output: no -o\n");
 		return EXIT_USAGE;
 	}
 	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs,
-	                        kallsyms };
+	                        kallsyms, html != NULL };
 	struct report_run run, old_run = { 0 };
 	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
 	static char binary_used[4096], old_binary_used[4096];
@@ -565,19 +546,27 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	}
 	view.top_functions = view.top_instructions = have_top ? (size_t)top : (fmt == REPORT_TEXT ? 20 : 0);
-	ap_report_sort(run.rep, sort);
-	view.sort = sort;
+	ap_report_sort(run.rep, flame ? weight : sort);
+	view.sort = flame ? weight : sort;
+	view.weight = weight;
 	struct cli_output out;
-	if (cli_output_open(&out, "report", output) != 0) {
+	if (cli_output_open(&out, "report", html ? html : output) != 0) {
 		ap_report_free(run.rep);
 		return EXIT_USAGE;
 	}
 	char err[4600];
 	int ok = 1;
 	report_format_set_encoding(ap_report_data_source_encoding(run.rep));
-	if (annotate)
+	if (flame) {
+		report_write_flame(out.f, run.rep, weight);
+	} else if (children) {
+		report_write_children(out.f, fmt, run.rep, &view);
+	} else if (html) {
+		ok = report_write_html(out.f, run.rep, &view, &run.extras) == 0;
+		snprintf(err, sizeof(err), "--html: out of memory");
+	} else if (annotate) {
 		ok = report_write_annotation(out.f, fmt, run.rep, &view, annotate, err, sizeof(err)) == 0;
-	else if (diff_old) {
+	} else if (diff_old) {
 		ok = report_write_diff(out.f, fmt, old_run.rep, &old_view, run.rep, &view, sort) == 0;
 		snprintf(err, sizeof(err), "out of memory");
 	} else {
@@ -586,6 +575,7 @@ int cmd_report(int argc, char **argv)
 	uint64_t decode_errors = run.decode_errors + old_run.decode_errors;
 	ap_report_free(run.rep);
 	ap_report_free(old_run.rep);
+	report_html_extras_free(&run.extras);
 	if (!ok)
 		fprintf(stderr, "armprof report: %s%s\n", annotate ? "--annotate: " : "", err);
 	if (cli_output_close(&out, "report", ok) != 0 || !ok)

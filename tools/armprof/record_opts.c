@@ -53,6 +53,15 @@ void record_usage(FILE *out)
 	        "                         (default: runs of iterations that change nothing but counts\n"
 	        "                         are taken at once; the results are the same)\n"
 	        "      --counts FILE      also write exact executed-operation counts per PC\n"
+	        "      --call-graph[=on|off]  follow each thread's call stack and give every sample\n"
+	        "                         its call chain (default on; costs the replay a test per\n"
+	        "                         block and a frame per call: docs/PERFORMANCE.md); perf.data\n"
+	        "                         output with timestamps (a record's stack is found by its\n"
+	        "                         thread and timestamp)\n"
+	        "      --call-graph-depth N  frames kept per thread, 1..1024 (default 128; deeper\n"
+	        "                         stacks keep their newest N frames)\n"
+	        "      --stack-counts FILE  also write exact executed-operation counts per call path\n"
+	        "                         and block: \"count block-pc return-addresses...\"\n"
 	        "      --qemu PATH        qemu-aarch64 to run (default $ARMPROF_QEMU or qemu-aarch64)\n"
 	        "      --plugin PATH      armprof-qemu.so (default next to armprof, or installed)\n"
 	        "      --sysroot DIR      aarch64 root file system of a dynamically linked program's\n"
@@ -221,6 +230,8 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 	o->buffer_bytes = 16u << 20;
 	o->model = o->timing = 1;
 	o->interleave = RECORD_DEFAULT_INTERLEAVE;
+	o->call_graph = 1;
+	o->call_graph_depth = RECORD_DEFAULT_CALL_GRAPH_DEPTH;
 	int i;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -304,6 +315,20 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 			o->no_pipeline = 1;
 		} else if (!strcmp(a, "--no-loop-runs")) {
 			o->no_loop_runs = 1;
+		} else if (!strcmp(a, "--call-graph") || !strcmp(a, "--call-graph=on")) {
+			o->call_graph = 1;
+		} else if (!strcmp(a, "--call-graph=off")) {
+			o->call_graph = 0;
+		} else if (!strncmp(a, "--call-graph=", 13)) {
+			return bad("--call-graph '%s': expected on or off%s", a + 13, "");
+		} else if ((v = value_of(argc, argv, &i, "--call-graph-depth", NULL))) {
+			if (parse_u64(v, &n) || n < 1 || n > 1024)
+				return bad("--call-graph-depth '%s': expected 1 to 1024 frames%s", v, "");
+			o->call_graph_depth = n;
+		} else if ((v = value_of(argc, argv, &i, "--stack-counts", NULL))) {
+			if (!*v)
+				return bad("--stack-counts needs a file name%s%s", "", "");
+			o->stack_counts = v;
 		} else if ((v = value_of(argc, argv, &i, "--counts", NULL))) {
 			if (!*v)
 				return bad("--counts needs a file name%s%s", "", "");
@@ -334,7 +359,8 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 }
 
 int record_write_plugin_cfg(const struct record_opts *o, const char *path, const char *spe_out,
-                            const char *counts_out, const char *stats_out)
+                            const char *counts_out, const char *stats_out, const char *stacks_out,
+                            const char *stack_counts_out)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -351,6 +377,11 @@ int record_write_plugin_cfg(const struct record_opts *o, const char *path, const
 		fprintf(f, "pipeline=0\n");
 	if (o->no_loop_runs)
 		fprintf(f, "loop_runs=0\n");
+	/* Call stacks only where something uses them: samples in perf.data, or
+	 * the per-path counts (replay_run takes fewer loops as runs with them). */
+	fprintf(f, "call_graph=%d\ncall_graph_depth=%llu\nstacks=%s\nstack_counts=%s\n",
+	        o->call_graph && (stacks_out[0] || stack_counts_out[0]), (unsigned long long)o->call_graph_depth,
+	        stacks_out, stack_counts_out);
 	if (o->timing_window)
 		fprintf(f, "timing_window=%llu\n", (unsigned long long)o->timing_window);
 	if (o->interleave != RECORD_DEFAULT_INTERLEAVE) /* the plugin's default otherwise */

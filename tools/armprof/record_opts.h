@@ -13,6 +13,8 @@ enum record_out_format { RECORD_OUT_PERF = 0, RECORD_OUT_RAW = 1 };
  * (docs/record-and-report.md "Threads"); the plugin's own default
  * (plugins/qemu/plugin_options.c) is the same. */
 #define RECORD_DEFAULT_INTERLEAVE 8
+/* --call-graph-depth's default (the plugin's CS_DEFAULT_DEPTH). */
+#define RECORD_DEFAULT_CALL_GRAPH_DEPTH 128
 
 struct record_opts {
 	const char *output;      /* -o */
@@ -31,6 +33,9 @@ struct record_opts {
 	uint64_t interleave;     /* --interleave N: cycles of model clock; 0 = a model thread per thread */
 	int quiet;
 	const char *counts;      /* --counts FILE */
+	int call_graph;          /* --call-graph[=on|off] (default on) */
+	uint64_t call_graph_depth; /* --call-graph-depth N */
+	const char *stack_counts; /* --stack-counts FILE */
 	const char *qemu;        /* --qemu PATH */
 	const char *plugin;      /* --plugin PATH */
 	const char *sysroot;     /* --sysroot DIR: where QEMU finds a dynamic program's libraries */
@@ -47,6 +52,7 @@ void record_usage(FILE *out);
 int record_parse(struct record_opts *o, int argc, char **argv);
 /* Write the plugin's options file. Returns 0 or -1 (errno set). */
 int record_write_plugin_cfg(const struct record_opts *o, const char *path, const char *spe_out,
-                            const char *counts_out, const char *stats_out);
+                            const char *counts_out, const char *stats_out, const char *stacks_out,
+                            const char *stack_counts_out);
 
 #endif

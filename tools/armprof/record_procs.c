@@ -67,6 +67,7 @@ void record_stats_add(struct record_stats *t, const struct record_stats *s)
 	ADD(replay_cpu_ns), ADD(loop_run_ops), ADD(checkpoints), ADD(ended_by_exec);
 	ADD(interleave_switches), ADD(interleave_timeouts), ADD(interleave_windows);
 	ADD(aarch64_execs_failed);
+	ADD(stack_samples), ADD(stack_unmatched), ADD(stack_signals), ADD(stack_dropped);
 	if (!t->aarch64_exec_failed_path[0])
 		memcpy(t->aarch64_exec_failed_path, s->aarch64_exec_failed_path, sizeof(t->aarch64_exec_failed_path));
 	if (s->interleave)

@@ -317,6 +317,11 @@ int record_read_stats(const char *path, struct record_stats *st)
 			{ "checkpoints", &st->checkpoints },
 			{ "ended_by_exec", &st->ended_by_exec },
 			{ "aarch64_execs_failed", &st->aarch64_execs_failed },
+			{ "call_graph", &st->call_graph },
+			{ "stack_samples", &st->stack_samples },
+			{ "stack_unmatched_returns", &st->stack_unmatched },
+			{ "stack_signal_frames", &st->stack_signals },
+			{ "stack_dropped_frames", &st->stack_dropped },
 		};
 		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 			if (!strcmp(key, map[i].k))

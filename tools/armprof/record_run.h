@@ -52,6 +52,9 @@ struct record_stats {
 	 * binfmt_misc handler to run it under QEMU. The first one's file. */
 	uint64_t aarch64_execs_failed;
 	char aarch64_exec_failed_path[512];
+	/* Call stacks (plugins/qemu/call_stack.h): followed, samples given
+	 * one, returns to no frame, signal frames, frames beyond the depth. */
+	uint64_t call_graph, stack_samples, stack_unmatched, stack_signals, stack_dropped;
 	size_t n_vcpus;
 	struct record_vcpu vcpu[RECORD_MAX_VCPUS];
 	/* Every thread that ran ("thread=" lines; a vCPU's line names only its

@@ -8,15 +8,7 @@
 #include "armprof/error.h"
 
 /* A64 instructions are 4 bytes: the function's are at start + 4k. */
-struct annotation {
-	const char *name, *binary;
-	uint64_t start, size;
-	struct ap_report_row *rows; /* one per instruction, in address order */
-	size_t n;
-	struct ap_report_stats total; /* the function's samples */
-};
-
-static int build(const struct ap_report *r, const char *name, struct annotation *a)
+int report_annotation_build(const struct ap_report *r, const char *name, struct annotation *a)
 {
 	memset(a, 0, sizeof(*a));
 	if (ap_report_find_function(r, name, &a->start, &a->size, &a->binary, &a->name) != 0)
@@ -147,7 +139,7 @@ int report_write_annotation(FILE *out, enum report_format fmt, const struct ap_r
                             const struct report_view *v, const char *name, char *err, size_t errlen)
 {
 	struct annotation a;
-	int rc = build(r, name, &a);
+	int rc = report_annotation_build(r, name, &a);
 	if (rc == -AP_ERR_INVALID) {
 		snprintf(err, errlen, "no function '%s' in %s%s", name, v->binary ? v->binary : "(no binary: use --binary)",
 		         v->binary ? " or the libraries it ran" : "");

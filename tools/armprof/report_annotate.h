@@ -11,6 +11,18 @@
 
 #include "report_format.h"
 
+/* A function's instructions with their statistics. */
+struct annotation {
+	const char *name, *binary;
+	uint64_t start, size;
+	struct ap_report_row *rows; /* one per instruction, in address order (free()) */
+	size_t n;
+	struct ap_report_stats total; /* the function's samples (samples and lat_total_sum) */
+};
+/* Build a for the function called name (ap_report_find_function). Returns
+ * 0, -AP_ERR_INVALID (no such function) or -AP_ERR_NOMEM. */
+int report_annotation_build(const struct ap_report *r, const char *name, struct annotation *a);
+
 /* Write the annotation of the function called name (ap_report_find_function
  * chooses among same-named ones) in fmt. Returns 0, or -1 with err set when
  * no loaded binary has a function of that name. */

@@ -1,5 +1,6 @@
 /* Where the files a perf.data names are on this machine (report_files.h). */
 #include "report_files.h"
+#include "report_meta.h"
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -58,4 +59,31 @@ int report_locate_file(const struct ap_perf_info *info, const char *filename,
 			return 1;
 	}
 	return 0;
+}
+
+void report_binary_from_mmaps(const struct ap_perf_info *info, const struct report_file_search *how,
+                              char *binary, size_t cap, uint64_t *bias, struct meta_libraries *libs)
+{
+	for (size_t i = 0; i < info->n_mmaps; i++) {
+		const struct ap_perf_mmap *m = &info->mmaps[i];
+		char path[4096];
+		if (!m->filename || m->filename[0] != '/' ||
+		    !report_locate_file(info, m->filename, how, path, sizeof(path)) || strlen(path) >= cap ||
+		    !strcmp(path, binary))
+			continue;
+		struct ap_perf_elf_map maps[16];
+		struct ap_perf_error err;
+		int n = ap_perf_elf_exec_maps(path, maps, 16, &err);
+		for (int k = 0; k < n && k < 16; k++) {
+			if (maps[k].pgoff != m->pgoff)
+				continue;
+			if (!binary[0]) { /* the first is the program */
+				memcpy(binary, path, strlen(path) + 1);
+				*bias = m->addr - maps[k].addr;
+				break;
+			}
+			report_meta_add_library(libs, path, m->filename, m->addr - maps[k].addr); /* the libraries it ran */
+			break;
+		}
+	}
 }

@@ -26,4 +26,14 @@ struct report_file_search {
 int report_locate_file(const struct ap_perf_info *info, const char *filename,
                        const struct report_file_search *how, char *out, size_t cap);
 
+/* Without --binary or FILE.meta: the first mapping in the perf.data whose
+ * file is a readable ELF with an executable segment at that file offset
+ * (the MMAP/MMAP2 records perf and `armprof record` write), the file found
+ * where how says (report_locate_file), into binary (cap bytes) with its
+ * load bias; the later such mappings (the libraries it ran) into libs.
+ * Leaves binary empty when there is none. */
+struct meta_libraries;
+void report_binary_from_mmaps(const struct ap_perf_info *info, const struct report_file_search *how, char *binary,
+                              size_t cap, uint64_t *bias, struct meta_libraries *libs);
+
 #endif

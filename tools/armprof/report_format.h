@@ -19,6 +19,7 @@ struct report_view {
 	int disasm, lines;
 	uint64_t decode_errors;
 	enum ap_report_key sort; /* what the rows are ranked by (ap_report_sort) */
+	enum ap_report_key weight; /* --weight: the flame graph's first weight (--html) */
 	/* FILE.meta: the program was ended by this signal and the profile
 	 * stops there (armprof record's checkpoint); 0: it exited. */
 	int ended_by_signal;

@@ -1,0 +1,63 @@
+/* Private to lib/perfdata's writer: its state, shared by writer.c (file,
+ * side-band, AUX), write_sample.c (PERF_RECORD_SAMPLE) and
+ * write_features.c (the feature sections). */
+#ifndef ARMPROF_WRITER_INTERNAL_H
+#define ARMPROF_WRITER_INTERNAL_H
+
+#include <stdio.h>
+
+#include "perfdata/perf_internal.h"
+
+#define W_BUILD_ID_MAX 20 /* perf's BUILD_ID_SIZE */
+
+/* A file of an executable mapping and its build ID (read once, when the
+ * file is first mapped; id_len 0: none, or not readable). */
+struct w_dso {
+	char *name;
+	uint8_t id[W_BUILD_ID_MAX];
+	int id_len;
+};
+
+/* One perf_event_attr of the file: the SPE event's, or a sample event's. */
+struct w_attr {
+	uint8_t bytes[PD_ATTR_SIZE_VER7];
+	uint64_t id;
+	uint64_t sample_type;
+	char *name; /* EVENT_DESC name (owned) */
+};
+
+struct ap_perf_writer {
+	FILE *f;
+	char *path, *tmp;
+	uint64_t pos; /* current file offset */
+	int failed;   /* an I/O error happened: finish fails */
+	int io_errno;
+	struct ap_perf_write_config cfg;
+	struct w_attr *attrs; /* the SPE attr first (when cfg.spe), then cfg.events */
+	size_t n_attrs;
+	size_t first_event;   /* index in attrs of cfg.events[0] */
+	struct pd_vec index; /* uint64_t: file offsets of AUXTRACE records */
+	struct pd_vec cpus;  /* struct w_cpu */
+	struct pd_vec dsos;  /* struct w_dso: the files of executable mappings, once each */
+	uint64_t reference;
+};
+
+void pd_w_bytes(struct ap_perf_writer *w, const void *p, size_t n);
+void pd_w_zero(struct ap_perf_writer *w, size_t n);
+static inline void pd_w_u16(struct ap_perf_writer *w, uint16_t v) { pd_w_bytes(w, &v, 2); }
+static inline void pd_w_u32(struct ap_perf_writer *w, uint32_t v) { pd_w_bytes(w, &v, 4); }
+static inline void pd_w_u64(struct ap_perf_writer *w, uint64_t v) { pd_w_bytes(w, &v, 8); }
+static inline void pd_w_header(struct ap_perf_writer *w, uint32_t type, uint16_t misc, size_t size)
+{
+	pd_w_u32(w, type);
+	pd_w_u16(w, misc);
+	pd_w_u16(w, (uint16_t)size);
+}
+
+/* write_features.c: at the current position, the feature section table
+ * and the sections, in feature-bit order; then the table is filled in and
+ * the file left positioned at its end. Sets the bits of the features
+ * written in bits[]. Returns 0, or -1 when seeking failed (errno). */
+int pd_w_features(struct ap_perf_writer *w, uint64_t bits[4]);
+
+#endif

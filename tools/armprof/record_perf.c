@@ -1,0 +1,150 @@
+/* armprof record's perf.data output: per process, its threads' COMM, the
+ * mappings of the program and its libraries, each thread's SPE data as an
+ * AUX area on a CPU of its own and, with call graphs, one sample per SPE
+ * record with its call chain (record_stacks.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "record_perf.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_output.h"
+#include "record_stacks.h"
+
+static void free_stacks(struct record_stacks *st, size_t n)
+{
+	for (size_t k = 0; st && k < n; k++)
+		record_stacks_free(&st[k]);
+	free(st);
+}
+
+/* One process's events: its threads' COMM, the mappings of the program
+ * and its libraries, and each thread's SPE data as an AUX area on a CPU of
+ * its own (*cpu counts them over the processes). */
+static int write_process(struct ap_perf_writer *w, const char *prog, const char *base,
+                         const struct record_process *p, uint64_t bias, uint32_t *cpu,
+                         const struct record_stacks *stacks, uint64_t *n_samples, uint64_t *n_with_stack)
+{
+	const struct record_stats *st = p->st;
+	struct ap_perf_error err;
+	int32_t pid = st->n_vcpus ? (int32_t)st->vcpu[0].tid : 1;
+	int rc = 0;
+	/* Every thread that ran (a plugin without "thread=" lines: the
+	 * vCPUs' latest), so that a report knows each record's process. */
+	for (size_t i = 0; !rc && i < st->n_threads; i++)
+		rc = ap_perf_write_comm(w, pid, (int32_t)st->thread_tid[i], base, 0);
+	for (size_t i = 0; !rc && !st->n_threads && i < st->n_vcpus; i++)
+		rc = ap_perf_write_comm(w, pid, (int32_t)st->vcpu[i].tid, base, 0);
+	struct ap_perf_elf_map maps[16];
+	char abs[PATH_MAX];
+	if (!realpath(prog, abs))
+		snprintf(abs, sizeof(abs), "%s", prog);
+	/* A child was forked from the program: where it shows the program
+	 * itself, else where the program was. */
+	record_file_bias(st, abs, &bias);
+	/* Every segment: the data ones let perf mem and perf c2c name the
+	 * globals the samples' data addresses lie in. */
+	int nm = rc ? 0 : ap_perf_elf_load_maps(prog, maps, 16, &err);
+	for (int i = 0; !rc && i < nm && i < 16; i++)
+		rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + bias, maps[i].len, maps[i].pgoff,
+		                         maps[i].prot, abs, 0);
+	/* The dynamic loader and shared libraries, each once, where the
+	 * plugin saw them: perf report then names their functions too. */
+	struct record_library libs[RECORD_MAX_MAPS];
+	size_t n_libs = record_libraries(st, abs, libs, RECORD_MAX_MAPS);
+	for (size_t k = 0; !rc && k < n_libs; k++) {
+		nm = ap_perf_elf_load_maps(libs[k].path, maps, 16, &err);
+		for (int i = 0; !rc && i < nm && i < 16; i++)
+			rc = ap_perf_write_mmap2(w, pid, pid, maps[i].addr + libs[k].bias, maps[i].len, maps[i].pgoff,
+			                         maps[i].prot, libs[k].path, 0);
+	}
+	for (size_t i = 0; !rc && i < st->n_vcpus; i++, (*cpu)++) {
+		const struct record_vcpu *v = &st->vcpu[i];
+		if (!v->bytes || v->offset + v->bytes > p->spe_len)
+			continue;
+		rc = ap_perf_write_aux(w, (int32_t)*cpu, pid, (int32_t)v->tid, p->spe + v->offset, (size_t)v->bytes,
+		                       0, 0);
+		/* and the samples perf would synthesise from them, with their
+		 * call chains */
+		if (!rc && stacks)
+			rc = record_write_stack_samples(w, p->spe + v->offset, (size_t)v->bytes, pid, (int32_t)v->tid,
+			                                (int32_t)*cpu, stacks, n_samples, n_with_stack);
+	}
+	return rc;
+}
+
+int record_write_perf(const struct record_opts *o, const char *prog, uint64_t bias,
+                      const struct record_process *procs, size_t n_procs, size_t n_threads,
+                      const char *stacks_base)
+{
+	struct ap_perf_write_config cfg;
+	struct ap_perf_error err;
+	struct ap_perf_writer *w;
+	ap_perf_write_config_init(&cfg);
+	cfg.midr = RECORD_MIDR;
+	cfg.nr_cpus = n_threads ? (uint32_t)n_threads : 1;
+	cfg.exclude_kernel = 1;
+	/* With call graphs, a sample event beside SPE's attr (record_stacks.h). */
+	struct record_stacks *stacks = NULL;
+	if (stacks_base) {
+		cfg.events = &record_stack_event;
+		cfg.n_events = 1;
+		stacks = calloc(n_procs ? n_procs : 1, sizeof(*stacks));
+		if (!stacks) {
+			fprintf(stderr, "armprof record: out of memory\n");
+			return -1;
+		}
+		char path[PATH_MAX + 32], msg[PATH_MAX + 160];
+		for (size_t k = 0; k < n_procs; k++) {
+			record_process_path(path, sizeof(path), stacks_base, procs[k].pid);
+			if (record_stacks_load(&stacks[k], path, msg, sizeof(msg)) != 0) {
+				fprintf(stderr, "armprof record: %s\n", msg);
+				free_stacks(stacks, n_procs);
+				return -1;
+			}
+			record_stacks_sort(&stacks[k]);
+		}
+	}
+	struct cli_output out;
+	if (cli_output_open_seekable(&out, "record", o->output) != 0) {
+		free_stacks(stacks, n_procs);
+		return -1;
+	}
+	if (ap_perf_writer_open_fd(&w, out.fd, &cfg, &err) != 0) {
+		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
+		cli_output_close(&out, "record", 0);
+		free_stacks(stacks, n_procs);
+		return -1;
+	}
+	const char *base = strrchr(prog, '/');
+	base = base ? base + 1 : prog;
+	int rc = 0;
+	uint32_t cpu = 0;
+	uint64_t n_samples = 0, n_with_stack = 0;
+	for (size_t k = 0; (!rc || rc == -AP_ERR_IO) && k < n_procs; k++)
+		rc = write_process(w, prog, base, &procs[k], bias, &cpu, stacks ? &stacks[k] : NULL, &n_samples,
+		                   &n_with_stack);
+	free_stacks(stacks, n_procs);
+	/* Every record's operation was sampled with its stack: one without is
+	 * a bug worth saying (the chain then holds its PC alone). */
+	if (stacks && n_with_stack != n_samples)
+		fprintf(stderr, "armprof record: %" PRIu64 " of %" PRIu64 " samples found no call stack\n",
+		        n_samples - n_with_stack, n_samples);
+	if (rc && rc != -AP_ERR_IO) {
+		fprintf(stderr, "armprof record: %s: %s\n", o->output, ap_errstr(rc));
+		ap_perf_writer_abort(w);
+		cli_output_close(&out, "record", 0);
+		return -1;
+	}
+	/* finish names a write error that happened on the way too */
+	if (ap_perf_writer_finish(w, &err) != 0) {
+		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
+		cli_output_close(&out, "record", 0);
+		return -1;
+	}
+	return cli_output_close(&out, "record", 1);
+}
+
