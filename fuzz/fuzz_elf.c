@@ -54,10 +54,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap(); /* no interpreter: an empty string */
 	struct ap_report *rep;
 	if (ap_report_new(&rep) == 0) {
-		char msg[256] = "";
+		struct ap_error_ctx msg = { 0 };
 		if (ap_report_add_debug_dir(rep, "/nonexistent") != 0)
 			__builtin_trap();
-		if (ap_report_load_binary(rep, path, 0x10000, msg, sizeof(msg)) == 0) {
+		if (ap_report_load_binary(rep, path, 0x10000, &msg) == 0) {
 			/* Samples at every fourth byte of the file's first 4 KiB of
 			 * addresses and at a few of its words read as addresses. */
 			struct ap_record rec;
@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (rows[i].name)
 					ap_report_find_function(rep, rows[i].name, &start, &fsize, &bin, &found);
 			}
-		} else if (!msg[0]) {
+		} else if (!msg.message[0]) {
 			__builtin_trap(); /* an error says what */
 		}
 		ap_report_free(rep);

@@ -163,19 +163,19 @@ struct ap_config {
 AP_API void ap_config_init(struct ap_config *cfg);
 
 /* Set one configuration field by its key ("have_el2", "spe.max_size", ...)
- * from text ("1", "true", "0x40", "0b10", an enum name). On failure returns a
+ * from text ("1", "true", a number as ap_parse_u64() reads it
+ * (include/armprof/number.h), an enum name). On failure returns a
  * negative ap_error and writes a message naming the key and the accepted
  * values to err (which may be NULL). */
+/* AP_RENAME_CONFIG_ERROR_BEGIN: the rename commit makes this ap_error_ctx */
 struct ap_config_error {
 	char message[160];
 };
+/* AP_RENAME_CONFIG_ERROR_END */
 AP_API int ap_config_set(struct ap_config *cfg, const char *key, const char *value,
                          struct ap_config_error *err);
 /* Read one field back as text ("1", "0x40", an enum name). */
 AP_API int ap_config_get(const struct ap_config *cfg, const char *key, char *buf, size_t len);
-/* Parse an unsigned number as ap_config_set() does: decimal, 0x hex or 0b
- * binary, '_' between digits allowed. 0 on success, -AP_ERR_INVALID. */
-AP_API int ap_parse_u64(const char *text, uint64_t *out);
 /* Enumerate the keys (for documentation and --help): NULL past the end. */
 AP_API const char *ap_config_key_name(size_t index);
 AP_API const char *ap_config_key_doc(size_t index);

@@ -110,6 +110,7 @@ enum ap_perf_feature {
  * PERF_RECORD_COMPRESSED payload: the offset of that COMPRESSED record, with
  * the offset inside its decompressed stream in inner_offset), the record
  * type concerned (0 outside the event stream), and a message. */
+/* AP_RENAME_DELETE_BEGIN: replaced by struct ap_error_ctx (error.h) in the rename commit */
 struct ap_perf_error {
 	uint64_t offset;
 	uint64_t inner_offset; /* valid when in_compressed */
@@ -118,6 +119,7 @@ struct ap_perf_error {
 	char where[32];        /* "file header", "attrs", "feature CPUID", "PERF_RECORD_AUXTRACE", ... */
 	char msg[160];
 };
+/* AP_RENAME_DELETE_END */
 
 /* Name of a record type ("PERF_RECORD_AUXTRACE"), or "PERF_RECORD_<n>". The
  * pointer is to static storage for known types; buf (>= 24 bytes) is used

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "armprof/data_source.h"
+#include "armprof/error.h"
 #include "armprof/record.h"
 
 #ifdef __cplusplus
@@ -109,9 +110,9 @@ AP_API int ap_report_add(struct ap_report *r, const struct ap_record *rec);
  * each function with unwind information (an FDE) is named sub_<ELF
  * address>, each PLT stub <symbol>@plt.
  * Returns 0, -AP_ERR_IO (cannot open), -AP_ERR_FORMAT (not a 64-bit ELF
- * file) or -AP_ERR_NOMEM; err_msg (may be NULL) gets a message. */
+ * file) or -AP_ERR_NOMEM; err (may be NULL) gets a message naming path. */
 AP_API int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias,
-                                 char *err_msg, size_t err_len);
+                                 struct ap_error_ctx *err);
 /* The name of the function symbol covering the runtime address pc in the
  * binary or a library loaded so far (as the report's rows name it), or NULL;
  * *binary (may be NULL) gets the library's file name, NULL for the binary.
@@ -127,11 +128,11 @@ AP_API const char *ap_report_symbol_name(const struct ap_report *r, uint64_t pc,
  * rows name the file (ap_report_row.binary). Same returns as
  * ap_report_load_binary. */
 AP_API int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias,
-                                  char *err_msg, size_t err_len);
+                                  struct ap_error_ctx *err);
 /* The same, the rows naming the library name (a file name) rather than
  * path's own: for a copy found elsewhere (a build-ID cache's ".../elf"). */
 AP_API int ap_report_load_library_named(struct ap_report *r, const char *path, const char *name,
-                                        uint64_t load_bias, char *err_msg, size_t err_len);
+                                        uint64_t load_bias, struct ap_error_ctx *err);
 /* The kernel's functions, from path, a /proc/kallsyms text (perf report
  * --kallsyms): lines "ADDRESS TYPE NAME [MODULE]" (address in hex), of
  * which the text symbols (types t, T, w, W) with an address other than 0
@@ -149,8 +150,8 @@ AP_API int ap_report_load_library_named(struct ap_report *r, const char *path, c
  * Returns 0; -AP_ERR_IO (cannot open or read); -AP_ERR_FORMAT (a line that
  * is not "ADDRESS TYPE NAME [MODULE]", named with its number; no function;
  * every function's address 0; larger than 256 MiB); -AP_ERR_NOMEM.
- * err_msg (may be NULL) gets a message naming path. */
-AP_API int ap_report_load_kallsyms(struct ap_report *r, const char *path, char *err_msg, size_t err_len);
+ * err (may be NULL) gets a message naming path (and the line). */
+AP_API int ap_report_load_kallsyms(struct ap_report *r, const char *path, struct ap_error_ctx *err);
 /* A directory to look for separate debug files in, laid out as
  * /usr/lib/debug is (.build-id/xx/yyyy.debug, or the file's own directory
  * below it). Directories are searched in the order added, then

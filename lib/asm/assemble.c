@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "armprof/number.h"
 #include "armprof/asm.h"
 #include "armprof/codec.h"
 #include "armprof/record.h"
@@ -78,13 +79,8 @@ static int put_packet(struct ctx *c, const struct ap_packet *p)
 
 static int parse_u64(struct ctx *c, const char *s, uint64_t *v)
 {
-	char *end;
-	errno = 0;
-	if (!*s || *s == '-')
-		return fail(c, "'%s' is not a number", s);
-	*v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return fail(c, "'%s' is not a number", s);
+	if (ap_parse_u64(s, v) < 0)
+		return fail(c, "'%s' is not a number (decimal, 0x hex or 0b binary)", s);
 	return 0;
 }
 
@@ -308,9 +304,8 @@ static int event_bit(const char *name)
 		if (ap_event_name(b) && !strcmp(name, ap_event_name(b)))
 			return (int)b;
 	if (name[0] == 'e' && isdigit((unsigned char)name[1])) {
-		char *end;
-		long b = strtol(name + 1, &end, 10);
-		if (!*end && b >= 0 && b < 64)
+		uint64_t b;
+		if (ap_parse_u64(name + 1, &b) == 0 && b < 64)
 			return (int)b;
 	}
 	return -1;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "armprof/model.h"
+#include "armprof/number.h"
 #include "model/pcsr/prof_config.h"
 
 void ap_config_init(struct ap_config *cfg)
@@ -83,44 +84,6 @@ const char *ap_config_key_doc(size_t index)
 {
 	const struct ap_config_key *k = key_at(index);
 	return k ? k->doc : NULL;
-}
-
-int ap_parse_u64(const char *text, uint64_t *out)
-{
-	unsigned base = 10;
-	const char *p = text;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
-		base = 2;
-		p += 2;
-	}
-	uint64_t v = 0;
-	bool digits = false;
-	for (; *p; p++) {
-		if (*p == '_' && digits)
-			continue;
-		unsigned d;
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			d = (unsigned)(*p - 'a' + 10);
-		else if (*p >= 'A' && *p <= 'F')
-			d = (unsigned)(*p - 'A' + 10);
-		else
-			return -AP_ERR_INVALID;
-		if (d >= base)
-			return -AP_ERR_INVALID;
-		if (v > (UINT64_MAX - d) / base)
-			return -AP_ERR_INVALID; /* overflow */
-		v = v * base + d;
-		digits = true;
-	}
-	if (!digits)
-		return -AP_ERR_INVALID;
-	*out = v;
-	return 0;
 }
 
 static int fail(struct ap_config_error *err, const char *fmt, ...)

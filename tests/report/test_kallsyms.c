@@ -90,8 +90,8 @@ TEST(kernel_functions_and_modules)
 	write_temp(path, sizeof(path), kallsyms, strlen(kallsyms));
 	struct ap_report *r;
 	CHECK_EQ_U64(ap_report_new(&r), 0);
-	char err[512] = "";
-	CHECK_EQ_U64(ap_report_load_kallsyms(r, path, err, sizeof(err)), 0);
+	struct ap_error_ctx err = { 0 };
+	CHECK_EQ_U64(ap_report_load_kallsyms(r, path, &err), 0);
 	const uint64_t k = 0xffff800008000000ull, m = 0xffff800000a00000ull;
 	add_sample(r, k + 0x11008, 1);  /* do_el0_svc+8 */
 	for (int i = 0; i < 4; i++)
@@ -164,8 +164,8 @@ TEST(second_file_replaces_the_first)
 	write_temp(b, sizeof(b), other, strlen(other));
 	struct ap_report *r;
 	CHECK_EQ_U64(ap_report_new(&r), 0);
-	CHECK_EQ_U64(ap_report_load_kallsyms(r, a, NULL, 0), 0);
-	CHECK_EQ_U64(ap_report_load_kallsyms(r, b, NULL, 0), 0);
+	CHECK_EQ_U64(ap_report_load_kallsyms(r, a, NULL), 0);
+	CHECK_EQ_U64(ap_report_load_kallsyms(r, b, NULL), 0);
 	add_sample(r, 0xffff800008011008ull, 1);
 	CHECK_EQ_U64(ap_report_finish(r), 0);
 	const struct ap_report_row *row = row_of(r, 0xffff800008011008ull);
@@ -183,13 +183,13 @@ static void check_bad(const char *text, size_t len, int want, const char *want_i
 	write_temp(path, sizeof(path), text, len);
 	struct ap_report *r;
 	CHECK_EQ_U64(ap_report_new(&r), 0);
-	char err[512] = "";
-	CHECK_EQ_U64(ap_report_load_kallsyms(r, path, err, sizeof(err)), want);
+	struct ap_error_ctx err = { 0 };
+	CHECK_EQ_U64(ap_report_load_kallsyms(r, path, &err), want);
 	char where[4200];
 	snprintf(where, sizeof(where), "%s%s", path, want_in_msg);
-	if (!strstr(err, where))
-		fprintf(stderr, "message '%s' lacks '%s'\n", err, where);
-	CHECK(strstr(err, where) != NULL);
+	if (!strstr(err.message, where))
+		fprintf(stderr, "message '%s' lacks '%s'\n", err.message, where);
+	CHECK(strstr(err.message, where) != NULL);
 	add_sample(r, 0xffff800008011008ull, 1);
 	CHECK_EQ_U64(ap_report_finish(r), 0);
 	const struct ap_report_row *row = row_of(r, 0xffff800008011008ull);
@@ -227,9 +227,9 @@ TEST(bad_input_named_by_line)
 
 	struct ap_report *r;
 	CHECK_EQ_U64(ap_report_new(&r), 0);
-	char err[512] = "";
-	CHECK_EQ_U64(ap_report_load_kallsyms(r, "/nonexistent/kallsyms", err, sizeof(err)), -AP_ERR_IO);
-	CHECK(strstr(err, "/nonexistent/kallsyms: cannot open") != NULL);
+	struct ap_error_ctx err = { 0 };
+	CHECK_EQ_U64(ap_report_load_kallsyms(r, "/nonexistent/kallsyms", &err), -AP_ERR_IO);
+	CHECK(strstr(err.message, "/nonexistent/kallsyms: cannot open") != NULL);
 	ap_report_free(r);
 }
 

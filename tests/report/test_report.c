@@ -164,9 +164,9 @@ TEST(symbols_from_elf)
 	if (marker_function(1) != 4)
 		return;
 	struct ap_report *r;
-	char msg[256];
+	struct ap_error_ctx msg = { 0 };
 	CHECK_EQ_U64(ap_report_new(&r), 0);
-	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, msg, sizeof(msg)), 0);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, &msg), 0);
 	struct ap_record a = load_rec(elf_addr + 0x10000 + 4, AP_EV_L1D_ACCESS, 4, 0);
 	ap_report_add(r, &a);
 	ap_report_finish(r);
@@ -179,9 +179,9 @@ TEST(symbols_from_elf)
 	ap_report_free(r);
 
 	CHECK_EQ_U64(ap_report_new(&r), 0);
-	CHECK_EQ_U64(ap_report_load_binary(r, "/nonexistent/file", 0, msg, sizeof(msg)), (uint64_t)-AP_ERR_IO);
-	CHECK(strstr(msg, "/nonexistent/file") != NULL);
-	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/cmdline", 0, msg, sizeof(msg)), (uint64_t)-AP_ERR_FORMAT);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/nonexistent/file", 0, &msg), (uint64_t)-AP_ERR_IO);
+	CHECK(strstr(msg.message, "/nonexistent/file") != NULL);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/cmdline", 0, &msg), (uint64_t)-AP_ERR_FORMAT);
 	ap_report_free(r);
 }
 
@@ -194,9 +194,9 @@ TEST(function_by_name_and_pc_stats)
 	CHECK(dladdr((void *)marker_function, &info) != 0);
 	uint64_t elf_addr = (uint64_t)(uintptr_t)marker_function - (uint64_t)(uintptr_t)info.dli_fbase;
 	struct ap_report *r;
-	char msg[256];
+	struct ap_error_ctx msg = { 0 };
 	CHECK_EQ_U64(ap_report_new(&r), 0);
-	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, msg, sizeof(msg)), 0);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, &msg), 0);
 	struct ap_record a = load_rec(elf_addr + 0x10000 + 4, AP_EV_L1D_ACCESS, 9, 0);
 	ap_report_add(r, &a);
 	ap_report_add(r, &a);
@@ -294,11 +294,11 @@ TEST(symbols_from_libraries)
 	uint64_t elf_addr = (uint64_t)(uintptr_t)marker_function - (uint64_t)(uintptr_t)info.dli_fbase;
 	const uint64_t lib_bias = 0x4000000000ull;
 	struct ap_report *r;
-	char msg[256];
+	struct ap_error_ctx msg = { 0 };
 	CHECK_EQ_U64(ap_report_new(&r), 0);
-	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, msg, sizeof(msg)), 0);
-	CHECK_EQ_U64(ap_report_load_library(r, "/nonexistent/lib.so", 0, msg, sizeof(msg)), (uint64_t)-AP_ERR_IO);
-	CHECK_EQ_U64(ap_report_load_library(r, "/proc/self/exe", lib_bias, msg, sizeof(msg)), 0);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, &msg), 0);
+	CHECK_EQ_U64(ap_report_load_library(r, "/nonexistent/lib.so", 0, &msg), (uint64_t)-AP_ERR_IO);
+	CHECK_EQ_U64(ap_report_load_library(r, "/proc/self/exe", lib_bias, &msg), 0);
 	struct ap_record in_binary = load_rec(elf_addr + 0x10000, AP_EV_L1D_ACCESS, 4, 0);
 	struct ap_record in_library = load_rec(elf_addr + lib_bias + 4, AP_EV_L1D_ACCESS, 4, 0);
 	struct ap_record nowhere = load_rec(0x7000000000ull, AP_EV_L1D_ACCESS, 4, 0);
@@ -576,8 +576,8 @@ TEST(shared_lines_functions_and_limits)
 		recs[n++] = access_rec(here, 0x100000 + 64 * k, 0, 0x9, 1);
 	for (size_t i = 0; i < n; i++)
 		CHECK_EQ_U64(ap_report_add(r, &recs[i]), 0);
-	char err[256];
-	CHECK_EQ_U64(ap_report_load_binary(r, info.dli_fname, (uint64_t)(uintptr_t)info.dli_fbase, err, sizeof(err)), 0);
+	struct ap_error_ctx err = { 0 };
+	CHECK_EQ_U64(ap_report_load_binary(r, info.dli_fname, (uint64_t)(uintptr_t)info.dli_fbase, &err), 0);
 	for (size_t i = 0; i < n; i++)
 		CHECK_EQ_U64(ap_report_add_line_sample(r, &recs[i]), 0);
 	CHECK_EQ_U64(ap_report_finish(r), 0);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "armprof/number.h"
 #include "armprof/decode.h"
 #include "armprof/report.h"
 #include "cli_io.h"
@@ -186,16 +187,16 @@ static void binary_from_mmaps(const struct ap_perf_info *info, const struct repo
  * library may have moved since the recording); its PCs then stay unnamed. */
 static void load_library(struct report_run *run, const char *path, const char *name, uint64_t bias)
 {
-	char msg[1200];
-	if (ap_report_load_library_named(run->rep, path, name, bias, msg, sizeof(msg)) < 0)
-		fprintf(stderr, "armprof report: warning: %s (its functions are left unnamed)\n", msg);
+	struct ap_error_ctx msg = { 0 };
+	if (ap_report_load_library_named(run->rep, path, name, bias, &msg) < 0)
+		fprintf(stderr, "armprof report: warning: %s (its functions are left unnamed)\n", msg.message);
 }
 
 static int load_binary(struct report_run *run, struct report_view *view, const char *binary, uint64_t bias)
 {
-	char msg[512];
-	if (ap_report_load_binary(run->rep, binary, bias, msg, sizeof(msg)) < 0) {
-		fprintf(stderr, "armprof report: %s\n", msg);
+	struct ap_error_ctx msg = { 0 };
+	if (ap_report_load_binary(run->rep, binary, bias, &msg) < 0) {
+		fprintf(stderr, "armprof report: %s\n", msg.message);
 		return EXIT_USAGE;
 	}
 	view->binary = binary;
@@ -273,12 +274,7 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 
 static int parse_num(const char *s, uint64_t *out)
 {
-	char *end;
-	errno = 0;
-	if (!s || !*s || *s == '-')
-		return -1;
-	*out = strtoull(s, &end, 0);
-	return errno || *end ? -1 : 0;
+	return s && ap_parse_u64(s, out) == 0 ? 0 : -1;
 }
 
 /* --kallsyms from another boot (KASLR moves the kernel each time) or
@@ -359,9 +355,9 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 			free(libs);
 			return EXIT_USAGE;
 		}
-	char msg[1200];
-	if (lo->kallsyms && ap_report_load_kallsyms(run->rep, lo->kallsyms, msg, sizeof(msg)) < 0) {
-		fprintf(stderr, "armprof report: --kallsyms: %s\n", msg);
+	struct ap_error_ctx msg = { 0 };
+	if (lo->kallsyms && ap_report_load_kallsyms(run->rep, lo->kallsyms, &msg) < 0) {
+		fprintf(stderr, "armprof report: --kallsyms: %s\n", msg.message);
 		ap_report_free(run->rep);
 		free(libs);
 		return EXIT_USAGE;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "armprof/number.h"
 #include "cli_stream.h"
 #include "commands.h"
 #include "perf_input.h"
@@ -37,10 +38,12 @@ int perf_input_report(const char *cmd, const char *path, int rc, const struct ap
 
 int perf_input_parse_id(const char *s, int32_t *out)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 0);
-	if (errno || *end || !*s || v < -1 || v > INT32_MAX)
+	uint64_t v;
+	if (!strcmp(s, "-1")) { /* perf's "any" */
+		*out = -1;
+		return 0;
+	}
+	if (ap_parse_u64(s, &v) < 0 || v > INT32_MAX)
 		return -1;
 	*out = (int32_t)v;
 	return 0;
