@@ -32,7 +32,7 @@ static double now(void)
 static struct ap_pe *make_pe(bool pmu_on)
 {
 	struct ap_config cfg;
-	struct ap_config_error err = { 0 };
+	struct ap_error_ctx err = { 0 };
 	ap_config_init(&cfg);
 	static const char *const keys[][2] = {
 		{ "pcsr.arch_major", "9" }, { "pcsr.arch_minor", "4" }, { "pcsr.pmu_ext", "ext64" },

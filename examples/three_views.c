@@ -260,7 +260,7 @@ int main(int argc, char **argv)
 	ap_config_init(&cfg);
 	/* An Armv9.4-like PE: PC sampling in a 64-bit PMU frame with
 	 * suspend/activate, PMU snapshots, the instruction counter. */
-	struct ap_config_error err = { 0 };
+	struct ap_error_ctx err = { 0 };
 	static const char *const keys[][2] = {
 		{ "pcsr.arch_major", "9" }, { "pcsr.arch_minor", "4" }, { "pcsr.pmu_ext", "ext64" },
 		{ "pcsr.v8p9", "1" }, { "snapshot.feat_pmuv3_ss", "1" }, { "pmu.icntr", "1" },

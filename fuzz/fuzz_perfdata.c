@@ -32,10 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ap_perf_read_config_init(&cfg);
 	cfg.max_decompressed = 16u << 20;
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	int rc = ap_perf_open_mem(&r, data, size, &cfg, &err);
+	struct ap_error_ctx err;
+	int rc = ap_perf_reader_create_mem(&r, data, size, &cfg, &err);
 	if (rc) {
-		if (rc >= 0 || (!err.in_compressed && err.offset > size) || !err.msg[0])
+		if (rc >= 0 || (!err.in_compressed && err.offset > size) || !err.message[0])
 			abort();
 		return 0;
 	}
@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (seen != in->n_aux_buffers)
 		abort();
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 	sink = sum;
 	return 0;
 }

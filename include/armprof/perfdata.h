@@ -110,16 +110,6 @@ enum ap_perf_feature {
  * PERF_RECORD_COMPRESSED payload: the offset of that COMPRESSED record, with
  * the offset inside its decompressed stream in inner_offset), the record
  * type concerned (0 outside the event stream), and a message. */
-/* AP_RENAME_DELETE_BEGIN: replaced by struct ap_error_ctx (error.h) in the rename commit */
-struct ap_perf_error {
-	uint64_t offset;
-	uint64_t inner_offset; /* valid when in_compressed */
-	uint32_t record_type;  /* enum ap_perf_record_type, 0 if none */
-	uint8_t in_compressed;
-	char where[32];        /* "file header", "attrs", "feature CPUID", "PERF_RECORD_AUXTRACE", ... */
-	char msg[160];
-};
-/* AP_RENAME_DELETE_END */
 
 /* Name of a record type ("PERF_RECORD_AUXTRACE"), or "PERF_RECORD_<n>". The
  * pointer is to static storage for known types; buf (>= 24 bytes) is used
@@ -267,15 +257,15 @@ struct ap_perf_reader; /* opaque */
  * -AP_ERR_IO (cannot open/read), -AP_ERR_FORMAT (malformed: err names the
  * offset and record type), -AP_ERR_UNSUPPORTED (byte-swapped file),
  * -AP_ERR_NOMEM. */
-AP_API int ap_perf_open_file(struct ap_perf_reader **out, const char *path,
-                             const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
+AP_API int ap_perf_reader_create_file(struct ap_perf_reader **out, const char *path,
+                             const struct ap_perf_read_config *cfg, struct ap_error_ctx *err);
 /* The same from an open descriptor read to its end (e.g. stdin). */
-AP_API int ap_perf_open_fd(struct ap_perf_reader **out, int fd,
-                           const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
-/* The same from memory the caller keeps alive until ap_perf_close. */
-AP_API int ap_perf_open_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
-                            const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
-AP_API void ap_perf_close(struct ap_perf_reader *r);
+AP_API int ap_perf_reader_create_fd(struct ap_perf_reader **out, int fd,
+                           const struct ap_perf_read_config *cfg, struct ap_error_ctx *err);
+/* The same from memory the caller keeps alive until ap_perf_reader_destroy. */
+AP_API int ap_perf_reader_create_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
+                            const struct ap_perf_read_config *cfg, struct ap_error_ctx *err);
+AP_API void ap_perf_reader_destroy(struct ap_perf_reader *r);
 
 AP_API const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r);
 
@@ -325,16 +315,16 @@ struct ap_perf_writer; /* opaque */
  * there keeps its mode (a new one gets 0644); a symbolic link to a file
  * stays, and its target is replaced. A path that is not a regular file (a
  * device, a FIFO) is refused with -AP_ERR_INVALID: write it through
- * ap_perf_writer_open_fd. Writes the attr, AUXTRACE_INFO (type 4) and
+ * ap_perf_writer_create_fd. Writes the attr, AUXTRACE_INFO (type 4) and
  * TIME_CONV. cfg may be NULL. */
-AP_API int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
-                               const struct ap_perf_write_config *cfg, struct ap_perf_error *err);
+AP_API int ap_perf_writer_create(struct ap_perf_writer **out, const char *path,
+                               const struct ap_perf_write_config *cfg, struct ap_error_ctx *err);
 /* The same into fd, open for writing, seekable and at offset 0 (the header
  * is written last): -AP_ERR_INVALID otherwise. The writer writes through a
  * duplicate of fd; ap_perf_writer_finish flushes and closes that and
  * leaves fd (its sync, close and rename) to the caller. */
-AP_API int ap_perf_writer_open_fd(struct ap_perf_writer **out, int fd,
-                                  const struct ap_perf_write_config *cfg, struct ap_perf_error *err);
+AP_API int ap_perf_writer_create_fd(struct ap_perf_writer **out, int fd,
+                                  const struct ap_perf_write_config *cfg, struct ap_error_ctx *err);
 /* Side-band for the profiled program (perf needs a thread to attribute
  * samples and a map to find symbols). time is the record's sample time. */
 AP_API int ap_perf_write_comm(struct ap_perf_writer *w, int32_t pid, int32_t tid,
@@ -350,9 +340,9 @@ AP_API int ap_perf_write_aux(struct ap_perf_writer *w, int32_t cpu, int32_t pid,
 /* Write the feature sections and header, then (opened by path) sync and
  * rename into place. The writer
  * is freed whatever the result; on failure the temporary file is removed. */
-AP_API int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err);
+AP_API int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_error_ctx *err);
 /* Abandon: remove the temporary file and free. */
-AP_API void ap_perf_writer_abort(struct ap_perf_writer *w);
+AP_API void ap_perf_writer_destroy(struct ap_perf_writer *w);
 
 /* ---- ELF helper for attributing samples to a binary ------------------- */
 
@@ -365,12 +355,12 @@ struct ap_perf_elf_map {
  * Returns the number found (<= cap are stored), or a negative enum ap_error
  * with *err filled. */
 AP_API int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
-                                 struct ap_perf_error *err);
+                                 struct ap_error_ctx *err);
 /* The same for every PT_LOAD segment, the data ones too (prot without
  * PROT_EXEC): mapped, they let perf mem and perf c2c name the global
  * variable a data address lies in. */
 AP_API int ap_perf_elf_load_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
-                                 struct ap_perf_error *err);
+                                 struct ap_error_ctx *err);
 /* 1 when path is a 64-bit little-endian aarch64 ELF file (a profiled
  * program's, its loader's or a library's), else 0. */
 AP_API int ap_perf_elf_is_aarch64(const char *path);

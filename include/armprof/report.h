@@ -3,7 +3,7 @@
  * sources, symbolized from the profiled ELF binary (elfutils libelf/libdw)
  * with optional disassembly (capstone).
  *
- * Use: ap_report_new(), ap_report_add() for every decoded record (the
+ * Use: ap_report_create(), ap_report_add() for every decoded record (the
  * decoder's on_record callback), optionally ap_report_load_binary(), then
  * ap_report_finish() and read the rows. The library formats nothing: the
  * CLI (`armprof report`) prints text, JSON or CSV. */
@@ -83,8 +83,8 @@ struct ap_report_row {
 
 struct ap_report;
 
-AP_API int ap_report_new(struct ap_report **out);
-AP_API void ap_report_free(struct ap_report *r);
+AP_API int ap_report_create(struct ap_report **out);
+AP_API void ap_report_destroy(struct ap_report *r);
 /* The Data Source encoding of the CPU that wrote the records (by its MIDR:
  * ap_ds_encoding_of_midr): the statistics count each value as the
  * Neoverse class it maps onto, named by ap_report_data_source_name; the

@@ -22,7 +22,7 @@ struct out_buf {
 struct ctx {
 	struct out_buf out;
 	uint64_t base;
-	struct ap_asm_error *err;
+	struct ap_error_ctx *err;
 	unsigned line;
 };
 
@@ -32,7 +32,7 @@ static int fail(struct ctx *c, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	c->err->line = c->line;
-	vsnprintf(c->err->msg, sizeof(c->err->msg), fmt, ap);
+	vsnprintf(c->err->message, sizeof(c->err->message), fmt, ap);
 	va_end(ap);
 	return -AP_ERR_FORMAT;
 }
@@ -50,7 +50,7 @@ static int reserve(struct ctx *c, size_t n)
 	uint8_t *d = realloc(c->out.data, cap);
 	if (!d) {
 		c->err->line = c->line;
-		snprintf(c->err->msg, sizeof(c->err->msg), "out of memory");
+		snprintf(c->err->message, sizeof(c->err->message), "out of memory");
 		return -AP_ERR_NOMEM;
 	}
 	c->out.data = d;
@@ -498,9 +498,9 @@ static int split_words(char *s, char **w)
 }
 
 int ap_asm_assemble(const char *text, size_t len, uint64_t base_offset, uint8_t **out,
-                    size_t *out_len, struct ap_asm_error *err)
+                    size_t *out_len, struct ap_error_ctx *err)
 {
-	struct ap_asm_error dummy;
+	struct ap_error_ctx dummy;
 	struct ctx c = { .base = base_offset, .err = err ? err : &dummy };
 	memset(c.err, 0, sizeof(*c.err));
 	char line[1024];

@@ -86,7 +86,7 @@ const char *ap_config_key_doc(size_t index)
 	return k ? k->doc : NULL;
 }
 
-static int fail(struct ap_config_error *err, const char *fmt, ...)
+static int fail(struct ap_error_ctx *err, const char *fmt, ...)
 {
 	if (err) {
 		va_list ap;
@@ -115,7 +115,7 @@ static int parse_bool(const char *v, bool *out)
 }
 
 int ap_config_set(struct ap_config *cfg, const char *key, const char *value,
-                  struct ap_config_error *err)
+                  struct ap_error_ctx *err)
 {
 	const struct ap_config_key *k = ap_config_key_find(key);
 	if (!k)
@@ -216,7 +216,7 @@ int ap_config_get(const struct ap_config *cfg, const char *key, char *buf, size_
 	return 0;
 }
 
-int ap_config_validate(const struct ap_config *cfg, struct ap_config_error *err)
+int ap_config_validate(const struct ap_config *cfg, struct ap_error_ctx *err)
 {
 	if (!cfg || cfg->size < offsetof(struct ap_config, spe))
 		return fail(err, "struct ap_config: size %zu is too small", cfg ? cfg->size : 0);

@@ -114,7 +114,7 @@ static void w_sid(struct ap_perf_writer *w, int32_t pid, int32_t tid, uint64_t t
 	w_u64(w, w->cfg.attr_id);
 }
 
-static int w_check(struct ap_perf_writer *w, struct ap_perf_error *err, const char *where)
+static int w_check(struct ap_perf_writer *w, struct ap_error_ctx *err, const char *where)
 {
 	if (!w->failed)
 		return 0;
@@ -162,7 +162,7 @@ static struct ap_perf_writer *writer_new(const struct ap_perf_write_config *cfg)
 }
 
 /* w->f is open at offset 0: the records every file starts with. */
-static int writer_start(struct ap_perf_writer **out, struct ap_perf_writer *w, struct ap_perf_error *err)
+static int writer_start(struct ap_perf_writer **out, struct ap_perf_writer *w, struct ap_error_ctx *err)
 {
 	w->sample_type = AP_PERF_SAMPLE_IP | AP_PERF_SAMPLE_TID | AP_PERF_SAMPLE_CPU |
 	                 AP_PERF_SAMPLE_IDENTIFIER | AP_PERF_SAMPLE_DATA_SRC |
@@ -195,15 +195,15 @@ static int writer_start(struct ap_perf_writer **out, struct ap_perf_writer *w, s
 	w_zero(w, 8);         /* cap_user_time_zero, cap_user_time_short, reserved */
 	int rc = w_check(w, err, "data");
 	if (rc) {
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return rc;
 	}
 	*out = w;
 	return 0;
 }
 
-int ap_perf_writer_open_fd(struct ap_perf_writer **out, int fd, const struct ap_perf_write_config *cfg,
-                           struct ap_perf_error *err)
+int ap_perf_writer_create_fd(struct ap_perf_writer **out, int fd, const struct ap_perf_write_config *cfg,
+                           struct ap_error_ctx *err)
 {
 	*out = NULL;
 	if (err)
@@ -221,14 +221,14 @@ int ap_perf_writer_open_fd(struct ap_perf_writer **out, int fd, const struct ap_
 		int e = errno;
 		if (own >= 0)
 			close(own);
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot write to the descriptor: %s", strerror(e));
 	}
 	return writer_start(out, w, err);
 }
 
-int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
-                        const struct ap_perf_write_config *cfg, struct ap_perf_error *err)
+int ap_perf_writer_create(struct ap_perf_writer **out, const char *path,
+                        const struct ap_perf_write_config *cfg, struct ap_error_ctx *err)
 {
 	*out = NULL;
 	if (err)
@@ -242,7 +242,7 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 	if (stat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
 			return pd_fail(err, AP_ERR_INVALID, 0, 0, "",
-			               "not a regular file (write a device or FIFO through ap_perf_writer_open_fd)");
+			               "not a regular file (write a device or FIFO through ap_perf_writer_create_fd)");
 		mode = st.st_mode & 07777;
 		real = realpath(path, NULL);
 		if (!real)
@@ -259,7 +259,7 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 	}
 	if (!w || !w->path || !w->tmp) {
 		free(real);
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "", "out of memory");
 	}
 	memcpy(w->path, path, plen + 1);
@@ -270,7 +270,7 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 		int e = errno;
 		free(w->tmp);
 		w->tmp = NULL;
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot create a temporary file next to it: %s",
 		               strerror(e));
 	}
@@ -278,7 +278,7 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 	if (!w->f) {
 		int e = errno;
 		close(fd);
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot open the temporary file: %s", strerror(e));
 	}
 	return writer_start(out, w, err);
@@ -505,7 +505,7 @@ static void writer_free(struct ap_perf_writer *w)
 	free(w);
 }
 
-void ap_perf_writer_abort(struct ap_perf_writer *w)
+void ap_perf_writer_destroy(struct ap_perf_writer *w)
 {
 	if (!w)
 		return;
@@ -516,7 +516,7 @@ void ap_perf_writer_abort(struct ap_perf_writer *w)
 	writer_free(w);
 }
 
-int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err)
+int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_error_ctx *err)
 {
 	if (err)
 		memset(err, 0, sizeof(*err));
@@ -593,6 +593,6 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err)
 io_fail:
 	rc = pd_fail(err, AP_ERR_IO, w->pos, 0, "", "write failed: %s", strerror(w->failed ? w->io_errno : errno));
 fail:
-	ap_perf_writer_abort(w);
+	ap_perf_writer_destroy(w);
 	return rc;
 }

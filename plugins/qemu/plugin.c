@@ -149,7 +149,7 @@ __attribute__((noinline, cold)) static struct vcpu_state *vcpu_get(unsigned inde
 		thread_ids[n_thread_ids++] = v->tid;
 	v->rs.dep_reg = AP_A64_NO_REG;
 	v->rs.detail = 1; /* every TB, unless a timing window says otherwise */
-	if (opts.timing && !v->core && ap_uarch_core_new(&v->core, uarch_sys, index) < 0)
+	if (opts.timing && !v->core && ap_uarch_core_create(&v->core, uarch_sys, index) < 0)
 		fail("cannot create the timing model of a core");
 	/* Should the hub's thread not start, this vCPU replays on the guest
 	 * thread (without interleaving). */
@@ -1165,7 +1165,7 @@ static void after_fork_in_child(void)
 		struct vcpu_state *v = vcpus[i];
 		if (!v)
 			continue;
-		ap_uarch_core_free(v->core); /* no longer one of the model's cores */
+		ap_uarch_core_destroy(v->core); /* no longer one of the model's cores */
 		spe_sink_free(v->sink);
 		free(v->rs.execs);
 		/* v itself is left behind: its ring's lock may be held by a
@@ -1216,7 +1216,7 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		replay_hub_init(&hub, replay_clock, opts.interleave, opts.seed, &stop_requested,
 		                cpus > 1 ? (unsigned)(cpus - 1) : 0);
 	}
-	if (opts.timing && ap_uarch_system_new(&uarch_sys, &uarch_cfg) < 0) {
+	if (opts.timing && ap_uarch_system_create(&uarch_sys, &uarch_cfg) < 0) {
 		qemu_plugin_outs("armprof plugin: inconsistent timing-model configuration\n");
 		return -1;
 	}

@@ -43,7 +43,7 @@ static void set(struct rig *r)
 /* (Re)create the PE from r->cfg in Non-secure EL1 with known context. */
 static void make(struct rig *r)
 {
-	struct ap_config_error err = { 0 };
+	struct ap_error_ctx err = { 0 };
 	ap_pe_destroy(r->pe);
 	r->pe = NULL;
 	int rc = ap_pe_create(&r->cfg, NULL, &r->pe, &err);
@@ -92,7 +92,7 @@ TEST(config_rules)
 	r.cfg.pcsr.pmdevarch_archid = 0x0A10;
 	CHECK(ap_pcsr_config_check(&r.cfg, &why) == 0);
 	/* The PE refuses such a configuration, naming the rule. */
-	struct ap_config_error err = { 0 };
+	struct ap_error_ctx err = { 0 };
 	r.cfg.pcsr.feat_pcsrv8 = true;
 	CHECK(ap_pe_create(&r.cfg, NULL, &r.pe, &err) == -AP_ERR_INVALID && r.pe == NULL);
 	CHECK(strstr(err.message, "PCS-H7.1.2-4"));

@@ -91,7 +91,7 @@ static struct ap_pe *fixture_pe(const char *cfg_text)
 	host.nvmem_read = fixture_nvmem_read;
 	host.nvmem_write = fixture_nvmem_write;
 	struct ap_pe *pe = NULL;
-	struct ap_config_error err = { 0 };
+	struct ap_error_ctx err = { 0 };
 	if (ap_pe_create(&cfg, &host, &pe, &err) < 0) {
 		fprintf(stderr, "fixture: ap_pe_create: %s\n", err.message);
 		exit(2);

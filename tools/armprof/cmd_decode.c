@@ -76,7 +76,7 @@ static struct ap_report *load_symbols(const char *path, uint64_t bias)
 {
 	struct ap_report *r = NULL;
 	struct ap_error_ctx err = { 0 };
-	if (ap_report_new(&r) != 0) {
+	if (ap_report_create(&r) != 0) {
 		fprintf(stderr, "armprof decode: out of memory\n");
 		return NULL;
 	}
@@ -85,7 +85,7 @@ static struct ap_report *load_symbols(const char *path, uint64_t bias)
 			fprintf(stderr, "armprof decode: --binary: %s\n", err.message);
 		else
 			fprintf(stderr, "armprof decode: %s: cannot load symbols\n", path);
-		ap_report_free(r);
+		ap_report_destroy(r);
 		return NULL;
 	}
 	return r;
@@ -221,7 +221,7 @@ int cmd_decode(int argc, char **argv)
 		if (!buf)
 			fprintf(stderr, "armprof decode: out of memory\n");
 		free(buf);
-		ap_report_free(symbols);
+		ap_report_destroy(symbols);
 		if (in && in != stdin)
 			fclose(in);
 		return EXIT_USAGE;
@@ -248,7 +248,7 @@ int cmd_decode(int argc, char **argv)
 		if (prc) {
 			free(buf);
 			decode_sink_close(run.sink, 0); /* bad input: no partial output */
-			ap_report_free(symbols);
+			ap_report_destroy(symbols);
 			return prc;
 		}
 	}
@@ -293,7 +293,7 @@ int cmd_decode(int argc, char **argv)
 	 * (records with errors included: every decodable record is written). */
 	if (decode_sink_close(run.sink, !io_error && !not_spe) != 0 && !not_spe)
 		io_error = 1;
-	ap_report_free(symbols);
+	ap_report_destroy(symbols);
 
 	const struct ap_decoder_stats *st = perf ? &perf_totals : ap_decoder_stats(&dec);
 	if (stats)

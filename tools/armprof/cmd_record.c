@@ -128,7 +128,7 @@ static int write_process(struct ap_perf_writer *w, const char *prog, const char 
                          const struct record_process *p, uint64_t bias, uint32_t *cpu)
 {
 	const struct record_stats *st = p->st;
-	struct ap_perf_error err;
+	struct ap_error_ctx err;
 	int32_t pid = st->n_vcpus ? (int32_t)st->vcpu[0].tid : 1;
 	int rc = 0;
 	/* Every thread that ran (a plugin without "thread=" lines: the
@@ -178,7 +178,7 @@ static int write_perf(const struct record_opts *o, const char *prog, uint64_t bi
                       const struct record_process *procs, size_t n_procs, size_t n_threads)
 {
 	struct ap_perf_write_config cfg;
-	struct ap_perf_error err;
+	struct ap_error_ctx err;
 	struct ap_perf_writer *w;
 	ap_perf_write_config_init(&cfg);
 	cfg.midr = RECORD_MIDR;
@@ -187,8 +187,8 @@ static int write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 	struct cli_output out;
 	if (cli_output_open_seekable(&out, "record", o->output) != 0)
 		return -1;
-	if (ap_perf_writer_open_fd(&w, out.fd, &cfg, &err) != 0) {
-		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
+	if (ap_perf_writer_create_fd(&w, out.fd, &cfg, &err) != 0) {
+		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.message);
 		cli_output_close(&out, "record", 0);
 		return -1;
 	}
@@ -200,13 +200,13 @@ static int write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 		rc = write_process(w, prog, base, &procs[k], bias, &cpu);
 	if (rc && rc != -AP_ERR_IO) {
 		fprintf(stderr, "armprof record: %s: %s\n", o->output, ap_errstr(rc));
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		cli_output_close(&out, "record", 0);
 		return -1;
 	}
 	/* finish names a write error that happened on the way too */
 	if (ap_perf_writer_finish(w, &err) != 0) {
-		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
+		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.message);
 		cli_output_close(&out, "record", 0);
 		return -1;
 	}

@@ -167,7 +167,7 @@ static void binary_from_mmaps(const struct ap_perf_info *info, const struct repo
 		    !strcmp(path, binary))
 			continue;
 		struct ap_perf_elf_map maps[16];
-		struct ap_perf_error err;
+		struct ap_error_ctx err;
 		int n = ap_perf_elf_exec_maps(path, maps, 16, &err);
 		for (int k = 0; k < n && k < 16; k++) {
 			if (maps[k].pgoff != m->pgoff)
@@ -333,7 +333,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		report_meta_read(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal, sysroot_debug,
 		          sizeof(sysroot_debug));
 	memset(run, 0, sizeof(*run));
-	if (ap_report_new(&run->rep) < 0) {
+	if (ap_report_create(&run->rep) < 0) {
 		fprintf(stderr, "armprof report: out of memory\n");
 		free(libs);
 		return EXIT_USAGE;
@@ -351,14 +351,14 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		if ((i < lo->n_debug_dirs || sysroot_debug[0]) &&
 		    ap_report_add_debug_dir(run->rep, i < lo->n_debug_dirs ? lo->debug_dirs[i] : sysroot_debug) < 0) {
 			fprintf(stderr, "armprof report: out of memory\n");
-			ap_report_free(run->rep);
+			ap_report_destroy(run->rep);
 			free(libs);
 			return EXIT_USAGE;
 		}
 	struct ap_error_ctx msg = { 0 };
 	if (lo->kallsyms && ap_report_load_kallsyms(run->rep, lo->kallsyms, &msg) < 0) {
 		fprintf(stderr, "armprof report: --kallsyms: %s\n", msg.message);
-		ap_report_free(run->rep);
+		ap_report_destroy(run->rep);
 		free(libs);
 		return EXIT_USAGE;
 	}
@@ -374,7 +374,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		binary[0] = 0;
 	}
 	if (binary[0] && load_binary(run, view, binary, bias) != 0) {
-		ap_report_free(run->rep);
+		ap_report_destroy(run->rep);
 		free(libs);
 		return EXIT_USAGE;
 	}
@@ -418,7 +418,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		rc = EXIT_USAGE;
 	}
 	if (rc) {
-		ap_report_free(run->rep);
+		ap_report_destroy(run->rep);
 		run->rep = NULL;
 		return rc;
 	}
@@ -557,7 +557,7 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	if (diff_old && (rc = load_report(diff_old, &lo, &old_run, &old_view, old_binary_used,
 	                                  sizeof(old_binary_used))) != 0) {
-		ap_report_free(run.rep);
+		ap_report_destroy(run.rep);
 		return rc;
 	}
 	view.top_functions = view.top_instructions = have_top ? (size_t)top : (fmt == REPORT_TEXT ? 20 : 0);
@@ -565,7 +565,7 @@ int cmd_report(int argc, char **argv)
 	view.sort = sort;
 	struct cli_output out;
 	if (cli_output_open(&out, "report", output) != 0) {
-		ap_report_free(run.rep);
+		ap_report_destroy(run.rep);
 		return EXIT_USAGE;
 	}
 	char err[4600];
@@ -580,8 +580,8 @@ int cmd_report(int argc, char **argv)
 		report_write(out.f, fmt, run.rep, &view);
 	}
 	uint64_t decode_errors = run.decode_errors + old_run.decode_errors;
-	ap_report_free(run.rep);
-	ap_report_free(old_run.rep);
+	ap_report_destroy(run.rep);
+	ap_report_destroy(old_run.rep);
 	if (!ok)
 		fprintf(stderr, "armprof report: %s%s\n", annotate ? "--annotate: " : "", err);
 	if (cli_output_close(&out, "report", ok) != 0 || !ok)

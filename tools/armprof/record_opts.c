@@ -158,7 +158,7 @@ static const char *value_of(int argc, char **argv, int *i, const char *lng, cons
 static int validate(struct record_opts *o)
 {
 	struct ap_config cfg;
-	struct ap_config_error err;
+	struct ap_error_ctx err;
 	ap_config_init(&cfg);
 	for (int i = 0; i < o->n_sets; i++) {
 		char kv[512];
@@ -186,11 +186,11 @@ static int validate(struct record_opts *o)
 	}
 	struct ap_uarch_system *sys;
 	struct ap_uarch_core *core = NULL;
-	int r = ap_uarch_system_new(&sys, &ucfg);
+	int r = ap_uarch_system_create(&sys, &ucfg);
 	if (!r) {
-		r = ap_uarch_core_new(&core, sys, 0);
-		ap_uarch_core_free(core);
-		ap_uarch_system_free(sys);
+		r = ap_uarch_core_create(&core, sys, 0);
+		ap_uarch_core_destroy(core);
+		ap_uarch_system_destroy(sys);
 	}
 	if (r < 0)
 		return bad("--uarch: inconsistent timing model (%s%s)",

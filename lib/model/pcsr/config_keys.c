@@ -110,14 +110,14 @@ void ap_prof_config_defaults(struct ap_config *cfg)
 	cfg->snapshot.reserved_sse = AP_SS_RESSSE_DISABLED;
 }
 
-static int fail(struct ap_config_error *err, const char *msg)
+static int fail(struct ap_error_ctx *err, const char *msg)
 {
 	if (err)
 		snprintf(err->message, sizeof(err->message), "%s", msg);
 	return -AP_ERR_INVALID;
 }
 
-int ap_prof_config_validate(const struct ap_config *cfg, struct ap_config_error *err)
+int ap_prof_config_validate(const struct ap_config *cfg, struct ap_error_ctx *err)
 {
 	/* spec/002 1 (SPE-1-1): an implementation with SPE complies with at least
 	 * Armv8.1; the architecture version is pcsr.arch_major/arch_minor. */
