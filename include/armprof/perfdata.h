@@ -341,7 +341,8 @@ AP_API int ap_perf_write_aux(struct ap_perf_writer *w, int32_t cpu, int32_t pid,
  * rename into place. The writer
  * is freed whatever the result; on failure the temporary file is removed. */
 AP_API int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_error_ctx *err);
-/* Abandon: remove the temporary file and free. */
+/* Destroy a writer that was not finished: abandon its output (the
+ * temporary file is removed; with _create_fd, fd is left as it is) and free. */
 AP_API void ap_perf_writer_destroy(struct ap_perf_writer *w);
 
 /* ---- ELF helper for attributing samples to a binary ------------------- */
