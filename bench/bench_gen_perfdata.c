@@ -34,10 +34,10 @@ static int read_bench(const char *path)
 	for (int run = 0; run < 3; run++) {
 		double t0 = now();
 		struct ap_perf_reader *r;
-		struct ap_perf_error err;
-		if (ap_perf_open_file(&r, path, NULL, &err) != 0) {
+		struct ap_error_ctx err;
+		if (ap_perf_reader_create_file(&r, path, NULL, &err) != 0) {
 			fprintf(stderr, "bench_gen_perfdata: %s:0x%llx: %s: %s\n", path,
-			        (unsigned long long)err.offset, err.where, err.msg);
+			        (unsigned long long)err.offset, err.where, err.message);
 			return 2;
 		}
 		records = bytes = 0;
@@ -55,7 +55,7 @@ static int read_bench(const char *path)
 			ap_decoder_finish(&dec);
 			bytes += b->unpadded_size;
 		}
-		ap_perf_close(r);
+		ap_perf_reader_destroy(r);
 		double t = now() - t0;
 		if (t < best)
 			best = t;
@@ -83,9 +83,9 @@ int main(int argc, char **argv)
 	ap_perf_write_config_init(&cfg);
 	cfg.nr_cpus = (uint32_t)cpus;
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	if (ap_perf_writer_open(&w, argv[1], &cfg, &err) != 0) {
-		fprintf(stderr, "bench_gen_perfdata: %s: %s\n", argv[1], err.msg);
+	struct ap_error_ctx err;
+	if (ap_perf_writer_create(&w, argv[1], &cfg, &err) != 0) {
+		fprintf(stderr, "bench_gen_perfdata: %s: %s\n", argv[1], err.message);
 		return 2;
 	}
 	ap_perf_write_comm(w, 1000, 1000, "bench", 0);
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		}
 		if (ap_perf_write_aux(w, cpu, 1000, 1000, buf, used, 0, 0) != 0) {
 			fprintf(stderr, "bench_gen_perfdata: write failed\n");
-			ap_perf_writer_abort(w);
+			ap_perf_writer_destroy(w);
 			free(buf);
 			return 2;
 		}
@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 	}
 	free(buf);
 	if (ap_perf_writer_finish(w, &err) != 0) {
-		fprintf(stderr, "bench_gen_perfdata: %s\n", err.msg);
+		fprintf(stderr, "bench_gen_perfdata: %s\n", err.message);
 		return 2;
 	}
 	printf("%s: %llu bytes of SPE data, %llu records\n", argv[1], (unsigned long long)written,

@@ -74,7 +74,7 @@ static struct ap_pe *make_pe(uint64_t interval_field)
 	cfg.spe.max_size = 7;
 	struct ap_host host = { .buffer_write = ring_write, .cntpct = fake_time, .cntvct = fake_time };
 	struct ap_pe *pe = NULL;
-	struct ap_config_error err;
+	struct ap_error_ctx err;
 	if (ap_pe_create(&cfg, &host, &pe, &err) < 0) {
 		fprintf(stderr, "bench_model: %s\n", err.message);
 		exit(2);

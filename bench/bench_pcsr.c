@@ -5,7 +5,8 @@
  *               target in 8 instructions
  *   retire-nopmu  the same with the PMU disabled (PMCR_EL0.E = 0)
  *   retire-block  ap_pe_retire_block() with blocks of 8 instructions
- *   pcsr-retire ap_pcsr_retire() alone (the inline sample update)
+ *   pcsr-retire ap_pcsr_retire() alone (the inline sample update, private
+ *               to lib/model: lib/model/pcsr/pcsr.h)
  *   ext-read    one 64-bit external read of PMPCSR (a sampling read)
  *   snapshot    one external snapshot request (allowed; 4 counters + 2)
  * Usage: bench_pcsr [MILLION_INSTRUCTIONS]   (default 100). Best of 3. */
@@ -19,6 +20,7 @@
 #include "armprof/pcsr.h"
 #include "armprof/pmu.h"
 #include "armprof/snapshot.h"
+#include "model/pcsr/pcsr.h"
 
 static double now(void)
 {
@@ -30,7 +32,7 @@ static double now(void)
 static struct ap_pe *make_pe(bool pmu_on)
 {
 	struct ap_config cfg;
-	struct ap_config_error err = { "" };
+	struct ap_error_ctx err = { 0 };
 	ap_config_init(&cfg);
 	static const char *const keys[][2] = {
 		{ "pcsr.arch_major", "9" }, { "pcsr.arch_minor", "4" }, { "pcsr.pmu_ext", "ext64" },
@@ -97,10 +99,9 @@ static double run_retire_block(struct ap_pe *pe, uint64_t n)
 
 static double run_pcsr_retire(struct ap_pe *pe, uint64_t n)
 {
-	struct ap_pcsr *p = (struct ap_pcsr *)ap_pe_pcsr(pe);
 	double t0 = now();
 	for (uint64_t i = 0; i < n; i++)
-		ap_pcsr_retire(p, 0x400000 + (i & 0xfff) * 4, (i & 7) == 0);
+		ap_pcsr_retire(pe, 0x400000 + (i & 0xfff) * 4, (i & 7) == 0);
 	return now() - t0;
 }
 

@@ -66,12 +66,12 @@ int main(int argc, char **argv)
 	}
 	struct ap_uarch_system *sys;
 	struct ap_uarch_core *core[N_CORES] = { 0 };
-	if (ap_uarch_system_new(&sys, &cfg) < 0) {
+	if (ap_uarch_system_create(&sys, &cfg) < 0) {
 		fprintf(stderr, "bench_record_uarch: inconsistent configuration\n");
 		return 2;
 	}
 	for (unsigned i = 0; i < N_CORES; i++)
-		if (ap_uarch_core_new(&core[i], sys, i * 3) < 0) /* cores 0 and 3 share a cluster */
+		if (ap_uarch_core_create(&core[i], sys, i * 3) < 0) /* cores 0 and 3 share a cluster */
 			return 2;
 
 	uint64_t x = 88172645463325252ull; /* xorshift64 */
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 	       t * 1e9 / (double)(accesses + branches));
 	printf("result hash %016llx\n", (unsigned long long)hash);
 	for (unsigned i = 0; i < N_CORES; i++)
-		ap_uarch_core_free(core[i]);
-	ap_uarch_system_free(sys);
+		ap_uarch_core_destroy(core[i]);
+	ap_uarch_system_destroy(sys);
 	return 0;
 }

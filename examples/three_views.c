@@ -260,7 +260,7 @@ int main(int argc, char **argv)
 	ap_config_init(&cfg);
 	/* An Armv9.4-like PE: PC sampling in a 64-bit PMU frame with
 	 * suspend/activate, PMU snapshots, the instruction counter. */
-	struct ap_config_error err = { "" };
+	struct ap_error_ctx err = { 0 };
 	static const char *const keys[][2] = {
 		{ "pcsr.arch_major", "9" }, { "pcsr.arch_minor", "4" }, { "pcsr.pmu_ext", "ext64" },
 		{ "pcsr.v8p9", "1" }, { "snapshot.feat_pmuv3_ss", "1" }, { "pmu.icntr", "1" },
@@ -341,7 +341,6 @@ int main(int argc, char **argv)
 		}
 	}
 
-	const struct ap_pcsr *pcsr = ap_pe_pcsr(r.pe);
 	printf("\n== view 1: PC samples (PMPCSR read every %u cycles)\n", SAMPLE_PERIOD);
 	printf("reads %" PRIu64 ", no sample (0xFFFFFFFF) %" PRIu64 "\n", r.samples_total, r.samples_invalid);
 	uint64_t valid = r.samples_total - r.samples_invalid;
@@ -349,7 +348,7 @@ int main(int argc, char **argv)
 		printf("%-6s %6" PRIu64 " samples %5.1f%%   (true share of cycles %5.1f%%)\n", funcs[f].name,
 		       r.samples_by_func[f], valid ? 100.0 * (double)r.samples_by_func[f] / (double)valid : 0.0,
 		       100.0 * (double)r.cycles_by_func[f] / (double)r.cycles);
-	printf("(PMPCSR samples taken by the model: %" PRIu64 ")\n", pcsr->samples_taken);
+	printf("(PMPCSR samples taken by the model: %" PRIu64 ")\n", ap_pe_pcsr_samples_taken(r.pe));
 
 #ifdef ARMPROF_HAVE_SPE_OPS
 	ap_spe_psb_csync(r.pe);

@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t *out;
 	size_t n;
-	struct ap_asm_error err;
+	struct ap_error_ctx err;
 	if (ap_asm_assemble((const char *)data, size, 0, &out, &n, &err) != 0) {
 		if (err.line == 0)
 			abort(); /* every error names its line */

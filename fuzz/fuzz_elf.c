@@ -31,9 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
 		return 0;
 	struct ap_perf_elf_map maps[4];
-	struct ap_perf_error err;
+	struct ap_error_ctx err;
 	int n = ap_perf_elf_exec_maps(path, maps, 4, &err);
-	if (n < 0 && !err.msg[0])
+	if (n < 0 && !err.message[0])
 		__builtin_trap(); /* an error says what */
 	for (int i = 0; i < n && i < 4; i++)
 		if (maps[i].addr % 4096 || maps[i].pgoff % 4096 || !(maps[i].prot & 4u))
@@ -53,11 +53,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (has <= 0 && interp[0])
 		__builtin_trap(); /* no interpreter: an empty string */
 	struct ap_report *rep;
-	if (ap_report_new(&rep) == 0) {
-		char msg[256] = "";
+	if (ap_report_create(&rep) == 0) {
+		struct ap_error_ctx msg = { 0 };
 		if (ap_report_add_debug_dir(rep, "/nonexistent") != 0)
 			__builtin_trap();
-		if (ap_report_load_binary(rep, path, 0x10000, msg, sizeof(msg)) == 0) {
+		if (ap_report_load_binary(rep, path, 0x10000, &msg) == 0) {
 			/* Samples at every fourth byte of the file's first 4 KiB of
 			 * addresses and at a few of its words read as addresses. */
 			struct ap_record rec;
@@ -88,10 +88,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (rows[i].name)
 					ap_report_find_function(rep, rows[i].name, &start, &fsize, &bin, &found);
 			}
-		} else if (!msg[0]) {
+		} else if (!msg.message[0]) {
 			__builtin_trap(); /* an error says what */
 		}
-		ap_report_free(rep);
+		ap_report_destroy(rep);
 	}
 	uint8_t id[20];
 	int id_len = ap_perf_elf_build_id(path, id, sizeof(id));

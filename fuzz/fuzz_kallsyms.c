@@ -47,16 +47,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
 		return 0;
 	struct ap_report *rep;
-	if (ap_report_new(&rep) < 0)
+	if (ap_report_create(&rep) < 0)
 		abort();
-	char err[512] = "";
-	int rc = ap_report_load_kallsyms(rep, path, err, sizeof(err));
+	struct ap_error_ctx err = { 0 };
+	int rc = ap_report_load_kallsyms(rep, path, &err);
 	const struct report_kernel *k = &rep->kernel;
 	if (rc < 0) {
 		/* An error names the file and leaves no symbol. */
-		if ((rc != -AP_ERR_FORMAT && rc != -AP_ERR_NOMEM) || strncmp(err, path, strlen(path)) != 0 || k->n)
+		if ((rc != -AP_ERR_FORMAT && rc != -AP_ERR_NOMEM) || strncmp(err.message, path, strlen(path)) != 0 || k->n)
 			abort();
-		ap_report_free(rep);
+		ap_report_destroy(rep);
 		return 0;
 	}
 	size_t functions = 0;
@@ -94,6 +94,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ap_report_finish(rep) < 0)
 		abort();
 	check_rows(rep);
-	ap_report_free(rep);
+	ap_report_destroy(rep);
 	return 0;
 }

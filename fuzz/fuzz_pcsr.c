@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.snapshot.capture_delay = (d >> 7) ? 2 : 0;
 	cfg.have_rme = byte(&in) & 1;
 	struct ap_pe *pe = NULL;
-	struct ap_config_error err;
+	struct ap_error_ctx err;
 	if (ap_pe_create(&cfg, NULL, &pe, &err) < 0)
 		return 0; /* a forbidden configuration, rejected */
 	uint64_t last_target = 0;

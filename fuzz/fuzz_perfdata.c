@@ -33,10 +33,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ap_perf_read_config_init(&cfg);
 	cfg.max_decompressed = 16u << 20;
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	int rc = ap_perf_open_mem(&r, data, size, &cfg, &err);
+	struct ap_error_ctx err;
+	int rc = ap_perf_reader_create_mem(&r, data, size, &cfg, &err);
 	if (rc) {
-		if (rc >= 0 || (!err.in_compressed && err.offset > size) || !err.msg[0])
+		if (rc >= 0 || (!err.in_compressed && err.offset > size) || !err.message[0])
 			abort();
 		return 0;
 	}
@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n_samples != in->n_samples ||
 	    n_samples + in->n_samples_unknown != in->n_records[AP_PERF_RECORD_SAMPLE])
 		abort();
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 	sink = sum;
 	return 0;
 }

@@ -129,7 +129,7 @@ static void check_rows(const struct ap_report_row *rows, size_t n, uint64_t pc_s
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ap_report *rep;
-	if (ap_report_new(&rep) < 0)
+	if (ap_report_create(&rep) < 0)
 		abort();
 	/* Each CPU's Data Source encoding and each Context preference, chosen
 	 * by the input's size (the corpus's bytes keep their meaning). */
@@ -183,6 +183,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				want[k] += ap_report_key_count(&rows[i].stats, (enum ap_report_key)k);
 		check_stacks(rep, key, want);
 	}
-	ap_report_free(rep);
+	ap_report_destroy(rep);
 	return 0;
 }

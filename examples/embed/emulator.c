@@ -193,7 +193,7 @@ int main(void)
 	struct ap_host host = { .ctx = &g, .buffer_write = guest_write, .cntpct = guest_timer,
 	                        .cntvct = guest_timer, .pmbirq = guest_pmbirq };
 	struct ap_pe *pe;
-	struct ap_config_error err;
+	struct ap_error_ctx err;
 	if (ap_pe_create(&cfg, &host, &pe, &err) < 0) {
 		fprintf(stderr, "emulator: ap_pe_create: %s\n", err.message);
 		return 2;

@@ -4,6 +4,7 @@
 #define ARMPROF_ARMPROF_H
 
 #include "armprof/error.h"
+#include "armprof/number.h"
 #include "armprof/codec.h"
 #include "armprof/data_source.h"
 #include "armprof/record.h"

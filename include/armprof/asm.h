@@ -15,16 +15,12 @@
 extern "C" {
 #endif
 
-struct ap_asm_error {
-	unsigned line;  /* 1-based line of the text */
-	char msg[160];
-};
 
 /* Assemble text[0..len) into a malloc'd buffer (*out, *out_len; free with
  * free()). base_offset is the stream offset of the first byte, which the
  * `align` statement needs. Returns 0, or a negative ap_error with err filled. */
 AP_API int ap_asm_assemble(const char *text, size_t len, uint64_t base_offset, uint8_t **out,
-                           size_t *out_len, struct ap_asm_error *err);
+                           size_t *out_len, struct ap_error_ctx *err);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 
 #include "armprof/export.h"
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,6 +24,22 @@ enum ap_error {
 	AP_ERR_UNSUPPORTED = 7, /* valid but not supported by this build/config */
 	AP_ERR_INTERNAL = 8,  /* a bug in armprof */
 	AP_ERR_CALLBACK = 9,  /* a host callback asked to stop */
+};
+
+/* The context of a failure: functions that can fail on their input take a
+ * `struct ap_error_ctx *err` (may be NULL) and, when they return a negative
+ * enum ap_error, fill it. message always names what failed and where (it
+ * is the text to show a user); the other fields give the place for a
+ * program, where the input has one (else 0 / ""). Caller storage; the
+ * library keeps no pointer to it. */
+struct ap_error_ctx {
+	char message[512];     /* "FILE: what went wrong" (NUL-terminated) */
+	char where[32];        /* the part of the input: "attrs", "PERF_RECORD_AUXTRACE", ... */
+	uint64_t offset;       /* byte offset in the input */
+	uint64_t inner_offset; /* offset inside a compressed payload, when in_compressed */
+	uint32_t line;         /* 1-based line of a text input */
+	uint32_t record_type;  /* perf.data record type concerned (enum ap_perf_record_type) */
+	uint8_t in_compressed; /* offset is that of the PERF_RECORD_COMPRESSED holding the data */
 };
 
 /* A static, human-readable description of a (positive or negative) error code. */

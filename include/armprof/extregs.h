@@ -22,10 +22,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "armprof/pcsr.h"
-#include "armprof/pmu.h"
-#include "armprof/snapshot.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,16 +37,6 @@ enum ap_ext_outcome {
 	AP_EXT_ERROR = 2,
 };
 
-/* The objects behind the frames. pmu and snapshot may be NULL when the
- * implementation has no PMU (pcsr pmu_ext == AP_PCSR_EXT_NONE). */
-struct ap_ext_frame {
-	struct ap_pmu *pmu;
-	struct ap_pcsr *pcsr;
-	struct ap_snapshot *ss;
-	const struct ap_snapshot_pe *ss_pe;
-	bool pmss_access;            /* AllowExternalPMSSAccess() (MDCR_EL3.EPMSSAD), host input */
-};
-
 struct ap_ext_access {
 	enum ap_ext_space space;
 	uint32_t offset;
@@ -58,29 +44,28 @@ struct ap_ext_access {
 	bool memory_mapped;          /* the Software Lock applies only to these */
 };
 
-/* Returns an enum ap_ext_outcome (>= 0) or -AP_ERR_INVALID. *value is set on
- * every non-negative return (0 for RES0 and ERROR). */
-AP_API int ap_ext_read(const struct ap_ext_frame *f, const struct ap_ext_access *a, uint64_t *value);
-AP_API int ap_ext_write(const struct ap_ext_frame *f, const struct ap_ext_access *a, uint64_t value);
-
-/* The natural access size of the register at an offset: 8 for a 64-bit
- * register of an EXT64 frame, else 4; 0 when none is implemented there. */
-AP_API unsigned ap_ext_natural_size(const struct ap_ext_frame *f, enum ap_ext_space space, uint32_t offset);
-
-/* Name of the register at an offset of a frame ("PMPCSR[31:0] (alias)"), or
- * NULL when none is implemented there. For listings and messages. */
-AP_API const char *ap_ext_name(const struct ap_ext_frame *f, enum ap_ext_space space, uint32_t offset);
-
 /* External accesses to a PE's frames, as a debugger or another agent makes
  * them. The model's external accesses are Non-secure (AllowExternalPMSSAccess
- * then needs MDCR_EL3.EPMSSAD == 0b11 when EL3 is implemented). */
+ * then needs MDCR_EL3.EPMSSAD == 0b11 when EL3 is implemented). The frames
+ * hold what the configuration implements: the PMU registers unless
+ * pcsr.pmu_ext is none, the snapshot registers with FEAT_PMUv3_SS, the PC
+ * sample registers of FEAT_PCSRv8p2 (PMU frame) or FEAT_PCSRv8 (debug frame).
+ *
+ * Returns an enum ap_ext_outcome (>= 0) or -AP_ERR_INVALID. *value is set on
+ * every non-negative return (0 for RES0 and ERROR). */
 struct ap_pe;
 AP_API int ap_pe_ext_read(struct ap_pe *pe, const struct ap_ext_access *a, uint64_t *value);
 AP_API int ap_pe_ext_write(struct ap_pe *pe, const struct ap_ext_access *a, uint64_t value);
+/* Name of the register at an offset of a frame ("PMPCSR[31:0] (alias)"), or
+ * NULL when none is implemented there. For listings and messages. The string
+ * is a constant of the library (valid for the program's life; safe from any
+ * thread). */
 AP_API const char *ap_pe_ext_name(const struct ap_pe *pe, enum ap_ext_space space, uint32_t offset);
 /* The frame that holds the PC sample registers by default: the debug frame
  * with FEAT_PCSRv8, else the PMU frame. */
 AP_API enum ap_ext_space ap_pe_ext_default_space(const struct ap_pe *pe);
+/* The natural access size of the register at an offset: 8 for a 64-bit
+ * register of an EXT64 frame, else 4; 0 when none is implemented there. */
 AP_API unsigned ap_pe_ext_natural_size(const struct ap_pe *pe, enum ap_ext_space space, uint32_t offset);
 
 #ifdef __cplusplus

@@ -163,24 +163,20 @@ struct ap_config {
 AP_API void ap_config_init(struct ap_config *cfg);
 
 /* Set one configuration field by its key ("have_el2", "spe.max_size", ...)
- * from text ("1", "true", "0x40", "0b10", an enum name). On failure returns a
+ * from text ("1", "true", a number as ap_parse_u64() reads it
+ * (include/armprof/number.h), an enum name). On failure returns a
  * negative ap_error and writes a message naming the key and the accepted
  * values to err (which may be NULL). */
-struct ap_config_error {
-	char message[160];
-};
+#define ap_config_error ap_error_ctx /* AP_COMPAT: the name the QEMU series (system/qemu/patches) uses */
 AP_API int ap_config_set(struct ap_config *cfg, const char *key, const char *value,
-                         struct ap_config_error *err);
+                         struct ap_error_ctx *err);
 /* Read one field back as text ("1", "0x40", an enum name). */
 AP_API int ap_config_get(const struct ap_config *cfg, const char *key, char *buf, size_t len);
-/* Parse an unsigned number as ap_config_set() does: decimal, 0x hex or 0b
- * binary, '_' between digits allowed. 0 on success, -AP_ERR_INVALID. */
-AP_API int ap_parse_u64(const char *text, uint64_t *out);
 /* Enumerate the keys (for documentation and --help): NULL past the end. */
 AP_API const char *ap_config_key_name(size_t index);
 AP_API const char *ap_config_key_doc(size_t index);
 /* Check the whole configuration for consistency (e.g. max_size range). */
-AP_API int ap_config_validate(const struct ap_config *cfg, struct ap_config_error *err);
+AP_API int ap_config_validate(const struct ap_config *cfg, struct ap_error_ctx *err);
 
 /* ------------------------------------------------------------------------
  * PE state: what the extensions read. Set by the host.
@@ -311,7 +307,7 @@ struct ap_pe;
  * caller) and host (copied; NULL callbacks are treated as absent: writes
  * fault, time reads 0). The PE starts reset, in the ap_pe_state_init state. */
 AP_API int ap_pe_create(const struct ap_config *cfg, const struct ap_host *host,
-                        struct ap_pe **out, struct ap_config_error *err);
+                        struct ap_pe **out, struct ap_error_ctx *err);
 AP_API void ap_pe_destroy(struct ap_pe *pe);
 /* Warm reset: every register to its configured reset value (4.2). */
 AP_API void ap_pe_reset(struct ap_pe *pe);

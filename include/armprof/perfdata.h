@@ -136,14 +136,6 @@ enum ap_perf_feature {
  * PERF_RECORD_COMPRESSED payload: the offset of that COMPRESSED record, with
  * the offset inside its decompressed stream in inner_offset), the record
  * type concerned (0 outside the event stream), and a message. */
-struct ap_perf_error {
-	uint64_t offset;
-	uint64_t inner_offset; /* valid when in_compressed */
-	uint32_t record_type;  /* enum ap_perf_record_type, 0 if none */
-	uint8_t in_compressed;
-	char where[32];        /* "file header", "attrs", "feature CPUID", "PERF_RECORD_AUXTRACE", ... */
-	char msg[160];
-};
 
 /* Name of a record type ("PERF_RECORD_AUXTRACE"), or "PERF_RECORD_<n>". The
  * pointer is to static storage for known types; buf (>= 24 bytes) is used
@@ -297,15 +289,15 @@ struct ap_perf_reader; /* opaque */
  * -AP_ERR_IO (cannot open/read), -AP_ERR_FORMAT (malformed: err names the
  * offset and record type), -AP_ERR_UNSUPPORTED (byte-swapped file),
  * -AP_ERR_NOMEM. */
-AP_API int ap_perf_open_file(struct ap_perf_reader **out, const char *path,
-                             const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
+AP_API int ap_perf_reader_create_file(struct ap_perf_reader **out, const char *path,
+                             const struct ap_perf_read_config *cfg, struct ap_error_ctx *err);
 /* The same from an open descriptor read to its end (e.g. stdin). */
-AP_API int ap_perf_open_fd(struct ap_perf_reader **out, int fd,
-                           const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
-/* The same from memory the caller keeps alive until ap_perf_close. */
-AP_API int ap_perf_open_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
-                            const struct ap_perf_read_config *cfg, struct ap_perf_error *err);
-AP_API void ap_perf_close(struct ap_perf_reader *r);
+AP_API int ap_perf_reader_create_fd(struct ap_perf_reader **out, int fd,
+                           const struct ap_perf_read_config *cfg, struct ap_error_ctx *err);
+/* The same from memory the caller keeps alive until ap_perf_reader_destroy. */
+AP_API int ap_perf_reader_create_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
+                            const struct ap_perf_read_config *cfg, struct ap_error_ctx *err);
+AP_API void ap_perf_reader_destroy(struct ap_perf_reader *r);
 
 AP_API const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r);
 
@@ -345,7 +337,7 @@ struct ap_perf_sample_iter {
 };
 AP_API void ap_perf_sample_iter_init(struct ap_perf_sample_iter *it);
 /* Next sample: returns 1 and fills *out (its callchain points into the
- * reader's data, valid until ap_perf_close), or 0 at the end. Every sample
+ * reader's data, valid until ap_perf_reader_destroy), or 0 at the end. Every sample
  * was checked at open: a record too short for the fields its attr says it
  * has, a callchain running past its record, or an IDENTIFIER no attr has
  * made the open fail with -AP_ERR_FORMAT naming its offset. Samples of an
@@ -421,18 +413,18 @@ struct ap_perf_writer; /* opaque */
  * there keeps its mode (a new one gets 0644); a symbolic link to a file
  * stays, and its target is replaced. A path that is not a regular file (a
  * device, a FIFO) is refused with -AP_ERR_INVALID: write it through
- * ap_perf_writer_open_fd. Writes the attrs, AUXTRACE_INFO (type 4, with
+ * ap_perf_writer_create_fd. Writes the attrs, AUXTRACE_INFO (type 4, with
  * cfg.spe) and TIME_CONV. cfg may be NULL. -AP_ERR_INVALID also for no
  * attr at all (spe 0 and no events), an event without a name, or one
  * asking for sample fields the writer does not write. */
-AP_API int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
-                               const struct ap_perf_write_config *cfg, struct ap_perf_error *err);
+AP_API int ap_perf_writer_create(struct ap_perf_writer **out, const char *path,
+                               const struct ap_perf_write_config *cfg, struct ap_error_ctx *err);
 /* The same into fd, open for writing, seekable and at offset 0 (the header
  * is written last): -AP_ERR_INVALID otherwise. The writer writes through a
  * duplicate of fd; ap_perf_writer_finish flushes and closes that and
  * leaves fd (its sync, close and rename) to the caller. */
-AP_API int ap_perf_writer_open_fd(struct ap_perf_writer **out, int fd,
-                                  const struct ap_perf_write_config *cfg, struct ap_perf_error *err);
+AP_API int ap_perf_writer_create_fd(struct ap_perf_writer **out, int fd,
+                                  const struct ap_perf_write_config *cfg, struct ap_error_ctx *err);
 /* Side-band for the profiled program (perf needs a thread to attribute
  * samples and a map to find symbols). time is the record's sample time. */
 AP_API int ap_perf_write_comm(struct ap_perf_writer *w, int32_t pid, int32_t tid,
@@ -457,9 +449,10 @@ AP_API int ap_perf_write_sample(struct ap_perf_writer *w, const struct ap_perf_s
 /* Write the feature sections and header, then (opened by path) sync and
  * rename into place. The writer
  * is freed whatever the result; on failure the temporary file is removed. */
-AP_API int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err);
-/* Abandon: remove the temporary file and free. */
-AP_API void ap_perf_writer_abort(struct ap_perf_writer *w);
+AP_API int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_error_ctx *err);
+/* Destroy a writer that was not finished: abandon its output (the
+ * temporary file is removed; with _create_fd, fd is left as it is) and free. */
+AP_API void ap_perf_writer_destroy(struct ap_perf_writer *w);
 
 /* ---- ELF helper for attributing samples to a binary ------------------- */
 
@@ -472,12 +465,12 @@ struct ap_perf_elf_map {
  * Returns the number found (<= cap are stored), or a negative enum ap_error
  * with *err filled. */
 AP_API int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
-                                 struct ap_perf_error *err);
+                                 struct ap_error_ctx *err);
 /* The same for every PT_LOAD segment, the data ones too (prot without
  * PROT_EXEC): mapped, they let perf mem and perf c2c name the global
  * variable a data address lies in. */
 AP_API int ap_perf_elf_load_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
-                                 struct ap_perf_error *err);
+                                 struct ap_error_ctx *err);
 /* 1 when path is a 64-bit little-endian aarch64 ELF file (a profiled
  * program's, its loader's or a library's), else 0. */
 AP_API int ap_perf_elf_is_aarch64(const char *path);

@@ -11,7 +11,10 @@
  * Exception level and Security state, MDCR_EL2.HPMN ranges, overflow
  * interrupts, chaining, thresholds.
  *
- * The PMU lives in caller storage: its fields are private. */
+ * The PMU is part of the PE (include/armprof/model.h): a host reports events
+ * and cycles with ap_pe_pmu_event()/ap_pe_cycles(), software programs it
+ * through the PMU System registers (ap_pe_mrs()/ap_pe_msr()) and agents
+ * through the external frame (ap_pe_ext_read(), include/armprof/extregs.h). */
 #ifndef ARMPROF_PMU_H
 #define ARMPROF_PMU_H
 
@@ -52,8 +55,8 @@ extern "C" {
 #define AP_PMCR_N_SHIFT 11
 #define AP_PMCR_N_MASK  (0x1full << AP_PMCR_N_SHIFT)
 
+/* The PMU's IMPLEMENTATION DEFINED choices: ap_config.pmu (pmu.* keys). */
 struct ap_pmu_config {
-	size_t size;            /* sizeof(struct ap_pmu_config) */
 	uint8_t num_counters;   /* IMPLEMENTATION DEFINED N, 0..31 (SS-RVLKCZ) */
 	bool icntr;             /* FEAT_PMUv3_ICNTR: PMICNTR_EL0 */
 	bool pmuv3p5;           /* 64-bit event counters (PMCR_EL0.LP); else 32-bit */
@@ -65,91 +68,18 @@ struct ap_pmu_config {
 	 * four SAMPLE_* events (SPE-2.6-1/2), which the PE adds. */
 	uint64_t ceid0, ceid1;
 };
-/* Defaults: 6 counters, FEAT_PMUv3_ICNTR and FEAT_PMUv3p5 implemented. */
-AP_API void ap_pmu_config_init(struct ap_pmu_config *cfg);
 
-struct ap_pmu {
-	struct ap_pmu_config cfg;
-	uint64_t evcntr[AP_PMU_MAX_COUNTERS];
-	uint16_t evtype[AP_PMU_MAX_COUNTERS]; /* PMEVTYPER<n>_EL0.evtCount */
-	uint64_t ccntr, icntr;
-	uint64_t pmcr;       /* E, D, LC, LP as written; N/IMP/IDCODE come from cfg */
-	uint64_t cnten;      /* PMCNTENSET_EL0: P<n>, C (31), F0 (32) */
-	uint64_t ovs;        /* PMOVSSET_EL0 */
-	uint64_t counting;   /* cnten & implemented, or 0 when PMCR_EL0.E is 0 */
-	/* The per-instruction fast path (ap_pmu_inst_retired()): the counting
-	 * counters whose event is INST_RETIRED, plus bit 32 for PMICNTR_EL0. */
-	uint64_t inst_mask;
-	uint64_t ev_width;   /* event counter width mask */
-	uint64_t ev_ovf;     /* low bits whose wrap to 0 is an overflow */
-	uint32_t cycle_div;  /* cycles left over by PMCR_EL0.D (divide by 64) */
-};
-
-/* Returns 0, or -AP_ERR_INVALID (num_counters > 31, cfg->size too small). */
-AP_API int ap_pmu_init(struct ap_pmu *pmu, const struct ap_pmu_config *cfg);
-/* Warm reset: counters, PMCR_EL0, enables and overflow flags to 0 (their
- * reset values are architecturally UNKNOWN; 0 is the model's choice). */
-AP_API void ap_pmu_reset(struct ap_pmu *pmu);
-
-/* The host reports increment occurrences of event `event`: every enabled
- * event counter whose PMEVTYPER<n>_EL0.evtCount is `event` counts them, and
- * INST_RETIRED also counts on PMICNTR_EL0 (PMUEvent() in DDI 0487). */
-AP_API void ap_pmu_event(struct ap_pmu *pmu, uint16_t event, uint64_t increment);
-/* n instructions retired: ap_pmu_event(pmu, AP_PMU_EV_INST_RETIRED, n),
- * made cheap for the per-instruction hot path. */
-static inline void ap_pmu_inst_retired(struct ap_pmu *pmu, uint64_t n)
-{
-	uint64_t m = pmu->inst_mask;
-	while (m) {
-		unsigned i = (unsigned)__builtin_ctzll(m);
-		m &= m - 1;
-		if (i == AP_PMU_BIT_INSTR) {
-			uint64_t v = pmu->icntr + n;
-			if (v < pmu->icntr)
-				pmu->ovs |= 1ull << AP_PMU_BIT_INSTR;
-			pmu->icntr = v;
-		} else {
-			uint64_t old = pmu->evcntr[i];
-			uint64_t v = (old + n) & pmu->ev_width;
-			if ((v & pmu->ev_ovf) < (old & pmu->ev_ovf) || n > pmu->ev_ovf)
-				pmu->ovs |= 1ull << i;
-			pmu->evcntr[i] = v;
-		}
-	}
-}
-
-/* The host reports n processor clock cycles: PMCCNTR_EL0 (with PMCR_EL0.D)
- * and any counter counting CPU_CYCLES. */
-AP_API void ap_pmu_cycles(struct ap_pmu *pmu, uint64_t n);
-
-/* Register views. PMCR_EL0 reads include N from the configuration. */
-AP_API uint64_t ap_pmu_read_pmcr(const struct ap_pmu *pmu);
-AP_API void ap_pmu_write_pmcr(struct ap_pmu *pmu, uint64_t value);
-AP_API uint64_t ap_pmu_implemented_mask(const struct ap_pmu *pmu); /* P<n>, C, F0 bits */
-AP_API uint64_t ap_pmu_read_cnten(const struct ap_pmu *pmu);
-AP_API void ap_pmu_cnten_set(struct ap_pmu *pmu, uint64_t bits);
-AP_API void ap_pmu_cnten_clr(struct ap_pmu *pmu, uint64_t bits);
-AP_API uint64_t ap_pmu_read_ovs(const struct ap_pmu *pmu);
-AP_API void ap_pmu_ovs_set(struct ap_pmu *pmu, uint64_t bits);
-AP_API void ap_pmu_ovs_clr(struct ap_pmu *pmu, uint64_t bits);
-/* n >= num_counters: reads 0, writes ignored (callers check access first). */
-AP_API uint64_t ap_pmu_read_evcntr(const struct ap_pmu *pmu, unsigned n);
-AP_API void ap_pmu_write_evcntr(struct ap_pmu *pmu, unsigned n, uint64_t value);
-AP_API uint64_t ap_pmu_read_evtyper(const struct ap_pmu *pmu, unsigned n);
-AP_API void ap_pmu_write_evtyper(struct ap_pmu *pmu, unsigned n, uint64_t value);
-AP_API uint64_t ap_pmu_read_ccntr(const struct ap_pmu *pmu);
-AP_API void ap_pmu_write_ccntr(struct ap_pmu *pmu, uint64_t value);
-AP_API uint64_t ap_pmu_read_icntr(const struct ap_pmu *pmu);
-/* PMCEID0_EL0 (n = 0) and PMCEID1_EL0 (n = 1). */
-AP_API uint64_t ap_pmu_read_ceid(const struct ap_pmu *pmu, unsigned n);
-AP_API void ap_pmu_write_icntr(struct ap_pmu *pmu, uint64_t value);
-
-/* The PMU of a PE (include/armprof/model.h): the host reports events and
- * cycles; PMCR_EL0.N etc. come from ap_config.pmu. The PE counts SPE's
+/* The host reports `increment` occurrences of `event` (PMUEvent() in DDI
+ * 0487): every enabled event counter whose PMEVTYPER<n>_EL0.evtCount is
+ * `event` counts them, INST_RETIRED also PMICNTR_EL0. The PE counts SPE's
  * SAMPLE_POP/FEED/FILTRATE/COLLISION itself (spec/002 2.6 Table 1): a host
- * must not report those four. */
+ * must not report those four, nor INST_RETIRED for the instructions it
+ * gives ap_pe_retire() (which counts them); BR_RETIRED and the others are the
+ * host's to report. */
 struct ap_pe;
 AP_API void ap_pe_pmu_event(struct ap_pe *pe, uint16_t event, uint64_t increment);
+/* n processor clock cycles: PMCCNTR_EL0 (with PMCR_EL0.D) and any counter
+ * counting CPU_CYCLES. */
 AP_API void ap_pe_cycles(struct ap_pe *pe, uint64_t n);
 
 #ifdef __cplusplus

@@ -3,7 +3,7 @@
  * sources, symbolized from the profiled ELF binary (elfutils libelf/libdw)
  * with optional disassembly (capstone).
  *
- * Use: ap_report_new(), ap_report_add() for every decoded record (the
+ * Use: ap_report_create(), ap_report_add() for every decoded record (the
  * decoder's on_record callback), or ap_report_add_stack() with its call
  * stack, optionally ap_report_load_binary(), then
  * ap_report_finish() and read the rows. The library formats nothing: the
@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "armprof/data_source.h"
+#include "armprof/error.h"
 #include "armprof/record.h"
 
 #ifdef __cplusplus
@@ -83,8 +84,8 @@ struct ap_report_row {
 
 struct ap_report;
 
-AP_API int ap_report_new(struct ap_report **out);
-AP_API void ap_report_free(struct ap_report *r);
+AP_API int ap_report_create(struct ap_report **out);
+AP_API void ap_report_destroy(struct ap_report *r);
 /* The Data Source encoding of the CPU that wrote the records (by its MIDR:
  * ap_ds_encoding_of_midr): the statistics count each value as the
  * Neoverse class it maps onto, named by ap_report_data_source_name; the
@@ -110,9 +111,9 @@ AP_API int ap_report_add(struct ap_report *r, const struct ap_record *rec);
  * each function with unwind information (an FDE) is named sub_<ELF
  * address>, each PLT stub <symbol>@plt.
  * Returns 0, -AP_ERR_IO (cannot open), -AP_ERR_FORMAT (not a 64-bit ELF
- * file) or -AP_ERR_NOMEM; err_msg (may be NULL) gets a message. */
+ * file) or -AP_ERR_NOMEM; err (may be NULL) gets a message naming path. */
 AP_API int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias,
-                                 char *err_msg, size_t err_len);
+                                 struct ap_error_ctx *err);
 /* The name of the function symbol covering the runtime address pc in the
  * binary or a library loaded so far (as the report's rows name it), or NULL;
  * *binary (may be NULL) gets the library's file name, NULL for the binary.
@@ -128,11 +129,11 @@ AP_API const char *ap_report_symbol_name(const struct ap_report *r, uint64_t pc,
  * rows name the file (ap_report_row.binary). Same returns as
  * ap_report_load_binary. */
 AP_API int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias,
-                                  char *err_msg, size_t err_len);
+                                  struct ap_error_ctx *err);
 /* The same, the rows naming the library name (a file name) rather than
  * path's own: for a copy found elsewhere (a build-ID cache's ".../elf"). */
 AP_API int ap_report_load_library_named(struct ap_report *r, const char *path, const char *name,
-                                        uint64_t load_bias, char *err_msg, size_t err_len);
+                                        uint64_t load_bias, struct ap_error_ctx *err);
 /* The kernel's functions, from path, a /proc/kallsyms text (perf report
  * --kallsyms): lines "ADDRESS TYPE NAME [MODULE]" (address in hex), of
  * which the text symbols (types t, T, w, W) with an address other than 0
@@ -150,8 +151,8 @@ AP_API int ap_report_load_library_named(struct ap_report *r, const char *path, c
  * Returns 0; -AP_ERR_IO (cannot open or read); -AP_ERR_FORMAT (a line that
  * is not "ADDRESS TYPE NAME [MODULE]", named with its number; no function;
  * every function's address 0; larger than 256 MiB); -AP_ERR_NOMEM.
- * err_msg (may be NULL) gets a message naming path. */
-AP_API int ap_report_load_kallsyms(struct ap_report *r, const char *path, char *err_msg, size_t err_len);
+ * err (may be NULL) gets a message naming path (and the line). */
+AP_API int ap_report_load_kallsyms(struct ap_report *r, const char *path, struct ap_error_ctx *err);
 /* A directory to look for separate debug files in, laid out as
  * /usr/lib/debug is (.build-id/xx/yyyy.debug, or the file's own directory
  * below it). Directories are searched in the order added, then
@@ -306,7 +307,7 @@ struct ap_report_stack {
 /* The distinct stacks, after ap_report_finish, ranked by the key of the
  * last ap_report_sort (most first; ties by samples, then frames). *stacks
  * and the frames stay valid until the next ap_report_add*,
- * ap_report_finish or ap_report_free. Returns how many. */
+ * ap_report_finish or ap_report_destroy. Returns how many. */
 AP_API size_t ap_report_stacks(const struct ap_report *r, const struct ap_report_stack **stacks);
 
 /* A folded stack: the distinct stacks that name the same functions in the
@@ -323,7 +324,7 @@ struct ap_report_folded {
 /* The folded stacks, after ap_report_finish, ranked by the key of the
  * last ap_report_sort (most first; ties by samples, then stack).
  * Valid, with their strings, until the next ap_report_add*,
- * ap_report_finish or ap_report_free. Returns how many. */
+ * ap_report_finish or ap_report_destroy. Returns how many. */
 AP_API size_t ap_report_folded_stacks(const struct ap_report *r, const struct ap_report_folded **rows);
 
 /* A function's inclusive weights (perf report --children): self, of the
@@ -341,7 +342,7 @@ struct ap_report_inclusive {
 /* The functions with their inclusive weights, after ap_report_finish,
  * ranked by children[key] of the last ap_report_sort's key (then self,
  * then name, then address). Valid until the next ap_report_add*,
- * ap_report_finish or ap_report_free. Returns how many. */
+ * ap_report_finish or ap_report_destroy. Returns how many. */
 AP_API size_t ap_report_inclusive(const struct ap_report *r, const struct ap_report_inclusive **rows);
 
 /* The instruction at pc as text ("ldr x0, [x0]"), from the loaded binary,

@@ -89,7 +89,7 @@ AP_API void ap_uarch_config_init(struct ap_uarch_config *cfg);
  * ap_uarch_config_key) from decimal or 0x text, with an optional K/M/G
  * suffix for sizes. Returns 0, or -AP_ERR_INVALID for an unknown key or a
  * value that does not parse or fit (the whole config is checked later by
- * ap_uarch_system_new / ap_uarch_core_new). */
+ * ap_uarch_system_create / ap_uarch_core_create). */
 AP_API int ap_uarch_config_set(struct ap_uarch_config *cfg, const char *key, const char *value);
 /* The index-th key and a one-line description, or NULL past the end. */
 AP_API const char *ap_uarch_config_key(size_t index, const char **doc);
@@ -110,11 +110,11 @@ struct ap_uarch_core;
 
 /* Create the shared part. Returns 0 or a negative enum ap_error
  * (-AP_ERR_INVALID for an inconsistent configuration, -AP_ERR_NOMEM). */
-AP_API int ap_uarch_system_new(struct ap_uarch_system **out, const struct ap_uarch_config *cfg);
-AP_API void ap_uarch_system_free(struct ap_uarch_system *sys);
+AP_API int ap_uarch_system_create(struct ap_uarch_system **out, const struct ap_uarch_config *cfg);
+AP_API void ap_uarch_system_destroy(struct ap_uarch_system *sys);
 /* Core id: 0..255, used by the coherence directory and cluster grouping. */
-AP_API int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id);
-AP_API void ap_uarch_core_free(struct ap_uarch_core *core);
+AP_API int ap_uarch_core_create(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id);
+AP_API void ap_uarch_core_destroy(struct ap_uarch_core *core);
 
 /* Access kinds for ap_uarch_access. */
 enum ap_uarch_access_kind {

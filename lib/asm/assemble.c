@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "armprof/number.h"
 #include "armprof/asm.h"
 #include "armprof/codec.h"
 #include "armprof/record.h"
@@ -21,7 +22,7 @@ struct out_buf {
 struct ctx {
 	struct out_buf out;
 	uint64_t base;
-	struct ap_asm_error *err;
+	struct ap_error_ctx *err;
 	unsigned line;
 };
 
@@ -31,7 +32,7 @@ static int fail(struct ctx *c, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	c->err->line = c->line;
-	vsnprintf(c->err->msg, sizeof(c->err->msg), fmt, ap);
+	vsnprintf(c->err->message, sizeof(c->err->message), fmt, ap);
 	va_end(ap);
 	return -AP_ERR_FORMAT;
 }
@@ -49,7 +50,7 @@ static int reserve(struct ctx *c, size_t n)
 	uint8_t *d = realloc(c->out.data, cap);
 	if (!d) {
 		c->err->line = c->line;
-		snprintf(c->err->msg, sizeof(c->err->msg), "out of memory");
+		snprintf(c->err->message, sizeof(c->err->message), "out of memory");
 		return -AP_ERR_NOMEM;
 	}
 	c->out.data = d;
@@ -78,13 +79,8 @@ static int put_packet(struct ctx *c, const struct ap_packet *p)
 
 static int parse_u64(struct ctx *c, const char *s, uint64_t *v)
 {
-	char *end;
-	errno = 0;
-	if (!*s || *s == '-')
-		return fail(c, "'%s' is not a number", s);
-	*v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return fail(c, "'%s' is not a number", s);
+	if (ap_parse_u64(s, v) < 0)
+		return fail(c, "'%s' is not a number (decimal, 0x hex or 0b binary)", s);
 	return 0;
 }
 
@@ -308,9 +304,8 @@ static int event_bit(const char *name)
 		if (ap_event_name(b) && !strcmp(name, ap_event_name(b)))
 			return (int)b;
 	if (name[0] == 'e' && isdigit((unsigned char)name[1])) {
-		char *end;
-		long b = strtol(name + 1, &end, 10);
-		if (!*end && b >= 0 && b < 64)
+		uint64_t b;
+		if (ap_parse_u64(name + 1, &b) == 0 && b < 64)
 			return (int)b;
 	}
 	return -1;
@@ -503,9 +498,9 @@ static int split_words(char *s, char **w)
 }
 
 int ap_asm_assemble(const char *text, size_t len, uint64_t base_offset, uint8_t **out,
-                    size_t *out_len, struct ap_asm_error *err)
+                    size_t *out_len, struct ap_error_ctx *err)
 {
-	struct ap_asm_error dummy;
+	struct ap_error_ctx dummy;
 	struct ctx c = { .base = base_offset, .err = err ? err : &dummy };
 	memset(c.err, 0, sizeof(*c.err));
 	char line[1024];

@@ -247,41 +247,53 @@ _Static_assert(FAST_FIRST_FIELD < HDR_OP_TYPE(0) && FAST_FIRST_FIELD < HDR_DATA_
  * and total latency. Taking them here, each behind a test that is almost
  * always true, saves the switch's indirect jump for each, and so its
  * mispredictions. Anything unexpected stops the run for the switch to handle.
- * q has at least 26 readable bytes. Returns the bytes taken; *n counts the
- * packets. */
+ * The fields are stored by the record's one description
+ * (lib/decode/record_fields.h). q has at least 26 readable bytes. Returns
+ * the bytes taken; *n counts the packets. */
 static inline unsigned fuse_after_pc(struct ap_record *rec, const uint8_t *q, uint64_t *n)
 {
 	const uint8_t *start = q;
-	if ((q[0] & 0xFCu) != AP_HDR_OP_TYPE || (rec->has & AP_HAS_OP) ||
-	    pd_op_type_reserved(q[0] & 3u, q[1]))
+	const uint32_t op_bit = ap_record_field_bit(AP_PKT_OP_TYPE, 0);
+	if ((q[0] & 0xFCu) != AP_HDR_OP_TYPE || (rec->has & op_bit) || pd_op_type_reserved(q[0] & 3u, q[1]))
 		return 0;
-	rec->op_class = q[0] & 3u;
-	rec->op_subclass = q[1];
-	rec->has |= AP_HAS_OP;
+	ap_record_store(rec, AP_PKT_OP_TYPE, q[0] & 3u, q[1], 1);
+	rec->has |= op_bit;
 	q += PKT_SIZE(HDR_OP_TYPE(0));
 	(*n)++;
-	if ((q[0] & 0xCFu) == AP_HDR_EVENTS && !(rec->has & AP_HAS_EVENTS)) {
+	const uint32_t ev_bit = ap_record_field_bit(AP_PKT_EVENTS, 0);
+	if ((q[0] & 0xCFu) == AP_HDR_EVENTS && !(rec->has & ev_bit)) {
 		unsigned sz = AP_PAYLOAD_LEN(q[0]);
-		rec->events_size = (uint8_t)sz;
-		rec->events = load_payload8(q + 1) & pd_payload_mask[sz];
-		rec->has |= AP_HAS_EVENTS;
+		ap_record_store(rec, AP_PKT_EVENTS, 0, load_payload8(q + 1) & pd_payload_mask[sz], sz);
+		rec->has |= ev_bit;
 		q += 1 + sz;
 		(*n)++;
 	}
-	if (q[0] == HDR_LAT_ISSUE && !(rec->has & AP_HAS_LAT_ISSUE)) {
-		rec->lat_issue = (uint16_t)((q[1] | (unsigned)q[2] << 8) & AP_COUNTER_MAX);
-		rec->has |= AP_HAS_LAT_ISSUE;
+	const uint32_t issue_bit = ap_record_field_bit(AP_PKT_COUNTER, AP_CTR_ISSUE);
+	if (q[0] == HDR_LAT_ISSUE && !(rec->has & issue_bit)) {
+		ap_record_store(rec, AP_PKT_COUNTER, AP_CTR_ISSUE, q[1] | (unsigned)q[2] << 8, PD_PSIZE1(HDR_LAT_ISSUE));
+		rec->has |= issue_bit;
 		q += PKT_SIZE(HDR_LAT_ISSUE);
 		(*n)++;
 	}
-	if (q[0] == HDR_LAT_TOTAL && !(rec->has & AP_HAS_LAT_TOTAL)) {
-		rec->lat_total = (uint16_t)((q[1] | (unsigned)q[2] << 8) & AP_COUNTER_MAX);
-		rec->has |= AP_HAS_LAT_TOTAL;
+	const uint32_t total_bit = ap_record_field_bit(AP_PKT_COUNTER, AP_CTR_TOTAL);
+	if (q[0] == HDR_LAT_TOTAL && !(rec->has & total_bit)) {
+		ap_record_store(rec, AP_PKT_COUNTER, AP_CTR_TOTAL, q[1] | (unsigned)q[2] << 8, PD_PSIZE1(HDR_LAT_TOTAL));
+		rec->has |= total_bit;
 		q += PKT_SIZE(HDR_LAT_TOTAL);
 		(*n)++;
 	}
 	return (unsigned)(q - start);
 }
+
+/* One field packet with the constant one-byte header h, in fast_run's
+ * switch: its type, INDEX, payload size, has-bit and store all come from the
+ * codec's header table and the record's one description; `refuse` is an
+ * extra condition that hands it to the generic path (a reserved value). */
+#define FAST_TAKE(h, refuse)                                                               	do {                                                                                   		bit = ap_record_field_bit(PD_TYPE1(h), (h) & PD_IDXMASK1(h));                     		if ((rec->has & bit) || (refuse))                                                  			goto out;                                                                  		ap_record_store(rec, PD_TYPE1(h), (h) & PD_IDXMASK1(h),                            		                raw & pd_payload_mask[PD_PSIZE1(h)], PD_PSIZE1(h));                		size = PKT_SIZE(h);                                                                	} while (0)
+#define FAST_FIELD(h, refuse) \
+	case h:               \
+		FAST_TAKE(h, refuse); \
+		break
 
 /* The fast path, used when no packet callback is set: a 256-way switch on
  * the header byte (as OpenCSD's header table) for the packets real records
@@ -323,102 +335,29 @@ static long fast_run(struct ap_decoder *dec, const uint8_t *buf, size_t i, size_
 		unsigned size;
 		switch (p[0]) {
 		case HDR_PC: /* (5.3.1) */
-		case HDR_TARGET:
-			bit = p[0] == HDR_PC ? AP_HAS_PC : AP_HAS_TARGET;
-			if (rec->has & bit)
-				goto out;
-			size = PKT_SIZE(HDR_PC);
-			if (bit == AP_HAS_PC) {
-				rec->pc = sign_extend_56(raw);
-				rec->el = (uint8_t)(raw >> AP_ADDR_EL_SHIFT & 3u);
-				rec->ns = (uint8_t)(raw >> AP_ADDR_NS_BIT);
-				/* 9 + 26 bytes readable, and the record stays below
-				 * its size limit (the generic path cuts it) */
-				if (len - i >= 35 && base + i + 35 < limit)
-					size += fuse_after_pc(rec, p + PKT_SIZE(HDR_PC), &packets);
-			} else {
-				rec->target = sign_extend_56(raw);
-				rec->target_el = (uint8_t)(raw >> AP_ADDR_EL_SHIFT & 3u);
-				rec->target_ns = (uint8_t)(raw >> AP_ADDR_NS_BIT);
-			}
+			FAST_TAKE(HDR_PC, 0);
+			/* 9 + 26 bytes readable, and the record stays below its
+			 * size limit (the generic path cuts it) */
+			if (len - i >= 35 && base + i + 35 < limit)
+				size += fuse_after_pc(rec, p + PKT_SIZE(HDR_PC), &packets);
 			break;
-		case HDR_DATA_VA: /* with TAG */
-			bit = AP_HAS_VADDR;
-			if (rec->has & bit)
-				goto out;
-			rec->vaddr = raw;
-			size = PKT_SIZE(HDR_DATA_VA);
-			break;
-		case HDR_DATA_PA:
-			bit = AP_HAS_PADDR;
-			if (rec->has & bit)
-				goto out;
-			rec->paddr = raw & AP_ADDR_MASK;
-			rec->pa_ns = (uint8_t)(raw >> AP_ADDR_NS_BIT);
-			size = PKT_SIZE(HDR_DATA_PA);
-			break;
-		case HDR_LAT_TOTAL: /* (5.3.4) */
-			bit = AP_HAS_LAT_TOTAL;
-			if (rec->has & bit)
-				goto out;
-			rec->lat_total = (uint16_t)(raw & AP_COUNTER_MAX);
-			size = PKT_SIZE(HDR_LAT_TOTAL);
-			break;
-		case HDR_LAT_ISSUE:
-			bit = AP_HAS_LAT_ISSUE;
-			if (rec->has & bit)
-				goto out;
-			rec->lat_issue = (uint16_t)(raw & AP_COUNTER_MAX);
-			size = PKT_SIZE(HDR_LAT_ISSUE);
-			break;
-		case HDR_LAT_XLAT:
-			bit = AP_HAS_LAT_XLAT;
-			if (rec->has & bit)
-				goto out;
-			rec->lat_xlat = (uint16_t)(raw & AP_COUNTER_MAX);
-			size = PKT_SIZE(HDR_LAT_XLAT);
-			break;
-		case HDR_EVENTS(0):
-		case HDR_EVENTS(1):
-		case HDR_EVENTS(2):
-		case HDR_EVENTS(3): /* (5.3.7) */
-			bit = AP_HAS_EVENTS;
-			if (rec->has & bit)
-				goto out;
-			rec->events_size = (uint8_t)AP_PAYLOAD_LEN(p[0]);
-			rec->events = raw & pd_payload_mask[rec->events_size];
-			size = 1u + rec->events_size;
-			break;
-		case HDR_OP_TYPE(AP_OP_CLASS_OTHER):
-		case HDR_OP_TYPE(AP_OP_CLASS_LDST):
-		case HDR_OP_TYPE(AP_OP_CLASS_BRANCH): /* (5.3.8) */
-			bit = AP_HAS_OP;
-			if ((rec->has & bit) || pd_op_type_reserved(p[0] & 3u, (unsigned)(raw & 0xFF)))
-				goto out;
-			rec->op_class = p[0] & 3u;
-			rec->op_subclass = (uint8_t)raw;
-			size = PKT_SIZE(HDR_OP_TYPE(0));
-			break;
-		case HDR_DATA_SOURCE(0):
-		case HDR_DATA_SOURCE(1): /* (5.3.5) */
-			bit = AP_HAS_DATA_SOURCE;
-			if (rec->has & bit)
-				goto out;
-			rec->data_source_size = (uint8_t)AP_PAYLOAD_LEN(p[0]);
-			rec->data_source = (uint16_t)(raw & pd_payload_mask[rec->data_source_size]);
-			size = 1u + rec->data_source_size;
-			break;
-		case HDR_CTX_EL1:
-		case HDR_CTX_EL2: /* (5.3.3) */
-			bit = p[0] == HDR_CTX_EL1 ? AP_HAS_CTX_EL1 : AP_HAS_CTX_EL2;
-			if (rec->has & bit)
-				goto out;
-			if (bit == AP_HAS_CTX_EL1)
-				rec->ctx_el1 = (uint32_t)raw;
-			else
-				rec->ctx_el2 = (uint32_t)raw;
-			size = PKT_SIZE(HDR_CTX_EL1);
-			break;
+		FAST_FIELD(HDR_TARGET, 0);
+		FAST_FIELD(HDR_DATA_VA, 0);
+		FAST_FIELD(HDR_DATA_PA, 0);
+		FAST_FIELD(HDR_LAT_TOTAL, 0); /* (5.3.4) */
+		FAST_FIELD(HDR_LAT_ISSUE, 0);
+		FAST_FIELD(HDR_LAT_XLAT, 0);
+		FAST_FIELD(HDR_EVENTS(0), 0); /* (5.3.7) */
+		FAST_FIELD(HDR_EVENTS(1), 0);
+		FAST_FIELD(HDR_EVENTS(2), 0);
+		FAST_FIELD(HDR_EVENTS(3), 0);
+		FAST_FIELD(HDR_OP_TYPE(AP_OP_CLASS_OTHER), pd_op_type_reserved(AP_OP_CLASS_OTHER, raw & 0xFFu)); /* (5.3.8) */
+		FAST_FIELD(HDR_OP_TYPE(AP_OP_CLASS_LDST), pd_op_type_reserved(AP_OP_CLASS_LDST, raw & 0xFFu));
+		FAST_FIELD(HDR_OP_TYPE(AP_OP_CLASS_BRANCH), pd_op_type_reserved(AP_OP_CLASS_BRANCH, raw & 0xFFu));
+		FAST_FIELD(HDR_DATA_SOURCE(0), 0); /* (5.3.5) */
+		FAST_FIELD(HDR_DATA_SOURCE(1), 0);
+		FAST_FIELD(HDR_CTX_EL1, 0); /* (5.3.3) */
+		FAST_FIELD(HDR_CTX_EL2, 0);
 		case AP_HDR_PAD:
 			bit = 0;
 			size = PKT_SIZE(AP_HDR_PAD);
@@ -426,8 +365,8 @@ static long fast_run(struct ap_decoder *dec, const uint8_t *buf, size_t i, size_
 		case AP_HDR_END: /* (5.3.6) */
 		case AP_HDR_TIMESTAMP: /* (5.3.10) */
 			if (p[0] == AP_HDR_TIMESTAMP) {
-				rec->has |= AP_HAS_TS;
-				rec->ts = raw;
+				rec->has |= ap_record_field_bit(AP_PKT_TIMESTAMP, 0);
+				ap_record_store(rec, AP_PKT_TIMESTAMP, 0, raw, PD_PSIZE1(AP_HDR_TIMESTAMP));
 				i += PKT_SIZE(AP_HDR_TIMESTAMP);
 			} else {
 				i += PKT_SIZE(AP_HDR_END);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "armprof/model.h"
+#include "armprof/number.h"
 #include "model/pcsr/prof_config.h"
 
 void ap_config_init(struct ap_config *cfg)
@@ -85,45 +86,7 @@ const char *ap_config_key_doc(size_t index)
 	return k ? k->doc : NULL;
 }
 
-int ap_parse_u64(const char *text, uint64_t *out)
-{
-	unsigned base = 10;
-	const char *p = text;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
-		base = 2;
-		p += 2;
-	}
-	uint64_t v = 0;
-	bool digits = false;
-	for (; *p; p++) {
-		if (*p == '_' && digits)
-			continue;
-		unsigned d;
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			d = (unsigned)(*p - 'a' + 10);
-		else if (*p >= 'A' && *p <= 'F')
-			d = (unsigned)(*p - 'A' + 10);
-		else
-			return -AP_ERR_INVALID;
-		if (d >= base)
-			return -AP_ERR_INVALID;
-		if (v > (UINT64_MAX - d) / base)
-			return -AP_ERR_INVALID; /* overflow */
-		v = v * base + d;
-		digits = true;
-	}
-	if (!digits)
-		return -AP_ERR_INVALID;
-	*out = v;
-	return 0;
-}
-
-static int fail(struct ap_config_error *err, const char *fmt, ...)
+static int fail(struct ap_error_ctx *err, const char *fmt, ...)
 {
 	if (err) {
 		va_list ap;
@@ -152,7 +115,7 @@ static int parse_bool(const char *v, bool *out)
 }
 
 int ap_config_set(struct ap_config *cfg, const char *key, const char *value,
-                  struct ap_config_error *err)
+                  struct ap_error_ctx *err)
 {
 	const struct ap_config_key *k = ap_config_key_find(key);
 	if (!k)
@@ -253,7 +216,7 @@ int ap_config_get(const struct ap_config *cfg, const char *key, char *buf, size_
 	return 0;
 }
 
-int ap_config_validate(const struct ap_config *cfg, struct ap_config_error *err)
+int ap_config_validate(const struct ap_config *cfg, struct ap_error_ctx *err)
 {
 	if (!cfg || cfg->size < offsetof(struct ap_config, spe))
 		return fail(err, "struct ap_config: size %zu is too small", cfg ? cfg->size : 0);

@@ -6,7 +6,7 @@
 #include "model/sysreg.h"
 
 int ap_pe_create(const struct ap_config *cfg, const struct ap_host *host,
-                 struct ap_pe **out, struct ap_config_error *err)
+                 struct ap_pe **out, struct ap_error_ctx *err)
 {
 	if (!cfg || !out)
 		return -AP_ERR_INVALID;

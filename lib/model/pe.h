@@ -2,10 +2,12 @@
  *
  * One PE = its configuration, the host callbacks, the PE state the host set,
  * the register storage of each extension, and each extension's engine state.
- * Each extension owns the struct it embeds here, declared in its own header:
+ * The configuration and the PE state are stated here once: every extension
+ * reads them from the PE (pe->cfg, pe->st) and keeps only its own state, in
+ * the struct it embeds here, declared in its own header:
  *   spe/engine.h      struct ap_spe_engine      (SPE sampling engine)
- *   pcsr/unit.h       struct ap_pcsr_unit       (PC Sample-based Profiling)
- *   snapshot/unit.h   struct ap_snapshot_unit   (PMU snapshots)
+ *   pcsr/unit.h       struct ap_pcsr            (PC Sample-based Profiling)
+ *   snapshot/unit.h   struct ap_snapshot_unit   (PMU and PMU snapshots)
  * so an extension adds state without touching this file. */
 #ifndef ARMPROF_MODEL_PE_H
 #define ARMPROF_MODEL_PE_H
@@ -43,7 +45,7 @@ struct ap_pe {
 	int pmbirq_level; /* last level given to host.pmbirq (-1: never) */
 
 	struct ap_spe_engine spe;
-	struct ap_pcsr_unit pcsr;
+	struct ap_pcsr pcsr;
 	struct ap_snapshot_unit snapshot;
 };
 

@@ -22,7 +22,7 @@ static int read_at(int fd, void *buf, size_t n, uint64_t off)
 	return got == (ssize_t)n ? 0 : -1;
 }
 
-static int load_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap, struct ap_perf_error *err,
+static int load_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap, struct ap_error_ctx *err,
                      int exec_only)
 {
 	if (err)
@@ -74,13 +74,13 @@ out:
 }
 
 int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
-                          struct ap_perf_error *err)
+                          struct ap_error_ctx *err)
 {
 	return load_maps(path, maps, cap, err, 1);
 }
 
 int ap_perf_elf_load_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
-                          struct ap_perf_error *err)
+                          struct ap_error_ctx *err)
 {
 	return load_maps(path, maps, cap, err, 0);
 }

@@ -66,7 +66,7 @@ const char *pd_strdup_n(struct pd_strings *s, const char *src, size_t max);
 void pd_strings_free(struct pd_strings *s);
 
 /* Fill err (if not NULL); returns -code for "return pd_fail(...)". */
-int pd_fail(struct ap_perf_error *err, int code, uint64_t offset, uint32_t record_type,
+int pd_fail(struct ap_error_ctx *err, int code, uint64_t offset, uint32_t record_type,
             const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
@@ -129,21 +129,21 @@ struct ap_perf_reader {
 };
 
 /* lib/perfdata/read_header.c: file header, attrs, feature sections. */
-int pd_read_file_header(struct ap_perf_reader *r, struct ap_perf_error *err);
+int pd_read_file_header(struct ap_perf_reader *r, struct ap_error_ctx *err);
 /* Parse one feature's bytes (file section or pipe HEADER_FEATURE payload). */
 int pd_read_feature(struct ap_perf_reader *r, unsigned feat, const uint8_t *p, size_t len,
-                    uint64_t offset, struct ap_perf_error *err);
+                    uint64_t offset, struct ap_error_ctx *err);
 /* Record an attr (with ids copied) from bytes p[0..attr_len). */
 int pd_add_attr(struct ap_perf_reader *r, const uint8_t *p, size_t attr_len,
                 const uint8_t *ids, size_t n_ids, uint64_t offset, uint32_t rtype,
-                struct ap_perf_error *err);
+                struct ap_error_ctx *err);
 
 /* Give attrs their ids pointers and EVENT_DESC names (after all are read). */
 void pd_name_attrs(struct ap_perf_reader *r);
 
 /* lib/perfdata/read_events.c: the event stream. */
 int pd_read_events(struct ap_perf_reader *r, const uint8_t *p, size_t len,
-                   uint64_t base_offset, struct ap_perf_error *err);
+                   uint64_t base_offset, struct ap_error_ctx *err);
 
 /* lib/perfdata/read_samples.c: PERF_RECORD_SAMPLE. */
 /* The attr of the sample rec (index in *attr, its id in *id): 0, or -1 (no
@@ -164,7 +164,7 @@ int pd_match_aux_flags(const struct ap_perf_aux_record *aux, size_t n_aux,
 
 /* lib/perfdata/read_zstd.c: append the decompression of src to r->arena. */
 int pd_decompress(struct ap_perf_reader *r, const uint8_t *src, size_t len,
-                  uint64_t offset, struct ap_perf_error *err);
+                  uint64_t offset, struct ap_error_ctx *err);
 void pd_zstd_free(struct ap_perf_reader *r);
 
 /* write_topology.c: the bytes of topology feature feat (CPU_TOPOLOGY,

@@ -12,14 +12,14 @@ struct stream {
 	size_t len;
 	uint64_t base;   /* file offset of p[0], or arena offset of p[0] */
 	int in_arena;    /* parsing decompressed data */
-	struct ap_perf_error *err;
+	struct ap_error_ctx *err;
 };
 
 static int ev_fail(const struct stream *s, int code, size_t pos, uint32_t type, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 static int ev_fail(const struct stream *s, int code, size_t pos, uint32_t type, const char *fmt, ...)
 {
-	struct ap_perf_error *err = s->err;
+	struct ap_error_ctx *err = s->err;
 	if (err) {
 		char nbuf[32];
 		const char *name = type ? ap_perf_record_name(type, nbuf, sizeof(nbuf)) : "data";
@@ -35,7 +35,7 @@ static int ev_fail(const struct stream *s, int code, size_t pos, uint32_t type, 
 		}
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		vsnprintf(err->message, sizeof(err->message), fmt, ap);
 		va_end(ap);
 	}
 	return -code;
@@ -464,7 +464,7 @@ out:
 }
 
 int pd_read_events(struct ap_perf_reader *r, const uint8_t *p, size_t len, uint64_t base_offset,
-                   struct ap_perf_error *err)
+                   struct ap_error_ctx *err)
 {
 	struct stream s = { r, p, len, base_offset, 0, err };
 	size_t consumed;
@@ -472,7 +472,7 @@ int pd_read_events(struct ap_perf_reader *r, const uint8_t *p, size_t len, uint6
 	if (rc)
 		return rc;
 	if (r->zstd_in_frame) {
-		struct ap_perf_error *e = err;
+		struct ap_error_ctx *e = err;
 		return pd_fail(e, AP_ERR_FORMAT, r->compressed_offset, AP_PERF_RECORD_COMPRESSED,
 		               "PERF_RECORD_COMPRESSED", "the data ends inside a zstd block");
 	}

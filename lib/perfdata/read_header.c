@@ -14,7 +14,7 @@ static int in_file(uint64_t off, uint64_t len, uint64_t file_len)
 
 int pd_add_attr(struct ap_perf_reader *r, const uint8_t *p, size_t attr_len,
                 const uint8_t *ids, size_t n_ids, uint64_t offset, uint32_t rtype,
-                struct ap_perf_error *err)
+                struct ap_error_ctx *err)
 {
 	const char *where = rtype ? "PERF_RECORD_HEADER_ATTR" : "attrs";
 	if (attr_len < PD_ATTR_SIZE_VER0)
@@ -51,7 +51,7 @@ int pd_add_attr(struct ap_perf_reader *r, const uint8_t *p, size_t attr_len,
 }
 
 static int read_attrs(struct ap_perf_reader *r, uint64_t attr_size, uint64_t off, uint64_t size,
-                      struct ap_perf_error *err)
+                      struct ap_error_ctx *err)
 {
 	const uint64_t flen = r->file_len;
 	if (attr_size < PD_ATTR_SIZE_VER0 + 16 || attr_size > PD_ATTR_SIZE_MAX + 16)
@@ -92,7 +92,7 @@ static int read_attrs(struct ap_perf_reader *r, uint64_t attr_size, uint64_t off
 /* A perf_header_string at p[0..len): u32 length then that many bytes. */
 static int read_string(struct ap_perf_reader *r, const uint8_t *p, size_t len, size_t *used,
                        const char **out, uint64_t offset, const char *where,
-                       struct ap_perf_error *err)
+                       struct ap_error_ctx *err)
 {
 	if (len < 4)
 		return pd_fail(err, AP_ERR_FORMAT, offset, 0, where,
@@ -133,7 +133,7 @@ static int parse_midr(const char *s, uint64_t *midr)
 }
 
 static int read_event_desc(struct ap_perf_reader *r, const uint8_t *p, size_t len,
-                           uint64_t offset, struct ap_perf_error *err)
+                           uint64_t offset, struct ap_error_ctx *err)
 {
 	const char *where = "feature EVENT_DESC";
 	if (len < 8)
@@ -195,7 +195,7 @@ void pd_name_attrs(struct ap_perf_reader *r)
 #define PD_BUILD_ID_ENTRY 36
 #define PD_MISC_BUILD_ID_SIZE (1u << 15)
 static int read_build_ids(struct ap_perf_reader *r, const uint8_t *p, size_t len, uint64_t offset,
-                          struct ap_perf_error *err)
+                          struct ap_error_ctx *err)
 {
 	for (size_t pos = 0; pos < len;) {
 		if (len - pos < PD_BUILD_ID_ENTRY)
@@ -223,7 +223,7 @@ static int read_build_ids(struct ap_perf_reader *r, const uint8_t *p, size_t len
 }
 
 int pd_read_feature(struct ap_perf_reader *r, unsigned feat, const uint8_t *p, size_t len,
-                    uint64_t offset, struct ap_perf_error *err)
+                    uint64_t offset, struct ap_error_ctx *err)
 {
 	struct ap_perf_info *in = &r->info;
 	char where[32];
@@ -271,7 +271,7 @@ int pd_read_feature(struct ap_perf_reader *r, unsigned feat, const uint8_t *p, s
 	return 0;
 }
 
-static int read_features(struct ap_perf_reader *r, struct ap_perf_error *err)
+static int read_features(struct ap_perf_reader *r, struct ap_error_ctx *err)
 {
 	const struct ap_perf_info *in = &r->info;
 	uint64_t bits[4];
@@ -302,7 +302,7 @@ static int read_features(struct ap_perf_reader *r, struct ap_perf_error *err)
 	return 0;
 }
 
-int pd_read_file_header(struct ap_perf_reader *r, struct ap_perf_error *err)
+int pd_read_file_header(struct ap_perf_reader *r, struct ap_error_ctx *err)
 {
 	struct ap_perf_info *in = &r->info;
 	const uint8_t *f = r->file;

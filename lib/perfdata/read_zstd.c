@@ -6,7 +6,7 @@
 
 #include "perfdata/perf_internal.h"
 
-static int grow(struct ap_perf_reader *r, size_t want, uint64_t offset, struct ap_perf_error *err)
+static int grow(struct ap_perf_reader *r, size_t want, uint64_t offset, struct ap_error_ctx *err)
 {
 	if (r->arena_cap - r->arena_len >= want)
 		return 0;
@@ -23,7 +23,7 @@ static int grow(struct ap_perf_reader *r, size_t want, uint64_t offset, struct a
 }
 
 int pd_decompress(struct ap_perf_reader *r, const uint8_t *src, size_t len, uint64_t offset,
-                  struct ap_perf_error *err)
+                  struct ap_error_ctx *err)
 {
 	const uint32_t T = AP_PERF_RECORD_COMPRESSED;
 	if (!r->zstd) {

@@ -54,7 +54,7 @@ static struct ap_perf_reader *reader_new(const struct ap_perf_read_config *cfg)
 	return r;
 }
 
-void ap_perf_close(struct ap_perf_reader *r)
+void ap_perf_reader_destroy(struct ap_perf_reader *r)
 {
 	if (!r)
 		return;
@@ -82,7 +82,7 @@ void ap_perf_close(struct ap_perf_reader *r)
 	free(r);
 }
 
-static int finalize(struct ap_perf_reader *r, struct ap_perf_error *err)
+static int finalize(struct ap_perf_reader *r, struct ap_error_ctx *err)
 {
 	struct ap_perf_info *in = &r->info;
 	pd_name_attrs(r);
@@ -119,7 +119,7 @@ static int finalize(struct ap_perf_reader *r, struct ap_perf_error *err)
 	return 0;
 }
 
-static int parse(struct ap_perf_reader *r, struct ap_perf_error *err)
+static int parse(struct ap_perf_reader *r, struct ap_error_ctx *err)
 {
 	int rc = pd_read_file_header(r, err);
 	if (rc)
@@ -131,8 +131,8 @@ static int parse(struct ap_perf_reader *r, struct ap_perf_error *err)
 	return finalize(r, err);
 }
 
-int ap_perf_open_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
-                     const struct ap_perf_read_config *cfg, struct ap_perf_error *err)
+int ap_perf_reader_create_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
+                     const struct ap_perf_read_config *cfg, struct ap_error_ctx *err)
 {
 	*out = NULL;
 	if (err)
@@ -146,7 +146,7 @@ int ap_perf_open_mem(struct ap_perf_reader **out, const uint8_t *data, size_t le
 	r->file_len = len;
 	int rc = parse(r, err);
 	if (rc) {
-		ap_perf_close(r);
+		ap_perf_reader_destroy(r);
 		return rc;
 	}
 	*out = r;
@@ -154,7 +154,7 @@ int ap_perf_open_mem(struct ap_perf_reader **out, const uint8_t *data, size_t le
 }
 
 /* Read fd to its end into a malloc'ed buffer. */
-static int read_all(int fd, uint8_t **buf, size_t *len, struct ap_perf_error *err)
+static int read_all(int fd, uint8_t **buf, size_t *len, struct ap_error_ctx *err)
 {
 	size_t cap = 1u << 20, n = 0;
 	uint8_t *p = malloc(cap);
@@ -187,8 +187,8 @@ static int read_all(int fd, uint8_t **buf, size_t *len, struct ap_perf_error *er
 	return 0;
 }
 
-int ap_perf_open_fd(struct ap_perf_reader **out, int fd, const struct ap_perf_read_config *cfg,
-                    struct ap_perf_error *err)
+int ap_perf_reader_create_fd(struct ap_perf_reader **out, int fd, const struct ap_perf_read_config *cfg,
+                    struct ap_error_ctx *err)
 {
 	*out = NULL;
 	if (err)
@@ -198,7 +198,7 @@ int ap_perf_open_fd(struct ap_perf_reader **out, int fd, const struct ap_perf_re
 	int rc = read_all(fd, &buf, &len, err);
 	if (rc)
 		return rc;
-	rc = ap_perf_open_mem(out, buf, len, cfg, err);
+	rc = ap_perf_reader_create_mem(out, buf, len, cfg, err);
 	if (rc) {
 		free(buf);
 		return rc;
@@ -207,8 +207,8 @@ int ap_perf_open_fd(struct ap_perf_reader **out, int fd, const struct ap_perf_re
 	return 0;
 }
 
-int ap_perf_open_file(struct ap_perf_reader **out, const char *path,
-                      const struct ap_perf_read_config *cfg, struct ap_perf_error *err)
+int ap_perf_reader_create_file(struct ap_perf_reader **out, const char *path,
+                      const struct ap_perf_read_config *cfg, struct ap_error_ctx *err)
 {
 	*out = NULL;
 	if (err)
@@ -229,7 +229,7 @@ int ap_perf_open_file(struct ap_perf_reader **out, const char *path,
 		close(fd);
 		if (map == MAP_FAILED)
 			return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot map: %s", strerror(errno));
-		rc = ap_perf_open_mem(out, map, len, cfg, err);
+		rc = ap_perf_reader_create_mem(out, map, len, cfg, err);
 		if (rc) {
 			munmap(map, len);
 			return rc;
@@ -238,7 +238,7 @@ int ap_perf_open_file(struct ap_perf_reader **out, const char *path,
 		(*out)->map_len = len;
 		return 0;
 	}
-	rc = ap_perf_open_fd(out, fd, cfg, err);
+	rc = ap_perf_reader_create_fd(out, fd, cfg, err);
 	close(fd);
 	return rc;
 }

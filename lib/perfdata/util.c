@@ -63,7 +63,7 @@ void pd_strings_free(struct pd_strings *s)
 	s->n = s->cap = 0;
 }
 
-int pd_fail(struct ap_perf_error *err, int code, uint64_t offset, uint32_t record_type,
+int pd_fail(struct ap_error_ctx *err, int code, uint64_t offset, uint32_t record_type,
             const char *where, const char *fmt, ...)
 {
 	if (err) {
@@ -73,7 +73,7 @@ int pd_fail(struct ap_perf_error *err, int code, uint64_t offset, uint32_t recor
 		snprintf(err->where, sizeof(err->where), "%s", where ? where : "");
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		vsnprintf(err->message, sizeof(err->message), fmt, ap);
 		va_end(ap);
 	}
 	return -code;

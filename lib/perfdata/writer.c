@@ -99,7 +99,7 @@ static void w_sid(struct ap_perf_writer *w, int32_t pid, int32_t tid, uint64_t t
 		pd_w_u64(w, w->attrs[0].id);
 }
 
-static int w_check(struct ap_perf_writer *w, struct ap_perf_error *err, const char *where)
+static int w_check(struct ap_perf_writer *w, struct ap_error_ctx *err, const char *where)
 {
 	if (!w->failed)
 		return 0;
@@ -190,11 +190,11 @@ static struct ap_perf_writer *writer_new(const struct ap_perf_write_config *cfg)
 }
 
 /* w->f is open at offset 0: the records every file starts with. */
-static int writer_start(struct ap_perf_writer **out, struct ap_perf_writer *w, struct ap_perf_error *err)
+static int writer_start(struct ap_perf_writer **out, struct ap_perf_writer *w, struct ap_error_ctx *err)
 {
 	int rc = build_attrs(w);
 	if (rc) {
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return pd_fail(err, -rc, 0, 0, "attrs", "%s",
 		               rc == -AP_ERR_NOMEM ? "out of memory"
 		                                   : "no event, an event without a name, or an event asking "
@@ -235,15 +235,15 @@ static int writer_start(struct ap_perf_writer **out, struct ap_perf_writer *w, s
 
 	rc = w_check(w, err, "data");
 	if (rc) {
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return rc;
 	}
 	*out = w;
 	return 0;
 }
 
-int ap_perf_writer_open_fd(struct ap_perf_writer **out, int fd, const struct ap_perf_write_config *cfg,
-                           struct ap_perf_error *err)
+int ap_perf_writer_create_fd(struct ap_perf_writer **out, int fd, const struct ap_perf_write_config *cfg,
+                           struct ap_error_ctx *err)
 {
 	*out = NULL;
 	if (err)
@@ -261,14 +261,14 @@ int ap_perf_writer_open_fd(struct ap_perf_writer **out, int fd, const struct ap_
 		int e = errno;
 		if (own >= 0)
 			close(own);
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot write to the descriptor: %s", strerror(e));
 	}
 	return writer_start(out, w, err);
 }
 
-int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
-                        const struct ap_perf_write_config *cfg, struct ap_perf_error *err)
+int ap_perf_writer_create(struct ap_perf_writer **out, const char *path,
+                        const struct ap_perf_write_config *cfg, struct ap_error_ctx *err)
 {
 	*out = NULL;
 	if (err)
@@ -282,7 +282,7 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 	if (stat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
 			return pd_fail(err, AP_ERR_INVALID, 0, 0, "",
-			               "not a regular file (write a device or FIFO through ap_perf_writer_open_fd)");
+			               "not a regular file (write a device or FIFO through ap_perf_writer_create_fd)");
 		mode = st.st_mode & 07777;
 		real = realpath(path, NULL);
 		if (!real)
@@ -299,7 +299,7 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 	}
 	if (!w || !w->path || !w->tmp) {
 		free(real);
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "", "out of memory");
 	}
 	memcpy(w->path, path, plen + 1);
@@ -310,7 +310,7 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 		int e = errno;
 		free(w->tmp);
 		w->tmp = NULL;
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot create a temporary file next to it: %s",
 		               strerror(e));
 	}
@@ -318,7 +318,7 @@ int ap_perf_writer_open(struct ap_perf_writer **out, const char *path,
 	if (!w->f) {
 		int e = errno;
 		close(fd);
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot open the temporary file: %s", strerror(e));
 	}
 	return writer_start(out, w, err);
@@ -446,7 +446,7 @@ static void writer_free(struct ap_perf_writer *w)
 	free(w);
 }
 
-void ap_perf_writer_abort(struct ap_perf_writer *w)
+void ap_perf_writer_destroy(struct ap_perf_writer *w)
 {
 	if (!w)
 		return;
@@ -457,7 +457,7 @@ void ap_perf_writer_abort(struct ap_perf_writer *w)
 	writer_free(w);
 }
 
-int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err)
+int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_error_ctx *err)
 {
 	if (err)
 		memset(err, 0, sizeof(*err));
@@ -510,6 +510,6 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_perf_error *err)
 io_fail:
 	rc = pd_fail(err, AP_ERR_IO, w->pos, 0, "", "write failed: %s", strerror(w->failed ? w->io_errno : errno));
 fail:
-	ap_perf_writer_abort(w);
+	ap_perf_writer_destroy(w);
 	return rc;
 }

@@ -299,9 +299,11 @@ int ap_report_add_debug_dir(struct ap_report *r, const char *dir)
 	return 0;
 }
 
-int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias, char *err_msg,
-                          size_t err_len)
+int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias,
+                          struct ap_error_ctx *err)
 {
+	char *err_msg = err ? err->message : NULL;
+	size_t err_len = err ? sizeof(err->message) : 0;
 	struct report_binary *b;
 	int rc = open_binary(&b, r, path, load_bias, err_msg, err_len);
 	if (rc < 0)
@@ -313,8 +315,10 @@ int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_b
 }
 
 int ap_report_load_library_named(struct ap_report *r, const char *path, const char *name,
-                                 uint64_t load_bias, char *err_msg, size_t err_len)
+                                 uint64_t load_bias, struct ap_error_ctx *err)
 {
+	char *err_msg = err ? err->message : NULL;
+	size_t err_len = err ? sizeof(err->message) : 0;
 	struct report_binary *b;
 	int rc = open_binary(&b, r, path, load_bias, err_msg, err_len);
 	if (rc < 0)
@@ -336,10 +340,10 @@ int ap_report_load_library_named(struct ap_report *r, const char *path, const ch
 	return 0;
 }
 
-int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias, char *err_msg,
-                           size_t err_len)
+int ap_report_load_library(struct ap_report *r, const char *path, uint64_t load_bias,
+                           struct ap_error_ctx *err)
 {
-	return ap_report_load_library_named(r, path, NULL, load_bias, err_msg, err_len);
+	return ap_report_load_library_named(r, path, NULL, load_bias, err);
 }
 
 static int insn_bytes(const struct report_binary *b, uint64_t addr, uint8_t out[4]);

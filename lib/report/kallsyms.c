@@ -244,8 +244,10 @@ void report_kernel_fini(struct report_kernel *k)
 	memset(k, 0, sizeof(*k));
 }
 
-int ap_report_load_kallsyms(struct ap_report *r, const char *path, char *err_msg, size_t err_len)
+int ap_report_load_kallsyms(struct ap_report *r, const char *path, struct ap_error_ctx *err)
 {
+	char *err_msg = err ? err->message : NULL;
+	size_t err_len = err ? sizeof(err->message) : 0;
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		if (err_msg && err_len)

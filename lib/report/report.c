@@ -7,7 +7,7 @@
 #include "armprof/error.h"
 #include "report_internal.h"
 
-int ap_report_new(struct ap_report **out)
+int ap_report_create(struct ap_report **out)
 {
 	*out = NULL;
 	struct ap_report *r = calloc(1, sizeof(*r));
@@ -19,14 +19,14 @@ int ap_report_new(struct ap_report **out)
 	r->used = calloc(r->cap, 1);
 	r->stats = calloc(r->cap, sizeof(*r->stats));
 	if (!r->pcs || !r->used || !r->stats) {
-		ap_report_free(r);
+		ap_report_destroy(r);
 		return -AP_ERR_NOMEM;
 	}
 	*out = r;
 	return 0;
 }
 
-void ap_report_free(struct ap_report *r)
+void ap_report_destroy(struct ap_report *r)
 {
 	if (!r)
 		return;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "armprof/number.h"
 #include "armprof/error.h"
 #include "armprof/uarch.h"
 
@@ -68,23 +69,9 @@ int ap_uarch_config_set(struct ap_uarch_config *cfg, const char *key, const char
 	const struct key *k = key ? find(key) : NULL;
 	if (!k || !value || !*value)
 		return -AP_ERR_INVALID;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(value, &end, 0);
-	if (errno || end == value || *value == '-')
+	uint64_t v;
+	if (ap_parse_u64_scaled(value, &v) < 0)
 		return -AP_ERR_INVALID;
-	unsigned long long mult = 1;
-	if (*end == 'K' || *end == 'k')
-		mult = 1ull << 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		mult = 1ull << 20, end++;
-	else if (*end == 'G' || *end == 'g')
-		mult = 1ull << 30, end++;
-	if (*end)
-		return -AP_ERR_INVALID;
-	if (v > UINT64_MAX / mult)
-		return -AP_ERR_INVALID;
-	v *= mult;
 	uint8_t *field = (uint8_t *)cfg + k->offset;
 	if (k->width == 2) {
 		if (v > UINT16_MAX)

@@ -93,7 +93,7 @@ static int entries_of(const struct ap_cache_config *c)
 	return c->size_bytes && c->line_bytes ? (int)(c->size_bytes / c->line_bytes) : 0;
 }
 
-int ap_uarch_system_new(struct ap_uarch_system **out, const struct ap_uarch_config *cfg)
+int ap_uarch_system_create(struct ap_uarch_system **out, const struct ap_uarch_config *cfg)
 {
 	*out = NULL;
 	if (!cfg || cfg->size < sizeof(*cfg) || cfg->directory_bits < 4 || cfg->directory_bits > 28 ||
@@ -118,14 +118,14 @@ int ap_uarch_system_new(struct ap_uarch_system **out, const struct ap_uarch_conf
 			err = -AP_ERR_NOMEM;
 	}
 	if (err) {
-		ap_uarch_system_free(s);
+		ap_uarch_system_destroy(s);
 		return err;
 	}
 	*out = s;
 	return 0;
 }
 
-void ap_uarch_system_free(struct ap_uarch_system *sys)
+void ap_uarch_system_destroy(struct ap_uarch_system *sys)
 {
 	if (!sys)
 		return;
@@ -154,7 +154,7 @@ static void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_ac
 	                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
 }
 
-int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id)
+int ap_uarch_core_create(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id)
 {
 	*out = NULL;
 	if (!sys || core_id > 255)
@@ -177,7 +177,7 @@ int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, u
 	if (!err)
 		err = uarch_bpred_init(&c->bp, cfg->bp_history_bits, cfg->btb_entries, cfg->ras_entries);
 	if (err) {
-		ap_uarch_core_free(c);
+		ap_uarch_core_destroy(c);
 		return err;
 	}
 	c->last_line = UINT64_MAX;
@@ -193,7 +193,7 @@ int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, u
 	return 0;
 }
 
-void ap_uarch_core_free(struct ap_uarch_core *core)
+void ap_uarch_core_destroy(struct ap_uarch_core *core)
 {
 	if (!core)
 		return;

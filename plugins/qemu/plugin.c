@@ -90,7 +90,7 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		replay_hub_init(&plugin.hub, replay_clock, plugin.opts.interleave, plugin.opts.seed,
 		                &plugin.stop_requested, cpus > 1 ? (unsigned)(cpus - 1) : 0);
 	}
-	if (plugin.opts.timing && ap_uarch_system_new(&plugin.uarch_sys, &plugin.uarch_cfg) < 0) {
+	if (plugin.opts.timing && ap_uarch_system_create(&plugin.uarch_sys, &plugin.uarch_cfg) < 0) {
 		qemu_plugin_outs("armprof plugin: inconsistent timing-model configuration\n");
 		return -1;
 	}

@@ -63,7 +63,7 @@ __attribute__((noinline, cold)) struct vcpu_state *vcpu_get(unsigned index)
 		plugin.thread_ids[plugin.n_thread_ids++] = v->tid;
 	v->rs.dep_reg = AP_A64_NO_REG;
 	v->rs.detail = 1; /* every TB, unless a timing window says otherwise */
-	if (plugin.opts.timing && !v->core && ap_uarch_core_new(&v->core, plugin.uarch_sys, index) < 0)
+	if (plugin.opts.timing && !v->core && ap_uarch_core_create(&v->core, plugin.uarch_sys, index) < 0)
 		plugin_fail("cannot create the timing model of a core");
 	/* Should the hub's thread not start, this vCPU replays on the guest
 	 * thread (without interleaving). */
@@ -245,7 +245,7 @@ void after_fork_in_child(void)
 		struct vcpu_state *v = plugin.vcpus[i];
 		if (!v)
 			continue;
-		ap_uarch_core_free(v->core); /* no longer one of the model's cores */
+		ap_uarch_core_destroy(v->core); /* no longer one of the model's cores */
 		spe_sink_free(v->sink);
 		free(v->rs.execs);
 		/* v->cs stays with v (its samples are the parent's) */

@@ -111,7 +111,7 @@ int spe_sink_new(struct spe_sink **out, const struct plugin_options *o, unsigned
                  char *err, size_t errlen)
 {
 	struct ap_config cfg;
-	struct ap_config_error cerr = { { 0 } };
+	struct ap_error_ctx cerr = { 0 };
 	*out = NULL;
 	ap_config_init(&cfg);
 	cfg.seed = o->seed + vcpu; /* each PE its own stream, reproducibly */

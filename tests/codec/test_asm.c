@@ -9,11 +9,11 @@ static void check_asm(const char *text, const uint8_t *want, size_t want_len)
 {
 	uint8_t *out = NULL;
 	size_t n = 0;
-	struct ap_asm_error err;
+	struct ap_error_ctx err;
 	int rc = ap_asm_assemble(text, strlen(text), 0, &out, &n, &err);
 	CHECK_EQ_U64(rc, 0);
 	if (rc)
-		fprintf(stderr, "  line %u: %s\n", err.line, err.msg);
+		fprintf(stderr, "  line %u: %s\n", err.line, err.message);
 	CHECK_EQ_U64(n, want_len);
 	if (rc == 0 && n == want_len && n)
 		CHECK(memcmp(out, want, n) == 0);
@@ -24,12 +24,12 @@ static void check_error(const char *text, unsigned line, const char *msg_part)
 {
 	uint8_t *out = NULL;
 	size_t n = 0;
-	struct ap_asm_error err;
+	struct ap_error_ctx err;
 	CHECK_EQ_U64(ap_asm_assemble(text, strlen(text), 0, &out, &n, &err), (uint64_t)-AP_ERR_FORMAT);
 	CHECK_EQ_U64(err.line, line);
-	CHECK(strstr(err.msg, msg_part) != NULL);
-	if (!strstr(err.msg, msg_part))
-		fprintf(stderr, "  message: %s\n", err.msg);
+	CHECK(strstr(err.message, msg_part) != NULL);
+	if (!strstr(err.message, msg_part))
+		fprintf(stderr, "  message: %s\n", err.message);
 }
 
 TEST(statements)

@@ -40,11 +40,11 @@ static struct ap_decoder decode_text(const char *text, struct got *g, size_t chu
 {
 	uint8_t *bytes;
 	size_t n;
-	struct ap_asm_error err;
+	struct ap_error_ctx err;
 	memset(g, 0, sizeof(*g));
 	struct ap_decoder dec;
 	if (ap_asm_assemble(text, strlen(text), base, &bytes, &n, &err) != 0) {
-		fprintf(stderr, "asm line %u: %s\n", err.line, err.msg);
+		fprintf(stderr, "asm line %u: %s\n", err.line, err.message);
 		CHECK(0);
 		memset(&dec, 0, sizeof(dec));
 		return dec;
@@ -188,7 +188,7 @@ TEST(runaway_record_is_cut)
 	strcat(text, "end; pc 0x30; end");
 	uint8_t *bytes;
 	size_t n;
-	struct ap_asm_error err;
+	struct ap_error_ctx err;
 	CHECK_EQ_U64(ap_asm_assemble(text, strlen(text), 0, &bytes, &n, &err), 0);
 	struct got g;
 	memset(&g, 0, sizeof(g));
@@ -264,7 +264,7 @@ TEST(callback_stops)
 {
 	uint8_t *bytes;
 	size_t n;
-	struct ap_asm_error err;
+	struct ap_error_ctx err;
 	const char *text = "pc 1; end; pc 2; end; pc 3; end";
 	CHECK_EQ_U64(ap_asm_assemble(text, strlen(text), 0, &bytes, &n, &err), 0);
 	struct got g;

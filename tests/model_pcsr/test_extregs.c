@@ -4,63 +4,85 @@
  * and I5-2, and the FEAT_PCSRv8 debug map; error responses and RES0. */
 #include "armprof/error.h"
 #include "armprof/extregs.h"
+#include "armprof/model.h"
 #include "harness.h"
 
 #define FILL 0x5A5A5A5A5A5A5A5Aull
 
+/* A PE seen only through its public API: the frames of ap_pe_ext_read()/
+ * ap_pe_ext_write() under the configuration and PE state the test sets. */
 struct rig {
-	struct ap_pmu pmu;
-	struct ap_pcsr pcsr;
-	struct ap_snapshot ss;
-	struct ap_snapshot_pe ss_pe;
-	struct ap_pcsr_pe pe;
-	struct ap_ext_frame f;
+	struct ap_config cfg;
+	struct ap_pe_state st;
+	struct ap_pe *pe;
 };
 
+static void set(struct rig *r)
+{
+	CHECK(ap_pe_set_state(r->pe, &r->st) == 0);
+}
+
+static void make(struct rig *r)
+{
+	ap_pe_destroy(r->pe);
+	r->pe = NULL;
+	CHECK(ap_pe_create(&r->cfg, NULL, &r->pe, NULL) == 0);
+	ap_pe_state_init(&r->st);
+	r->st.contextidr_el1 = 0xC1;
+	r->st.contextidr_el2 = 0xC2;
+	r->st.vmid = 0x42;
+	/* AllowExternalPMSSAccess() for the model's Non-secure accesses. */
+	CHECK(ap_pe_state_set_field(&r->st, "mdcr_el3.epmssad", 3) == 0);
+	set(r);
+}
+
+/* FEAT_PCSRv8p2 (+ v8p9 and FEAT_PMUv3_SS with a PMU) on the given PMU
+ * view, or FEAT_PCSRv8 (v8); 6 event counters, FEAT_PMUv3_ICNTR. */
 static void rig_init(struct rig *r, enum ap_pcsr_pmu_ext ext, bool v8)
 {
-	struct ap_pmu_config pc;
-	struct ap_pcsr_config cc;
-	struct ap_snapshot_config sc;
-	ap_pmu_config_init(&pc);
-	ap_pcsr_config_init(&cc);
-	ap_snapshot_config_init(&sc);
-	cc.pmu_ext = ext;
-	cc.unknown_fill = FILL;
-	cc.pmpcsctl_imp = false;
-	if (ext == AP_PCSR_EXT_NONE)
-		cc.feat_pcsrv8p9 = false;
+	ap_config_init(&r->cfg);
+	r->cfg.pmu.icntr = r->cfg.pmu.pmuv3p5 = true;
+	r->cfg.pcsr.pmu_ext = (uint8_t)ext;
+	r->cfg.pcsr.arch_major = 9;
+	r->cfg.pcsr.arch_minor = 4;
+	r->cfg.pcsr.atomic64 = true;
+	r->cfg.pcsr.unknown_fill = FILL;
+	r->cfg.pcsr.pmpcsctl_imp = false;
+	bool pmu = ext != AP_PCSR_EXT_NONE;
+	r->cfg.pcsr.feat_pcsrv8p9 = pmu;
+	r->cfg.snapshot.feat_pmuv3_ss = pmu;
 	if (v8) {
-		cc.feat_pcsrv8 = true;
-		cc.feat_pcsrv8p2 = cc.feat_pcsrv8p9 = false;
-		cc.arch_major = 8;
-		cc.arch_minor = 1;
+		r->cfg.pcsr.feat_pcsrv8 = true;
+		r->cfg.pcsr.feat_pcsrv8p2 = r->cfg.pcsr.feat_pcsrv8p9 = false;
+		r->cfg.pcsr.arch_major = 8;
+		r->cfg.pcsr.arch_minor = 1;
 	}
-	ap_pcsr_pe_init(&r->pe);
-	r->pe.contextidr_el1 = 0xC1;
-	r->pe.contextidr_el2 = 0xC2;
-	r->pe.vmid = 0x42;
-	CHECK(ap_pmu_init(&r->pmu, &pc) == 0);
-	CHECK(ap_pcsr_init(&r->pcsr, &cc, &r->pe) == 0);
-	CHECK(ap_snapshot_init(&r->ss, &sc) == 0);
-	ap_snapshot_pe_init(&r->ss_pe);
-	r->f.pmu = ext == AP_PCSR_EXT_NONE ? NULL : &r->pmu;
-	r->f.pcsr = &r->pcsr;
-	r->f.ss = ext == AP_PCSR_EXT_NONE ? NULL : &r->ss;
-	r->f.ss_pe = &r->ss_pe;
-	r->f.pmss_access = true;
+	make(r);
+}
+
+static void done(struct rig *r)
+{
+	ap_pe_destroy(r->pe);
+	r->pe = NULL;
 }
 
 static int rd(struct rig *r, uint32_t off, unsigned size, uint64_t *v)
 {
 	struct ap_ext_access a = { AP_EXT_PMU, off, size, false };
-	return ap_ext_read(&r->f, &a, v);
+	return ap_pe_ext_read(r->pe, &a, v);
 }
 
 static int wr(struct rig *r, uint32_t off, unsigned size, uint64_t v, bool mm)
 {
 	struct ap_ext_access a = { AP_EXT_PMU, off, size, mm };
-	return ap_ext_write(&r->f, &a, v);
+	return ap_pe_ext_write(r->pe, &a, v);
+}
+
+static uint64_t pmpcsr(struct rig *r)
+{
+	uint64_t v = 0;
+	CHECK(ap_pe_pcsr_peek(r->pe, AP_PCSR_REG_PMPCSR, &v) == 0);
+	return v;
 }
 
 /* Table H7-1, rows 1-8 (PCS-TH7-1-row1, PCS-TH7-1-row2, PCS-TH7-1-row3,
@@ -69,10 +91,10 @@ static int wr(struct rig *r, uint32_t off, unsigned size, uint64_t v, bool mm)
  * the primary offsets and their aliases sample and read the same registers. */
 TEST(table_h7_1_rows_1_to_8)
 {
-	struct rig r;
+	struct rig r = { .pe = NULL };
 	uint64_t v;
 	rig_init(&r, AP_PCSR_EXT_NONE, false);
-	ap_pcsr_retire(&r.pcsr, 0x0000001280004000ull, true);
+	ap_pe_retire(r.pe, 0x0000001280004000ull, true);
 	CHECK(rd(&r, 0x200, 4, &v) == AP_EXT_OK);            /* row1: PMPCSR[31:0] */
 	CHECK_EQ_U64(v, 0x80004000);
 	CHECK(rd(&r, 0x204, 4, &v) == AP_EXT_OK);            /* row2: PMPCSR[63:32] */
@@ -86,20 +108,21 @@ TEST(table_h7_1_rows_1_to_8)
 	CHECK(rd(&r, 0x228, 4, &v) == AP_EXT_OK);            /* row7: PMCID1SR (alias) */
 	CHECK_EQ_U64(v, 0xC1);
 	/* row5: the alias of PMPCSR[31:0] samples like the primary offset. */
-	ap_pcsr_retire(&r.pcsr, 0x0000003400005000ull, true);
+	ap_pe_retire(r.pe, 0x0000003400005000ull, true);
 	CHECK(rd(&r, 0x220, 4, &v) == AP_EXT_OK);
 	CHECK_EQ_U64(v, 0x5000);
 	CHECK(rd(&r, 0x224, 4, &v) == AP_EXT_OK);            /* row6: PMPCSR[63:32] (alias) */
 	CHECK_EQ_U64(v & 0xffffff, 0x34);
-	CHECK(ap_ext_name(&r.f, AP_EXT_PMU, 0x224) && strcmp(ap_ext_name(&r.f, AP_EXT_PMU, 0x224),
+	CHECK(ap_pe_ext_name(r.pe, AP_EXT_PMU, 0x224) && strcmp(ap_pe_ext_name(r.pe, AP_EXT_PMU, 0x224),
 	                                                      "PMPCSR[63:32] (alias)") == 0);
+	done(&r);
 }
 
 /* Rows 9-11: IMPLEMENTATION DEFINED ranges (nothing implemented: RES0,
  * visible as such) and the CoreSight component ID registers; PCS-H7.1.2-12, PCS-H7.1.2-13. */
 TEST(table_h7_1_rows_9_to_11)
 {
-	struct rig r;
+	struct rig r = { .pe = NULL };
 	uint64_t v;
 	rig_init(&r, AP_PCSR_EXT_NONE, false);
 	for (uint32_t off = 0x600; off <= 0x6FC; off += 4)
@@ -121,25 +144,27 @@ TEST(table_h7_1_rows_9_to_11)
 	CHECK(rd(&r, 0x0F8, 4, &v) == AP_EXT_RES0);
 	CHECK(rd(&r, 0xE30, 4, &v) == AP_EXT_RES0);
 	CHECK(rd(&r, 0x210, 4, &v) == AP_EXT_RES0);
+	done(&r);
 }
 
 /* PMPCSR-39: a 32-bit read of PMPCSR[63:32] never samples; only [31:0]
  * (or a 64-bit read) updates, including what [63:32] then returns. */
 TEST(high_half_read_does_not_sample)
 {
-	struct rig r;
+	struct rig r = { .pe = NULL };
 	uint64_t v;
 	rig_init(&r, AP_PCSR_EXT32, false);
-	ap_pcsr_retire(&r.pcsr, 0x0000000500001000ull, true);
+	ap_pe_retire(r.pe, 0x0000000500001000ull, true);
 	CHECK(rd(&r, 0x204, 4, &v) == AP_EXT_OK);
 	CHECK_EQ_U64(v, FILL >> 32);              /* Cold reset UNKNOWN value */
 	CHECK(rd(&r, 0x208, 4, &v) == AP_EXT_OK);
 	CHECK_EQ_U64(v, (uint32_t)FILL);
 	CHECK(rd(&r, 0x200, 4, &v) == AP_EXT_OK);
 	CHECK_EQ_U64(v, 0x1000);
-	ap_pcsr_retire(&r.pcsr, 0x0000000700002000ull, true);
+	ap_pe_retire(r.pe, 0x0000000700002000ull, true);
 	CHECK(rd(&r, 0x204, 4, &v) == AP_EXT_OK);
 	CHECK_EQ_U64(v & 0xffffff, 5);            /* still the sample of the [31:0] read */
+	done(&r);
 }
 
 /* PMPCSR-6, PMPCSR-7, PMPCSR-41, PMPCSR-42, PMPCSR-44, PMPCSR-45: EXT32 offsets; 64-bit atomic
@@ -147,33 +172,35 @@ TEST(high_half_read_does_not_sample)
  * implemented (otherwise the access gets an error response). */
 TEST(ext32_map_and_atomic64)
 {
-	struct rig r;
+	struct rig r = { .pe = NULL };
 	uint64_t v;
 	rig_init(&r, AP_PCSR_EXT32, false);
-	ap_pcsr_retire(&r.pcsr, 0x0000000900003000ull, true);
+	ap_pe_retire(r.pe, 0x0000000900003000ull, true);
 	CHECK(rd(&r, 0x200, 8, &v) == AP_EXT_OK);
 	CHECK_EQ_U64(v, (0x80000000ull | 1u << 29 | 9) << 32 | 0x3000);
 	CHECK(rd(&r, 0x220, 8, &v) == AP_EXT_OK);
 	/* FEAT_PCSRv8p2: no branch since the last read is not an UNKNOWN case
 	 * (PCS-H7.1.3-5 needs FEAT_PCSRv8p2 absent): the same sample again. */
 	CHECK_EQ_U64(v & 0xffffffff, 0x3000);
-	r.pcsr.cfg.atomic64 = false;
+	r.cfg.pcsr.atomic64 = false;
+	make(&r);
 	CHECK(rd(&r, 0x200, 8, &v) == AP_EXT_ERROR);
 	CHECK(rd(&r, 0x0F8, 8, &v) == AP_EXT_ERROR); /* EXT32 frame: 32-bit accesses */
 	CHECK(rd(&r, 0x22C, 4, &v) == AP_EXT_OK);
 	CHECK(rd(&r, 0xE04, 4, &v) == AP_EXT_OK);    /* PMCR_EL0 at 0xE04 in EXT32 */
 	CHECK_EQ_U64((v >> 11) & 0x1f, 6);
 	CHECK(rd(&r, 0xE10, 4, &v) == AP_EXT_RES0);
+	done(&r);
 }
 
 /* PMPCSR-40, PMPCSR-43, PCS-H7.1.2-9: EXT64 has PMVCIDSR at 0x208 and PMCCIDSR at
  * 0x228, PMPCSR[63:0] at 0x200 and 0x220. */
 TEST(ext64_map)
 {
-	struct rig r;
+	struct rig r = { .pe = NULL };
 	uint64_t v;
 	rig_init(&r, AP_PCSR_EXT64, false);
-	ap_pcsr_retire(&r.pcsr, 0x0000000900003000ull, true);
+	ap_pe_retire(r.pe, 0x0000000900003000ull, true);
 	CHECK(rd(&r, 0x200, 8, &v) == AP_EXT_OK);
 	CHECK_EQ_U64(v & 0xffffffff, 0x3000);
 	CHECK(rd(&r, 0x208, 8, &v) == AP_EXT_OK);
@@ -182,11 +209,12 @@ TEST(ext64_map)
 	CHECK_EQ_U64(v, 0xC2ull << 32 | 0xC1);
 	CHECK(rd(&r, 0x22C, 4, &v) == AP_EXT_OK);
 	CHECK_EQ_U64(v, 0xC2);
-	ap_pcsr_retire(&r.pcsr, 0x4000, true);
+	ap_pe_retire(r.pe, 0x4000, true);
 	CHECK(rd(&r, 0x220, 8, &v) == AP_EXT_OK);
 	CHECK_EQ_U64(v & 0xffffffff, 0x4000);
 	CHECK(rd(&r, 0x20C, 8, &v) == -AP_ERR_INVALID); /* misaligned */
-	CHECK(strcmp(ap_ext_name(&r.f, AP_EXT_PMU, 0x228), "PMCCIDSR") == 0);
+	CHECK(strcmp(ap_pe_ext_name(r.pe, AP_EXT_PMU, 0x228), "PMCCIDSR") == 0);
+	done(&r);
 }
 
 /* Error responses: Core powered down (PMPCSR-3: the Core power domain), OS
@@ -195,34 +223,36 @@ TEST(ext64_map)
  * follow AllowExternalPMSSAccess(). */
 TEST(error_responses)
 {
-	struct rig r;
+	struct rig r = { .pe = NULL };
 	uint64_t v;
 	rig_init(&r, AP_PCSR_EXT64, false);
-	r.pe.oslk = true;
-	ap_pcsr_set_pe(&r.pcsr, &r.pe);
+	r.st.os_lock = true;
+	set(&r);
 	CHECK(rd(&r, 0x200, 8, &v) == AP_EXT_ERROR);
 	CHECK(rd(&r, 0x0F8, 8, &v) == AP_EXT_ERROR);
 	CHECK(rd(&r, 0x6F8, 8, &v) == AP_EXT_OK);  /* PMCCNTSVR_EL1 */
 	CHECK(rd(&r, 0x600, 8, &v) == AP_EXT_OK);  /* PMEVCNTSVR0_EL1 */
 	CHECK(rd(&r, 0xE30, 8, &v) == AP_EXT_OK);  /* PMSSCR_EL1 */
 	CHECK(rd(&r, 0xFF0, 4, &v) == AP_EXT_OK);  /* management registers */
-	r.f.pmss_access = false;
+	CHECK(ap_pe_state_set_field(&r.st, "mdcr_el3.epmssad", 0) == 0);
+	set(&r);
 	CHECK(rd(&r, 0x6F8, 8, &v) == AP_EXT_ERROR);
-	r.pe.oslk = false;
-	r.pe.powered = false;
-	ap_pcsr_set_pe(&r.pcsr, &r.pe);
+	r.st.os_lock = false;
+	r.st.core_powered = false;
+	set(&r);
 	CHECK(rd(&r, 0x200, 4, &v) == AP_EXT_ERROR);
-	r.pe.powered = true;
-	r.pe.double_lock = true;
-	ap_pcsr_set_pe(&r.pcsr, &r.pe);
+	r.st.core_powered = true;
+	r.st.os_double_lock = true;
+	set(&r);
 	CHECK(rd(&r, 0xE50, 8, &v) == AP_EXT_ERROR);
+	done(&r);
 }
 
 /* The Software Lock: memory-mapped writes other than PMLAR are ignored while
  * locked; PMLAR with the key unlocks (DDI 0487 I5.3.41). */
 TEST(software_lock_writes)
 {
-	struct rig r;
+	struct rig r = { .pe = NULL };
 	uint64_t v;
 	rig_init(&r, AP_PCSR_EXT64, false);
 	CHECK(wr(&r, 0x0F8, 8, 1234, true) == AP_EXT_OK);
@@ -235,23 +265,24 @@ TEST(software_lock_writes)
 	/* PMCR_EL0.E and PMCNTENSET through the frame make the counters count. */
 	CHECK(wr(&r, 0xC00, 8, 1ull << 31, false) == AP_EXT_OK);
 	CHECK(wr(&r, 0xE10, 8, 1, false) == AP_EXT_OK);
-	ap_pmu_cycles(&r.pmu, 10);
+	ap_pe_cycles(r.pe, 10);
 	CHECK(rd(&r, 0x0F8, 8, &v) == AP_EXT_OK && v == (1ull << 32 | 1244));
 	/* Read-only registers ignore writes. */
-	ap_pcsr_retire(&r.pcsr, 0x10, true);
+	ap_pe_retire(r.pe, 0x10, true);
 	rd(&r, 0x200, 8, &v);
 	CHECK(wr(&r, 0x200, 8, 0x99, false) == AP_EXT_OK);
-	CHECK_EQ_U64(ap_pcsr_pmpcsr(&r.pcsr) & 0xffffffff, 0x10);
+	CHECK_EQ_U64(pmpcsr(&r) & 0xffffffff, 0x10);
 	CHECK(wr(&r, 0x300, 4, 1, false) == AP_EXT_RES0);
 	/* PMPCSCTL at 0xE50: writes take effect (FEAT_PCSRv8p9, IMP=0 here). */
 	CHECK(wr(&r, 0xE50, 8, 0x10, false) == AP_EXT_OK);
 	CHECK(rd(&r, 0xE50, 8, &v) == AP_EXT_OK && v == 0x10);
+	done(&r);
 }
 
 /* Bad requests never crash: -AP_ERR_INVALID for sizes, alignment, range. */
 TEST(bad_requests)
 {
-	struct rig r;
+	struct rig r = { .pe = NULL };
 	uint64_t v = 7;
 	rig_init(&r, AP_PCSR_EXT64, false);
 	CHECK(rd(&r, 0x200, 2, &v) == -AP_ERR_INVALID);
@@ -262,38 +293,71 @@ TEST(bad_requests)
 		CHECK(rd(&r, off, 4, &v) >= 0);
 	for (uint32_t off = 0; off < 0x1000; off += 8)
 		CHECK(rd(&r, off, 8, &v) >= 0);
-	CHECK(ap_ext_name(&r.f, AP_EXT_PMU, 0x5000) == NULL);
+	CHECK(ap_pe_ext_name(r.pe, AP_EXT_PMU, 0x5000) == NULL);
+	done(&r);
 }
 
 /* FEAT_PCSRv8: the debug frame (DDI 0487 H9.2: EDPCSR 0x0A0/0x0AC, EDCIDSR
  * 0x0A4, EDVIDSR 0x0A8, EDDEVID1 0xFC4), 32-bit only. */
 TEST(debug_frame_v8)
 {
-	struct rig r;
+	struct rig r = { .pe = NULL };
 	uint64_t v;
 	rig_init(&r, AP_PCSR_EXT_NONE, true);
 	struct ap_ext_access a = { AP_EXT_DEBUG, 0x0A0, 4, false };
-	ap_pcsr_retire(&r.pcsr, 0x0000000100000400ull, true);
-	CHECK(ap_ext_read(&r.f, &a, &v) == AP_EXT_OK && v == 0x400);
+	ap_pe_retire(r.pe, 0x0000000100000400ull, true);
+	CHECK(ap_pe_ext_read(r.pe, &a, &v) == AP_EXT_OK && v == 0x400);
 	a.offset = 0x0AC;
-	CHECK(ap_ext_read(&r.f, &a, &v) == AP_EXT_OK && v == 1);
+	CHECK(ap_pe_ext_read(r.pe, &a, &v) == AP_EXT_OK && v == 1);
 	a.offset = 0x0A4;
-	CHECK(ap_ext_read(&r.f, &a, &v) == AP_EXT_OK && v == 0xC1);
+	CHECK(ap_pe_ext_read(r.pe, &a, &v) == AP_EXT_OK && v == 0xC1);
 	a.offset = 0x0A8;
-	CHECK(ap_ext_read(&r.f, &a, &v) == AP_EXT_OK && v == (1u << 31 | 1u << 28 | 0x42));
+	CHECK(ap_pe_ext_read(r.pe, &a, &v) == AP_EXT_OK && v == (1u << 31 | 1u << 28 | 0x42));
 	a.offset = 0xFC4;
-	CHECK(ap_ext_read(&r.f, &a, &v) == AP_EXT_OK && v == 2);
+	CHECK(ap_pe_ext_read(r.pe, &a, &v) == AP_EXT_OK && v == 2);
 	a.offset = 0x0A0;
 	a.size = 8;
-	CHECK(ap_ext_read(&r.f, &a, &v) == AP_EXT_ERROR);
+	CHECK(ap_pe_ext_read(r.pe, &a, &v) == AP_EXT_ERROR);
 	/* The PMU frame has no PC sample registers with FEAT_PCSRv8. */
 	CHECK(rd(&r, 0x200, 4, &v) == AP_EXT_RES0);
-	r.pe.oslk = true;
-	ap_pcsr_set_pe(&r.pcsr, &r.pe);
+	r.st.os_lock = true;
+	set(&r);
 	a.size = 4;
-	CHECK(ap_ext_read(&r.f, &a, &v) == AP_EXT_ERROR);
+	CHECK(ap_pe_ext_read(r.pe, &a, &v) == AP_EXT_ERROR);
+	done(&r);
+}
+
+/* ap_pe_ext_name(): the name of every kind of register, split into halves
+ * where the frame is 32-bit, as constant strings (no per-call buffer: the
+ * same pointer on every call, safe from any thread). */
+TEST(register_names)
+{
+	struct rig r = { .pe = NULL };
+	rig_init(&r, AP_PCSR_EXT32, false);
+	static const struct { uint32_t off; const char *name; } ext32[] = {
+		{ 0x028, "PMEVCNTR5_EL0[31:0]" }, { 0x02C, "PMEVCNTR5_EL0[63:32]" },
+		{ 0x404, "PMEVTYPER1_EL0" }, { 0xFF4, "PMCIDR1" }, { 0xE28, "PMCEID2" },
+		{ 0x200, "PMPCSR[31:0]" }, { 0x220, "PMPCSR[31:0] (alias)" }, { 0x22C, "PMCID2SR (alias)" },
+		{ 0x608, "PMEVCNTSVR1_EL1[31:0]" }, { 0xE30, "PMSSCR_EL1[31:0]" }, { 0xFB0, "PMLAR" },
+	};
+	for (size_t i = 0; i < sizeof(ext32) / sizeof(ext32[0]); i++) {
+		const char *n = ap_pe_ext_name(r.pe, AP_EXT_PMU, ext32[i].off);
+		if (!n || strcmp(n, ext32[i].name))
+			fprintf(stderr, "0x%03x: %s, expected %s\n", ext32[i].off, n ? n : "NULL", ext32[i].name);
+		CHECK(n && strcmp(n, ext32[i].name) == 0);
+		CHECK(n == ap_pe_ext_name(r.pe, AP_EXT_PMU, ext32[i].off));
+	}
+	CHECK(ap_pe_ext_name(r.pe, AP_EXT_PMU, 0x030) == NULL); /* PMEVCNTR6: N is 6 */
+	rig_init(&r, AP_PCSR_EXT64, false);
+	CHECK(strcmp(ap_pe_ext_name(r.pe, AP_EXT_PMU, 0x028), "PMEVCNTR5_EL0") == 0);
+	CHECK(strcmp(ap_pe_ext_name(r.pe, AP_EXT_PMU, 0x02C), "PMEVCNTR5_EL0[63:32]") == 0);
+	CHECK(strcmp(ap_pe_ext_name(r.pe, AP_EXT_PMU, 0x220), "PMPCSR (alias)") == 0);
+	rig_init(&r, AP_PCSR_EXT_NONE, true);
+	CHECK(strcmp(ap_pe_ext_name(r.pe, AP_EXT_DEBUG, 0xFB0), "EDLAR") == 0);
+	CHECK(strcmp(ap_pe_ext_name(r.pe, AP_EXT_DEBUG, 0x0AC), "EDPCSR[63:32]") == 0);
+	done(&r);
 }
 
 TEST_MAIN(CASE(table_h7_1_rows_1_to_8), CASE(table_h7_1_rows_9_to_11), CASE(high_half_read_does_not_sample),
           CASE(ext32_map_and_atomic64), CASE(ext64_map), CASE(error_responses), CASE(software_lock_writes),
-          CASE(bad_requests), CASE(debug_frame_v8))
+          CASE(bad_requests), CASE(debug_frame_v8), CASE(register_names))

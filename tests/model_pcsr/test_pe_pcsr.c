@@ -8,7 +8,7 @@
 #include "armprof/model.h"
 #include "harness.h"
 
-static struct ap_pe *make(const char *const (*kv)[2], size_t n, struct ap_config_error *err)
+static struct ap_pe *make(const char *const (*kv)[2], size_t n, struct ap_error_ctx *err)
 {
 	struct ap_config cfg;
 	ap_config_init(&cfg);
@@ -23,7 +23,7 @@ static struct ap_pe *make(const char *const (*kv)[2], size_t n, struct ap_config
 
 TEST(forbidden_configurations_name_the_rule)
 {
-	struct ap_config_error err = { "" };
+	struct ap_error_ctx err = { 0 };
 	static const char *const both[][2] = { { "pcsr.v8", "1" }, { "pcsr.arch_minor", "1" } };
 	CHECK(make(both, 2, &err) == NULL);
 	CHECK(strstr(err.message, "PCS-H7.1.2-4") != NULL);
@@ -57,7 +57,7 @@ static struct ap_pe *full_pe(void)
 		{ "pcsr.pmu_ext", "ext64" }, { "pcsr.v8p9", "1" }, { "pcsr.pmpcsctl_imp", "0" },
 		{ "snapshot.feat_pmuv3_ss", "1" }, { "pmu.icntr", "1" }, { "pcsr.sample_any", "1" },
 	};
-	struct ap_config_error err = { "" };
+	struct ap_error_ctx err = { 0 };
 	struct ap_pe *pe = make(kv, sizeof(kv) / sizeof(kv[0]), &err);
 	CHECK(pe != NULL);
 	struct ap_pe_state st;

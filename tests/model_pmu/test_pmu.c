@@ -1,7 +1,7 @@
 /* The minimal PMU that PMU snapshots need (spec/000 D13.9, SS-RVLKCZ;
  * counting rules from DDI 0487 PMUEvent(), PMCR_EL0, PMCNTENSET_EL0). */
 #include "armprof/error.h"
-#include "armprof/pmu.h"
+#include "model/pmu/pmu.h"
 #include "harness.h"
 
 static void make(struct ap_pmu *pmu, unsigned n, bool icntr, bool p5)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "armprof/number.h"
 #include "armprof/model.h"
 
 /* Apply "k=v k=v" words with fn; exits the test binary on a bad word (a bug
@@ -90,7 +91,7 @@ static struct ap_pe *fixture_pe(const char *cfg_text)
 	host.nvmem_read = fixture_nvmem_read;
 	host.nvmem_write = fixture_nvmem_write;
 	struct ap_pe *pe = NULL;
-	struct ap_config_error err = { "" };
+	struct ap_error_ctx err = { 0 };
 	if (ap_pe_create(&cfg, &host, &pe, &err) < 0) {
 		fprintf(stderr, "fixture: ap_pe_create: %s\n", err.message);
 		exit(2);

@@ -10,7 +10,7 @@ TEST(config_set_and_get)
 	struct ap_config cfg;
 	ap_config_init(&cfg);
 	CHECK_EQ_U64(cfg.size, sizeof(cfg));
-	struct ap_config_error err = { "" };
+	struct ap_error_ctx err = { 0 };
 	CHECK_EQ_U64(ap_config_set(&cfg, "spe.max_size", "0b1011", &err), 0);
 	CHECK_EQ_U64(cfg.spe.max_size, 11);
 	CHECK_EQ_U64(ap_config_set(&cfg, "HAVE_EL2", "false", &err), 0); /* keys are case-insensitive */
@@ -33,7 +33,7 @@ TEST(config_set_and_get)
 	cfg.spe.ext_abort = 9;
 	CHECK_EQ_U64(ap_config_get(&cfg, "spe.ext_abort", buf, sizeof(buf)), 0);
 	CHECK_EQ_STR(buf, "9");
-	struct ap_config_error verr = { "" };
+	struct ap_error_ctx verr = { 0 };
 	CHECK(ap_config_validate(&cfg, &verr) < 0);
 	CHECK(strstr(verr.message, "spe.ext_abort") != NULL);
 }
@@ -43,7 +43,7 @@ TEST(config_errors_name_the_problem)
 	struct ap_config cfg;
 	ap_config_init(&cfg);
 	struct ap_config before = cfg;
-	struct ap_config_error err = { "" };
+	struct ap_error_ctx err = { 0 };
 	CHECK(ap_config_set(&cfg, "spe.maxsize", "6", &err) < 0);
 	CHECK(strstr(err.message, "unknown config key 'spe.maxsize'") != NULL);
 	CHECK(ap_config_set(&cfg, "spe.max_size", "12", &err) < 0);
@@ -65,7 +65,7 @@ TEST(config_errors_name_the_problem)
 TEST(config_validation)
 {
 	struct ap_config cfg;
-	struct ap_config_error err = { "" };
+	struct ap_error_ctx err = { 0 };
 	ap_config_init(&cfg);
 	CHECK_EQ_U64(ap_config_validate(&cfg, &err), 0);
 	cfg.spe.interval = 1; /* SPE-4.3.11-25: reserved */
@@ -109,7 +109,7 @@ TEST(config_from_older_smaller_struct)
 	CHECK_EQ_U64(v, 1ull << 17);
 	ap_pe_destroy(pe);
 	/* A key beyond the caller's struct is refused. */
-	struct ap_config_error err = { "" };
+	struct ap_error_ctx err = { 0 };
 	CHECK(ap_config_set(&cfg, "spe.max_size", "5", &err) < 0);
 }
 
@@ -230,7 +230,7 @@ TEST(state_from_older_smaller_struct)
 TEST(spe_needs_armv8_1)
 {
 	struct ap_config cfg;
-	struct ap_config_error err = { "" };
+	struct ap_error_ctx err = { 0 };
 	ap_config_init(&cfg);
 	CHECK(cfg.have_spe);
 	CHECK_EQ_U64(cfg.pcsr.arch_major, 8);

@@ -58,7 +58,7 @@ static struct ap_pe *th_create(struct test_host *h, struct ap_config *cfg)
 	struct ap_host host = { .ctx = h, .buffer_write = th_write, .cntpct = th_cntpct,
 	                        .cntvct = th_cntvct, .pmbirq = th_irq, .cti_trigger = th_cti };
 	struct ap_pe *pe = NULL;
-	struct ap_config_error err;
+	struct ap_error_ctx err;
 	if (ap_pe_create(cfg, &host, &pe, &err) < 0) {
 		fprintf(stderr, "ap_pe_create: %s\n", err.message);
 		exit(2);

@@ -164,7 +164,7 @@ struct pb_malformed {
 	uint64_t offset;      /* expected error offset */
 	uint32_t record_type; /* expected record type (0: none) */
 	const char *where;    /* expected substring of err.where */
-	const char *msg;      /* expected substring of err.msg */
+	const char *msg;      /* expected substring of err.message */
 };
 #define PB_N_MALFORMED 9
 

@@ -570,9 +570,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	if (ap_perf_open_file(&r, argv[2], NULL, &err) != 0) {
-		fprintf(stderr, "%s:0x%" PRIx64 ": %s: %s\n", argv[2], err.offset, err.where, err.msg);
+	struct ap_error_ctx err;
+	if (ap_perf_reader_create_file(&r, argv[2], NULL, &err) != 0) {
+		fprintf(stderr, "%s:0x%" PRIx64 ": %s: %s\n", argv[2], err.offset, err.where, err.message);
 		return 2;
 	}
 	FILE *f = fopen(argv[3], "r");
@@ -588,6 +588,6 @@ int main(int argc, char **argv)
 	fclose(f);
 	if (s)
 		fclose(s);
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 	return rc;
 }

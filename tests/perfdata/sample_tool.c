@@ -67,17 +67,17 @@ static int do_write(const char *out, const char *elf, int spe)
 	cfg.n_events = 2;
 	cfg.nr_cpus = 2;
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	int rc = ap_perf_writer_open(&w, out, &cfg, &err);
+	struct ap_error_ctx err;
+	int rc = ap_perf_writer_create(&w, out, &cfg, &err);
 	if (rc) {
-		fprintf(stderr, "open %s: %s\n", out, err.msg);
+		fprintf(stderr, "open %s: %s\n", out, err.message);
 		return 1;
 	}
 	struct ap_perf_elf_map maps[8];
 	int n = ap_perf_elf_exec_maps(elf, maps, 8, &err);
 	if (n <= 0) {
 		fprintf(stderr, "%s: no executable segment\n", elf);
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return 1;
 	}
 	rc = ap_perf_write_comm(w, 100, 100, "tiny", 1);
@@ -102,11 +102,11 @@ static int do_write(const char *out, const char *elf, int spe)
 	}
 	if (rc) {
 		fprintf(stderr, "write: %d\n", rc);
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return 1;
 	}
 	if (ap_perf_writer_finish(w, &err)) {
-		fprintf(stderr, "finish %s: %s\n", out, err.msg);
+		fprintf(stderr, "finish %s: %s\n", out, err.message);
 		return 1;
 	}
 	return 0;
@@ -115,9 +115,9 @@ static int do_write(const char *out, const char *elf, int spe)
 static int do_print(const char *in)
 {
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	if (ap_perf_open_file(&r, in, NULL, &err)) {
-		fprintf(stderr, "%s:0x%llx: %s: %s\n", in, (unsigned long long)err.offset, err.where, err.msg);
+	struct ap_error_ctx err;
+	if (ap_perf_reader_create_file(&r, in, NULL, &err)) {
+		fprintf(stderr, "%s:0x%llx: %s: %s\n", in, (unsigned long long)err.offset, err.where, err.message);
 		return 1;
 	}
 	const struct ap_perf_info *info = ap_perf_info(r);
@@ -132,7 +132,7 @@ static int do_print(const char *in)
 	}
 	int ok = n == info->n_samples &&
 	         n + info->n_samples_unknown == info->n_records[AP_PERF_RECORD_SAMPLE];
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 	if (!ok)
 		fprintf(stderr, "%s: %zu samples listed, info says otherwise\n", in, n);
 	return ok ? 0 : 1;
@@ -167,9 +167,9 @@ static int do_expect(const char *in, const char *symfile, int counts)
 		fclose(f);
 	}
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	if (ap_perf_open_file(&r, in, NULL, &err)) {
-		fprintf(stderr, "%s:0x%llx: %s: %s\n", in, (unsigned long long)err.offset, err.where, err.msg);
+	struct ap_error_ctx err;
+	if (ap_perf_reader_create_file(&r, in, NULL, &err)) {
+		fprintf(stderr, "%s:0x%llx: %s: %s\n", in, (unsigned long long)err.offset, err.where, err.message);
 		return 1;
 	}
 	const struct ap_perf_info *info = ap_perf_info(r);
@@ -203,7 +203,7 @@ static int do_expect(const char *in, const char *symfile, int counts)
 			       (unsigned long long)s.weight, sym_of(s.ip), (unsigned long long)s.phys_addr);
 		}
 	}
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 	return 0;
 }
 

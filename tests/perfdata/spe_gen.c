@@ -41,9 +41,9 @@ static int write_perf(const char *out, int n_buf, int with_side_band, size_t rec
 	ap_perf_write_config_init(&cfg);
 	cfg.nr_cpus = 2;
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	if (ap_perf_writer_open(&w, out, &cfg, &err) != 0)
-		return fail(err.msg);
+	struct ap_error_ctx err;
+	if (ap_perf_writer_create(&w, out, &cfg, &err) != 0)
+		return fail(err.message);
 	if (with_side_band) {
 		ap_perf_write_comm(w, 500, 501, "prog", 0);
 		ap_perf_write_mmap2(w, 500, 501, 0x400000, 0x1000, 0, 5, "/prog", 0);
@@ -59,7 +59,7 @@ static int write_perf(const char *out, int n_buf, int with_side_band, size_t rec
 		free(spe);
 	}
 	if (ap_perf_writer_finish(w, &err) != 0)
-		return fail(err.msg);
+		return fail(err.message);
 	return 0;
 }
 
@@ -69,9 +69,9 @@ static int write_perf_many(const char *out, size_t n_buf, size_t records)
 	ap_perf_write_config_init(&cfg);
 	cfg.nr_cpus = 4;
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	if (ap_perf_writer_open(&w, out, &cfg, &err) != 0)
-		return fail(err.msg);
+	struct ap_error_ctx err;
+	if (ap_perf_writer_create(&w, out, &cfg, &err) != 0)
+		return fail(err.message);
 	ap_perf_write_comm(w, 500, 501, "prog", 0);
 	for (size_t i = 0; i < n_buf; i++) {
 		size_t len = 0;
@@ -81,7 +81,7 @@ static int write_perf_many(const char *out, size_t n_buf, size_t records)
 		free(spe);
 	}
 	if (ap_perf_writer_finish(w, &err) != 0)
-		return fail(err.msg);
+		return fail(err.message);
 	return 0;
 }
 
@@ -94,14 +94,14 @@ static int write_aux(const char *out, uint64_t flags, const char *raw)
 	struct ap_perf_write_config cfg;
 	ap_perf_write_config_init(&cfg);
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
+	struct ap_error_ctx err;
 	int rc = 0;
-	if (ap_perf_writer_open(&w, out, &cfg, &err) != 0)
-		rc = fail(err.msg);
+	if (ap_perf_writer_create(&w, out, &cfg, &err) != 0)
+		rc = fail(err.message);
 	else if (ap_perf_write_comm(w, 500, 500, "prog", 0) != 0 || ap_perf_write_aux(w, 0, 500, 500, spe, len, flags, 0) != 0)
-		rc = fail("cannot write the buffer"), ap_perf_writer_abort(w);
+		rc = fail("cannot write the buffer"), ap_perf_writer_destroy(w);
 	else if (ap_perf_writer_finish(w, &err) != 0)
-		rc = fail(err.msg);
+		rc = fail(err.message);
 	free(spe);
 	return rc;
 }

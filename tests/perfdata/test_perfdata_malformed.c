@@ -23,8 +23,8 @@ static void make_good(void)
 	size_t n = 0;
 	uint8_t *spe = spe_stream(5, 30, NULL, 0, 10, &n);
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	CHECK(ap_perf_writer_open(&w, path, NULL, &err) == 0);
+	struct ap_error_ctx err;
+	CHECK(ap_perf_writer_create(&w, path, NULL, &err) == 0);
 	ap_perf_write_comm(w, 10, 10, "prog", 0);
 	ap_perf_write_mmap2(w, 10, 10, 0x400000, 0x1000, 0, 5, "/prog", 0);
 	ap_perf_write_aux(w, 0, 10, 10, spe, n, 0, 0);
@@ -39,10 +39,10 @@ TEST(good_file_reads)
 {
 	make_good();
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	CHECK(ap_perf_open_mem(&r, good, good_len, NULL, &err) == 0);
+	struct ap_error_ctx err;
+	CHECK(ap_perf_reader_create_mem(&r, good, good_len, NULL, &err) == 0);
 	CHECK_EQ_U64(ap_perf_info(r)->n_aux_buffers, 1);
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 }
 
 TEST(each_malformed_file_is_refused_with_offset_and_record_type)
@@ -52,15 +52,15 @@ TEST(each_malformed_file_is_refused_with_offset_and_record_type)
 	CHECK_EQ_U64(n, PB_N_MALFORMED);
 	for (int i = 0; i < n; i++) {
 		struct ap_perf_reader *r = NULL;
-		struct ap_perf_error err;
-		int rc = ap_perf_open_mem(&r, m[i].bytes, m[i].len, NULL, &err);
-		printf("  %s: %s @0x%llx: %s\n", m[i].name, err.where, (unsigned long long)err.offset, err.msg);
+		struct ap_error_ctx err;
+		int rc = ap_perf_reader_create_mem(&r, m[i].bytes, m[i].len, NULL, &err);
+		printf("  %s: %s @0x%llx: %s\n", m[i].name, err.where, (unsigned long long)err.offset, err.message);
 		CHECK_EQ_U64(-rc, m[i].code);
 		CHECK(r == NULL);
 		CHECK_EQ_U64(err.offset, m[i].offset);
 		CHECK_EQ_U64(err.record_type, m[i].record_type);
 		CHECK(strstr(err.where, m[i].where) != NULL);
-		CHECK(strstr(err.msg, m[i].msg) != NULL);
+		CHECK(strstr(err.message, m[i].msg) != NULL);
 		free(m[i].bytes);
 	}
 }
@@ -69,9 +69,9 @@ TEST(byte_swapped_file_is_unsupported)
 {
 	uint8_t b[104] = "2ELIFREP";
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	CHECK_EQ_U64(-ap_perf_open_mem(&r, b, sizeof(b), NULL, &err), AP_ERR_UNSUPPORTED);
-	CHECK(strstr(err.msg, "byte-swapped") != NULL);
+	struct ap_error_ctx err;
+	CHECK_EQ_U64(-ap_perf_reader_create_mem(&r, b, sizeof(b), NULL, &err), AP_ERR_UNSUPPORTED);
+	CHECK(strstr(err.message, "byte-swapped") != NULL);
 }
 
 TEST(unknown_record_type_is_skipped_by_size)
@@ -84,11 +84,11 @@ TEST(unknown_record_type_is_skipped_by_size)
 	pb_put(&o, "0123456789abcdef", 16);
 	pb_put(&o, pipe + 16, plen - 16);
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	CHECK(ap_perf_open_mem(&r, o.p, o.n, NULL, &err) == 0);
+	struct ap_error_ctx err;
+	CHECK(ap_perf_reader_create_mem(&r, o.p, o.n, NULL, &err) == 0);
 	CHECK_EQ_U64(ap_perf_info(r)->n_unknown_records, 1);
 	CHECK_EQ_U64(ap_perf_info(r)->n_aux_buffers, 1);
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 	free(o.p);
 	free(pipe);
 }
@@ -101,11 +101,11 @@ TEST(every_prefix_is_refused_or_read)
 		uint8_t *copy = malloc(len + 1); /* exact size: ASan sees overreads */
 		memcpy(copy, good, len);
 		struct ap_perf_reader *r;
-		struct ap_perf_error err;
-		int rc = ap_perf_open_mem(&r, copy, len, NULL, &err);
+		struct ap_error_ctx err;
+		int rc = ap_perf_reader_create_mem(&r, copy, len, NULL, &err);
 		refused += rc == -AP_ERR_FORMAT;
 		if (!rc)
-			ap_perf_close(r);
+			ap_perf_reader_destroy(r);
 		free(copy);
 	}
 	CHECK_EQ_U64(refused, good_len);

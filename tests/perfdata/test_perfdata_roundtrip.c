@@ -83,8 +83,8 @@ static void write_file(void)
 	cfg.nr_cpus = 2;
 	cfg.midr = 0x00000000410fd0c0ull;
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	CHECK(ap_perf_writer_open(&w, path, &cfg, &err) == 0);
+	struct ap_error_ctx err;
+	CHECK(ap_perf_writer_create(&w, path, &cfg, &err) == 0);
 	CHECK(access(path, F_OK) != 0); /* nothing at PATH before finish */
 	CHECK(ap_perf_write_comm(w, 77, 78, "workload", 0) == 0);
 	CHECK(ap_perf_write_mmap2(w, 77, 78, 0x400000, 0x2000, 0, 5, "/bin/workload", 0) == 0);
@@ -181,18 +181,18 @@ static void check_reader(const struct ap_perf_reader *r, int pipe)
 TEST(file_mode_round_trip)
 {
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	int rc = ap_perf_open_file(&r, path, NULL, &err);
+	struct ap_error_ctx err;
+	int rc = ap_perf_reader_create_file(&r, path, NULL, &err);
 	CHECK(rc == 0);
 	if (rc) {
-		fprintf(stderr, "open: %s: %s\n", err.where, err.msg);
+		fprintf(stderr, "open: %s: %s\n", err.where, err.message);
 		return;
 	}
 	check_reader(r, 0);
 	CHECK_EQ_U64(ap_perf_info(r)->n_auxtrace_index, N_BUF);
 	CHECK_EQ_U64(ap_perf_info(r)->n_compressed, 0);
 	CHECK_EQ_U64(ap_perf_info(r)->n_unknown_records, 0);
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 }
 
 static void check_rewrapped(int compress)
@@ -204,8 +204,8 @@ static void check_rewrapped(int compress)
 		return;
 	uint8_t *p = pb_rewrap_pipe(f, compress, &plen);
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	int rc = ap_perf_open_mem(&r, p, plen, NULL, &err);
+	struct ap_error_ctx err;
+	int rc = ap_perf_reader_create_mem(&r, p, plen, NULL, &err);
 	CHECK(rc == 0);
 	if (rc == 0) {
 		check_reader(r, 1);
@@ -213,9 +213,9 @@ static void check_rewrapped(int compress)
 			CHECK(ap_perf_info(r)->n_compressed > 2); /* the frame was split */
 			CHECK(ap_perf_info(r)->decompressed_bytes > 0);
 		}
-		ap_perf_close(r);
+		ap_perf_reader_destroy(r);
 	} else {
-		fprintf(stderr, "open: %s @%llu: %s\n", err.where, (unsigned long long)err.offset, err.msg);
+		fprintf(stderr, "open: %s @%llu: %s\n", err.where, (unsigned long long)err.offset, err.message);
 	}
 	free(p);
 	free(f);
@@ -246,12 +246,12 @@ TEST(stdin_like_fd)
 	}
 	close(fds[1]);
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	CHECK(ap_perf_open_fd(&r, fds[0], NULL, &err) == 0);
+	struct ap_error_ctx err;
+	CHECK(ap_perf_reader_create_fd(&r, fds[0], NULL, &err) == 0);
 	close(fds[0]);
 	wait(NULL);
 	check_reader(r, 0);
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 	free(f);
 }
 
@@ -262,8 +262,8 @@ TEST(many_buffers_get_their_own_aux_flags)
 	char p2[300];
 	snprintf(p2, sizeof(p2), "%s.many", path);
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	CHECK(ap_perf_writer_open(&w, p2, NULL, &err) == 0);
+	struct ap_error_ctx err;
+	CHECK(ap_perf_writer_create(&w, p2, NULL, &err) == 0);
 	const size_t n = 3000;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t fl = (i % 5 == 0 ? AP_PERF_AUX_FLAG_TRUNCATED : 0) | (i % 7 == 0 ? AP_PERF_AUX_FLAG_COLLISION : 0);
@@ -271,7 +271,7 @@ TEST(many_buffers_get_their_own_aux_flags)
 	}
 	CHECK(ap_perf_writer_finish(w, &err) == 0);
 	struct ap_perf_reader *r;
-	CHECK(ap_perf_open_file(&r, p2, NULL, &err) == 0);
+	CHECK(ap_perf_reader_create_file(&r, p2, NULL, &err) == 0);
 	const struct ap_perf_info *in = ap_perf_info(r);
 	CHECK_EQ_U64(in->n_aux_buffers, n);
 	size_t bad = 0;
@@ -282,7 +282,7 @@ TEST(many_buffers_get_their_own_aux_flags)
 		       b->cpu != (int32_t)(i % 4);
 	}
 	CHECK_EQ_U64(bad, 0);
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 	CHECK(unlink(p2) == 0);
 }
 
@@ -307,8 +307,8 @@ TEST(build_ids_round_trip)
 
 	snprintf(p2, sizeof(p2), "%s.ids", path);
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	CHECK(ap_perf_writer_open(&w, p2, NULL, &err) == 0);
+	struct ap_error_ctx err;
+	CHECK(ap_perf_writer_create(&w, p2, NULL, &err) == 0);
 	CHECK(ap_perf_write_mmap2(w, 7, 7, 0x400000, 0x1000, 0, 5, self, 0) == 0);
 	CHECK(ap_perf_write_mmap2(w, 7, 7, 0x500000, 0x1000, 0x1000, 5, self, 0) == 0); /* once */
 	CHECK(ap_perf_write_mmap2(w, 7, 7, 0x600000, 0x1000, 0, 5,
@@ -317,7 +317,7 @@ TEST(build_ids_round_trip)
 	CHECK(ap_perf_writer_finish(w, &err) == 0);
 
 	struct ap_perf_reader *r;
-	CHECK(ap_perf_open_file(&r, p2, NULL, &err) == 0);
+	CHECK(ap_perf_reader_create_file(&r, p2, NULL, &err) == 0);
 	const struct ap_perf_info *in = ap_perf_info(r);
 	CHECK((in->features[0] >> AP_PERF_FEAT_BUILD_ID) & 1);
 	CHECK_EQ_U64(in->n_build_ids, 1);
@@ -328,7 +328,7 @@ TEST(build_ids_round_trip)
 		CHECK(memcmp(in->build_ids[0].id, want, (size_t)want_len) == 0);
 	}
 	CHECK_EQ_U64(in->n_mmaps, 4);
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 	unlink(p2);
 }
 

@@ -60,8 +60,8 @@ static uint8_t *write_file(int spe, size_t n_events, size_t *len)
 	cfg.events = ev;
 	cfg.n_events = n_events;
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	CHECK(ap_perf_writer_open(&w, path, &cfg, &err) == 0);
+	struct ap_error_ctx err;
+	CHECK(ap_perf_writer_create(&w, path, &cfg, &err) == 0);
 	ap_perf_write_comm(w, 7, 7, "prog", 0);
 	for (int i = 0; i < N; i++) {
 		struct ap_perf_sample s;
@@ -88,11 +88,11 @@ static uint8_t *write_file(int spe, size_t n_events, size_t *len)
 static void check_samples(const uint8_t *p, size_t len, size_t n_events, size_t base)
 {
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	int rc = ap_perf_open_mem(&r, p, len, NULL, &err);
+	struct ap_error_ctx err;
+	int rc = ap_perf_reader_create_mem(&r, p, len, NULL, &err);
 	CHECK(rc == 0);
 	if (rc) {
-		fprintf(stderr, "  0x%llx %s: %s\n", (unsigned long long)err.offset, err.where, err.msg);
+		fprintf(stderr, "  0x%llx %s: %s\n", (unsigned long long)err.offset, err.where, err.message);
 		return;
 	}
 	const struct ap_perf_info *in = ap_perf_info(r);
@@ -133,7 +133,7 @@ static void check_samples(const uint8_t *p, size_t len, size_t n_events, size_t 
 		i++;
 	}
 	CHECK_EQ_U64(i, N);
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 }
 
 TEST(written_samples_read_back)
@@ -143,15 +143,15 @@ TEST(written_samples_read_back)
 	check_samples(one, one_len, 1, 0);
 	check_samples(two, two_len, 2, 1);
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	CHECK(ap_perf_open_mem(&r, two, two_len, NULL, &err) == 0);
+	struct ap_error_ctx err;
+	CHECK(ap_perf_reader_create_mem(&r, two, two_len, NULL, &err) == 0);
 	CHECK_EQ_U64(ap_perf_info(r)->n_attrs, 3);
 	CHECK_EQ_STR(ap_perf_info(r)->attrs[2].name, "ev-ip");
 	CHECK(ap_perf_info(r)->has_auxtrace_info);
-	ap_perf_close(r);
-	CHECK(ap_perf_open_mem(&r, one, one_len, NULL, &err) == 0);
+	ap_perf_reader_destroy(r);
+	CHECK(ap_perf_reader_create_mem(&r, one, one_len, NULL, &err) == 0);
 	CHECK(!ap_perf_info(r)->has_auxtrace_info);
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 }
 
 TEST(pipe_compressed_and_misaligned_read_back)
@@ -177,21 +177,21 @@ TEST(writer_refuses_what_it_cannot_write)
 	cfg.events = &ev;
 	cfg.n_events = 1;
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	CHECK_EQ_U64(-ap_perf_writer_open(&w, "never.data", &cfg, &err), AP_ERR_INVALID);
+	struct ap_error_ctx err;
+	CHECK_EQ_U64(-ap_perf_writer_create(&w, "never.data", &cfg, &err), AP_ERR_INVALID);
 	ev.sample_type = AP_PERF_SAMPLE_IP;
 	ev.name = NULL;
-	CHECK_EQ_U64(-ap_perf_writer_open(&w, "never.data", &cfg, &err), AP_ERR_INVALID);
+	CHECK_EQ_U64(-ap_perf_writer_create(&w, "never.data", &cfg, &err), AP_ERR_INVALID);
 	cfg.spe = 0;
 	cfg.n_events = 0;
-	CHECK_EQ_U64(-ap_perf_writer_open(&w, "never.data", &cfg, &err), AP_ERR_INVALID);
+	CHECK_EQ_U64(-ap_perf_writer_create(&w, "never.data", &cfg, &err), AP_ERR_INVALID);
 	CHECK(access("never.data", F_OK) != 0);
 	/* without the SPE attr there is no AUX data */
 	ev.name = "x";
 	cfg.n_events = 1;
-	CHECK(ap_perf_writer_open(&w, "never.data", &cfg, &err) == 0);
+	CHECK(ap_perf_writer_create(&w, "never.data", &cfg, &err) == 0);
 	CHECK_EQ_U64(-ap_perf_write_aux(w, 0, 1, 1, (const uint8_t *)"\0\0\0\0", 4, 0, 0), AP_ERR_INVALID);
-	ap_perf_writer_abort(w);
+	ap_perf_writer_destroy(w);
 	CHECK(access("never.data", F_OK) != 0);
 }
 
@@ -204,14 +204,14 @@ static void expect_refused(void (*edit)(uint8_t *rec), const char *msg)
 	CHECK(off != 0);
 	edit(f + off);
 	struct ap_perf_reader *r = NULL;
-	struct ap_perf_error err;
-	int rc = ap_perf_open_mem(&r, f, one_len, NULL, &err);
-	printf("  %s @0x%llx: %s\n", err.where, (unsigned long long)err.offset, err.msg);
+	struct ap_error_ctx err;
+	int rc = ap_perf_reader_create_mem(&r, f, one_len, NULL, &err);
+	printf("  %s @0x%llx: %s\n", err.where, (unsigned long long)err.offset, err.message);
 	CHECK_EQ_U64(-rc, AP_ERR_FORMAT);
 	CHECK(r == NULL);
 	CHECK_EQ_U64(err.offset, off);
 	CHECK_EQ_U64(err.record_type, AP_PERF_RECORD_SAMPLE);
-	CHECK(strstr(err.msg, msg) != NULL);
+	CHECK(strstr(err.message, msg) != NULL);
 	free(f);
 }
 static void cut_in_time(uint8_t *rec) { uint16_t s = 8 + 8 + 8 + 4; memcpy(rec + 6, &s, 2); }
@@ -235,10 +235,10 @@ TEST(sample_id_of_no_attr_is_refused)
 	uint64_t off = pb_find_record(f, two_len, AP_PERF_RECORD_SAMPLE, 0);
 	wrong_id(f + off);
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	CHECK_EQ_U64(-ap_perf_open_mem(&r, f, two_len, NULL, &err), AP_ERR_FORMAT);
+	struct ap_error_ctx err;
+	CHECK_EQ_U64(-ap_perf_reader_create_mem(&r, f, two_len, NULL, &err), AP_ERR_FORMAT);
 	CHECK_EQ_U64(err.offset, off);
-	CHECK(strstr(err.msg, "sample id 999 is no attr's") != NULL);
+	CHECK(strstr(err.message, "sample id 999 is no attr's") != NULL);
 	free(f);
 	/* pipe mode, a sample before the HEADER_ATTR record */
 	struct pb_buf o = { 0 };
@@ -247,9 +247,9 @@ TEST(sample_id_of_no_attr_is_refused)
 	pb_put(&o, &sixteen, 8);
 	pb_put_hdr(&o, AP_PERF_RECORD_SAMPLE, 16);
 	pb_put(&o, &ip, 8);
-	CHECK_EQ_U64(-ap_perf_open_mem(&r, o.p, o.n, NULL, &err), AP_ERR_FORMAT);
+	CHECK_EQ_U64(-ap_perf_reader_create_mem(&r, o.p, o.n, NULL, &err), AP_ERR_FORMAT);
 	CHECK_EQ_U64(err.offset, 16);
-	CHECK(strstr(err.msg, "before any attr") != NULL);
+	CHECK(strstr(err.message, "before any attr") != NULL);
 	free(o.p);
 }
 
@@ -315,8 +315,8 @@ TEST(fields_the_writer_does_not_write_are_skipped_by_size)
 	put_rich_sample(&o, 1);
 	put_rich_sample(&o, 0);
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	int rc = ap_perf_open_mem(&r, o.p, o.n, NULL, &err);
+	struct ap_error_ctx err;
+	int rc = ap_perf_reader_create_mem(&r, o.p, o.n, NULL, &err);
 	CHECK(rc == 0);
 	if (rc == 0) {
 		struct ap_perf_sample_iter it;
@@ -333,17 +333,17 @@ TEST(fields_the_writer_does_not_write_are_skipped_by_size)
 			n++;
 		}
 		CHECK_EQ_U64(n, 2);
-		ap_perf_close(r);
+		ap_perf_reader_destroy(r);
 	}
 	/* the same cut one byte short of its AUX data: refused */
 	uint16_t cut;
 	memcpy(&cut, o.p + 16 + 144 + 6, 2);
 	cut = (uint16_t)(cut - 8);
 	memcpy(o.p + 16 + 144 + 6, &cut, 2);
-	rc = ap_perf_open_mem(&r, o.p, o.n, NULL, &err);
+	rc = ap_perf_reader_create_mem(&r, o.p, o.n, NULL, &err);
 	CHECK_EQ_U64(-rc, AP_ERR_FORMAT);
 	CHECK_EQ_U64(err.offset, 16 + 144);
-	CHECK(strstr(err.msg, "ends inside its AUX field") != NULL);
+	CHECK(strstr(err.message, "ends inside its AUX field") != NULL);
 	free(o.p);
 }
 
@@ -355,8 +355,8 @@ TEST(every_prefix_is_refused_or_read)
 		uint8_t *copy = malloc(len + 1);
 		memcpy(copy, pipe, len);
 		struct ap_perf_reader *r;
-		struct ap_perf_error err;
-		int rc = ap_perf_open_mem(&r, copy, len, NULL, &err);
+		struct ap_error_ctx err;
+		int rc = ap_perf_reader_create_mem(&r, copy, len, NULL, &err);
 		CHECK(rc == 0 || rc == -AP_ERR_FORMAT);
 		if (!rc) {
 			struct ap_perf_sample_iter it;
@@ -367,7 +367,7 @@ TEST(every_prefix_is_refused_or_read)
 				for (uint32_t k = 0; k < s.n_callchain; k++)
 					sum += s.callchain[k];
 			(void)sum;
-			ap_perf_close(r);
+			ap_perf_reader_destroy(r);
 		}
 		free(copy);
 	}

@@ -50,8 +50,8 @@ TEST(topology_features_as_perf_reads_them)
 	ap_perf_write_config_init(&cfg);
 	cfg.nr_cpus = 3;
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	CHECK_EQ_U64(ap_perf_writer_open(&w, path, &cfg, &err), 0);
+	struct ap_error_ctx err;
+	CHECK_EQ_U64(ap_perf_writer_create(&w, path, &cfg, &err), 0);
 	CHECK_EQ_U64(ap_perf_writer_finish(w, &err), 0);
 	FILE *fp = fopen(path, "rb");
 	CHECK(fp != NULL);
@@ -105,13 +105,13 @@ TEST(topology_features_as_perf_reads_them)
 	}
 	/* The reader sees them among the features. */
 	struct ap_perf_reader *r;
-	CHECK_EQ_U64(ap_perf_open_mem(&r, f, len, NULL, &err), 0);
+	CHECK_EQ_U64(ap_perf_reader_create_mem(&r, f, len, NULL, &err), 0);
 	if (r) {
 		const struct ap_perf_info *in = ap_perf_info(r);
 		CHECK(in->features[0] >> AP_PERF_FEAT_CPU_TOPOLOGY & 1);
 		CHECK(in->features[0] >> AP_PERF_FEAT_NUMA_TOPOLOGY & 1);
 		CHECK(in->features[0] >> AP_PERF_FEAT_MEM_TOPOLOGY & 1);
-		ap_perf_close(r);
+		ap_perf_reader_destroy(r);
 	}
 }
 

@@ -51,10 +51,10 @@ static const char *in_dir(const char *name)
 static int write_one(struct ap_perf_writer *w)
 {
 	static const uint8_t rec[] = { 0xb0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0x01 };
-	struct ap_perf_error err;
+	struct ap_error_ctx err;
 	int rc = ap_perf_write_aux(w, 0, 1, 1, rec, sizeof(rec), 0, 0);
 	if (rc) {
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		return rc;
 	}
 	return ap_perf_writer_finish(w, &err);
@@ -63,11 +63,11 @@ static int write_one(struct ap_perf_writer *w)
 static int is_perfdata(const char *path)
 {
 	struct ap_perf_reader *r;
-	struct ap_perf_error err;
-	if (ap_perf_open_file(&r, path, NULL, &err) != 0)
+	struct ap_error_ctx err;
+	if (ap_perf_reader_create_file(&r, path, NULL, &err) != 0)
 		return 0;
 	int ok = ap_perf_info(r)->n_aux_buffers == 1;
-	ap_perf_close(r);
+	ap_perf_reader_destroy(r);
 	return ok;
 }
 
@@ -78,8 +78,8 @@ TEST(symlink_kept_target_replaced)
 	CHECK(chmod(in_dir("target.data"), 0640) == 0);
 	CHECK(symlink("target.data", in_dir("link.data")) == 0);
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	CHECK(ap_perf_writer_open(&w, in_dir("link.data"), NULL, &err) == 0);
+	struct ap_error_ctx err;
+	CHECK(ap_perf_writer_create(&w, in_dir("link.data"), NULL, &err) == 0);
 	CHECK(write_one(w) == 0);
 	struct stat st;
 	CHECK(lstat(in_dir("link.data"), &st) == 0 && S_ISLNK(st.st_mode));
@@ -91,10 +91,10 @@ TEST(fifo_refused_not_replaced)
 {
 	CHECK(mkfifo(in_dir("out.fifo"), 0600) == 0);
 	struct ap_perf_writer *w = (struct ap_perf_writer *)1;
-	struct ap_perf_error err;
-	CHECK_EQ_U64(ap_perf_writer_open(&w, in_dir("out.fifo"), NULL, &err), (uint64_t)-AP_ERR_INVALID);
+	struct ap_error_ctx err;
+	CHECK_EQ_U64(ap_perf_writer_create(&w, in_dir("out.fifo"), NULL, &err), (uint64_t)-AP_ERR_INVALID);
 	CHECK(w == NULL);
-	CHECK(strstr(err.msg, "not a regular file") != NULL);
+	CHECK(strstr(err.message, "not a regular file") != NULL);
 	struct stat st;
 	CHECK(lstat(in_dir("out.fifo"), &st) == 0 && S_ISFIFO(st.st_mode));
 }
@@ -104,8 +104,8 @@ TEST(fd_at_start_written_and_left_open)
 	int fd = open(in_dir("fd.data"), O_RDWR | O_CREAT | O_TRUNC, 0644);
 	CHECK(fd >= 0);
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	CHECK(ap_perf_writer_open_fd(&w, fd, NULL, &err) == 0);
+	struct ap_error_ctx err;
+	CHECK(ap_perf_writer_create_fd(&w, fd, NULL, &err) == 0);
 	CHECK(write_one(w) == 0);
 	CHECK(fcntl(fd, F_GETFD) >= 0); /* still the caller's */
 	CHECK(close(fd) == 0);
@@ -117,11 +117,11 @@ TEST(fd_not_at_start_refused)
 	int fd = open(in_dir("off.data"), O_RDWR | O_CREAT | O_TRUNC, 0644);
 	CHECK(fd >= 0 && write(fd, "x", 1) == 1);
 	struct ap_perf_writer *w;
-	struct ap_perf_error err;
-	CHECK_EQ_U64(ap_perf_writer_open_fd(&w, fd, NULL, &err), (uint64_t)-AP_ERR_INVALID);
+	struct ap_error_ctx err;
+	CHECK_EQ_U64(ap_perf_writer_create_fd(&w, fd, NULL, &err), (uint64_t)-AP_ERR_INVALID);
 	int p[2];
 	CHECK(pipe(p) == 0);
-	CHECK_EQ_U64(ap_perf_writer_open_fd(&w, p[1], NULL, &err), (uint64_t)-AP_ERR_INVALID);
+	CHECK_EQ_U64(ap_perf_writer_create_fd(&w, p[1], NULL, &err), (uint64_t)-AP_ERR_INVALID);
 	close(p[0]);
 	close(p[1]);
 	close(fd);

@@ -89,9 +89,9 @@ TEST(kernel_functions_and_modules)
 	char path[4096];
 	write_temp(path, sizeof(path), kallsyms, strlen(kallsyms));
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
-	char err[512] = "";
-	CHECK_EQ_U64(ap_report_load_kallsyms(r, path, err, sizeof(err)), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
+	struct ap_error_ctx err = { 0 };
+	CHECK_EQ_U64(ap_report_load_kallsyms(r, path, &err), 0);
 	const uint64_t k = 0xffff800008000000ull, m = 0xffff800000a00000ull;
 	add_sample(r, k + 0x11008, 1);  /* do_el0_svc+8 */
 	for (int i = 0; i < 4; i++)
@@ -151,7 +151,7 @@ TEST(kernel_functions_and_modules)
 	CHECK_EQ_U64(ap_report_find_function(r, "arm_spe_pmu_start", &start, &size, &binary, &found), 0);
 	CHECK(start == m + 0x200 && size == 0x1e00 && binary && !strcmp(binary, "[arm_spe_pmu]"));
 	CHECK_EQ_U64(ap_report_find_function(r, "not_a_function", &start, &size, &binary, &found), -AP_ERR_INVALID);
-	ap_report_free(r);
+	ap_report_destroy(r);
 	unlink(path);
 }
 
@@ -163,14 +163,14 @@ TEST(second_file_replaces_the_first)
 	const char other[] = "ffff800008011000 T renamed\n";
 	write_temp(b, sizeof(b), other, strlen(other));
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
-	CHECK_EQ_U64(ap_report_load_kallsyms(r, a, NULL, 0), 0);
-	CHECK_EQ_U64(ap_report_load_kallsyms(r, b, NULL, 0), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
+	CHECK_EQ_U64(ap_report_load_kallsyms(r, a, NULL), 0);
+	CHECK_EQ_U64(ap_report_load_kallsyms(r, b, NULL), 0);
 	add_sample(r, 0xffff800008011008ull, 1);
 	CHECK_EQ_U64(ap_report_finish(r), 0);
 	const struct ap_report_row *row = row_of(r, 0xffff800008011008ull);
 	CHECK(row && row->name && !strcmp(row->name, "renamed"));
-	ap_report_free(r);
+	ap_report_destroy(r);
 	unlink(a);
 	unlink(b);
 }
@@ -182,19 +182,19 @@ static void check_bad(const char *text, size_t len, int want, const char *want_i
 	char path[4096];
 	write_temp(path, sizeof(path), text, len);
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
-	char err[512] = "";
-	CHECK_EQ_U64(ap_report_load_kallsyms(r, path, err, sizeof(err)), want);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
+	struct ap_error_ctx err = { 0 };
+	CHECK_EQ_U64(ap_report_load_kallsyms(r, path, &err), want);
 	char where[4200];
 	snprintf(where, sizeof(where), "%s%s", path, want_in_msg);
-	if (!strstr(err, where))
-		fprintf(stderr, "message '%s' lacks '%s'\n", err, where);
-	CHECK(strstr(err, where) != NULL);
+	if (!strstr(err.message, where))
+		fprintf(stderr, "message '%s' lacks '%s'\n", err.message, where);
+	CHECK(strstr(err.message, where) != NULL);
 	add_sample(r, 0xffff800008011008ull, 1);
 	CHECK_EQ_U64(ap_report_finish(r), 0);
 	const struct ap_report_row *row = row_of(r, 0xffff800008011008ull);
 	CHECK(row && !row->name && !row->binary);
-	ap_report_free(r);
+	ap_report_destroy(r);
 	unlink(path);
 }
 
@@ -226,11 +226,11 @@ TEST(bad_input_named_by_line)
 	check_bad("", 0, F, ": no function");
 
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
-	char err[512] = "";
-	CHECK_EQ_U64(ap_report_load_kallsyms(r, "/nonexistent/kallsyms", err, sizeof(err)), -AP_ERR_IO);
-	CHECK(strstr(err, "/nonexistent/kallsyms: cannot open") != NULL);
-	ap_report_free(r);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
+	struct ap_error_ctx err = { 0 };
+	CHECK_EQ_U64(ap_report_load_kallsyms(r, "/nonexistent/kallsyms", &err), -AP_ERR_IO);
+	CHECK(strstr(err.message, "/nonexistent/kallsyms: cannot open") != NULL);
+	ap_report_destroy(r);
 }
 
 TEST_MAIN(CASE(kernel_functions_and_modules), CASE(second_file_replaces_the_first), CASE(bad_input_named_by_line))

@@ -34,7 +34,7 @@ static struct ap_record load_rec(uint64_t pc, uint64_t events, uint16_t lat, uin
 TEST(rates_and_sources)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	uint64_t hit = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
 	uint64_t miss = hit | AP_EV_L1D_REFILL | AP_EV_LLC_ACCESS | AP_EV_LLC_MISS | AP_EV_TLB_WALK;
 	for (int i = 0; i < 30; i++) {
@@ -102,13 +102,13 @@ TEST(rates_and_sources)
 	CHECK_EQ_U64(strcmp(ap_report_data_source_name(0xe), "DRAM"), 0);
 	CHECK_EQ_U64(strcmp(ap_report_data_source_name(0x9), "PEER-CORE"), 0);
 	CHECK(ap_report_data_source_name(0x3) == NULL);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 TEST(percentiles_within_a_sixteenth)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	for (unsigned v = 1; v <= 4000; v++) {
 		struct ap_record a = load_rec(0x2000, AP_EV_L1D_ACCESS, (uint16_t)v, 0);
 		ap_report_add(r, &a);
@@ -120,13 +120,13 @@ TEST(percentiles_within_a_sixteenth)
 		double want = qs[i] * 4000, got = ap_report_percentile(t, qs[i]);
 		CHECK(got >= want * (1 - 1.0 / 16) - 1 && got <= want * (1 + 1.0 / 16) + 1);
 	}
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 TEST(many_pcs_grow_the_table)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	for (uint64_t i = 0; i < 20000; i++) {
 		struct ap_record a = load_rec(0x400000 + 4 * (i % 5000), AP_EV_L1D_ACCESS, 4, 0);
 		CHECK(ap_report_add(r, &a) == 0);
@@ -141,7 +141,7 @@ TEST(many_pcs_grow_the_table)
 		CHECK_EQ_U64(rows[i].stats.samples, 4);
 	}
 	CHECK_EQ_U64(sum, 20000);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 __attribute__((noinline)) static int marker_function(int x)
@@ -164,9 +164,9 @@ TEST(symbols_from_elf)
 	if (marker_function(1) != 4)
 		return;
 	struct ap_report *r;
-	char msg[256];
-	CHECK_EQ_U64(ap_report_new(&r), 0);
-	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, msg, sizeof(msg)), 0);
+	struct ap_error_ctx msg = { 0 };
+	CHECK_EQ_U64(ap_report_create(&r), 0);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, &msg), 0);
 	struct ap_record a = load_rec(elf_addr + 0x10000 + 4, AP_EV_L1D_ACCESS, 4, 0);
 	ap_report_add(r, &a);
 	ap_report_finish(r);
@@ -176,13 +176,13 @@ TEST(symbols_from_elf)
 	CHECK_EQ_U64(rows[0].offset, 4);
 	CHECK_EQ_U64(ap_report_functions(r, &rows), 1);
 	CHECK_EQ_U64(rows[0].addr, elf_addr + 0x10000);
-	ap_report_free(r);
+	ap_report_destroy(r);
 
-	CHECK_EQ_U64(ap_report_new(&r), 0);
-	CHECK_EQ_U64(ap_report_load_binary(r, "/nonexistent/file", 0, msg, sizeof(msg)), (uint64_t)-AP_ERR_IO);
-	CHECK(strstr(msg, "/nonexistent/file") != NULL);
-	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/cmdline", 0, msg, sizeof(msg)), (uint64_t)-AP_ERR_FORMAT);
-	ap_report_free(r);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/nonexistent/file", 0, &msg), (uint64_t)-AP_ERR_IO);
+	CHECK(strstr(msg.message, "/nonexistent/file") != NULL);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/cmdline", 0, &msg), (uint64_t)-AP_ERR_FORMAT);
+	ap_report_destroy(r);
 }
 
 /* A function found by name (ap_report_find_function: the binary's, at its
@@ -194,9 +194,9 @@ TEST(function_by_name_and_pc_stats)
 	CHECK(dladdr((void *)marker_function, &info) != 0);
 	uint64_t elf_addr = (uint64_t)(uintptr_t)marker_function - (uint64_t)(uintptr_t)info.dli_fbase;
 	struct ap_report *r;
-	char msg[256];
-	CHECK_EQ_U64(ap_report_new(&r), 0);
-	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, msg, sizeof(msg)), 0);
+	struct ap_error_ctx msg = { 0 };
+	CHECK_EQ_U64(ap_report_create(&r), 0);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, &msg), 0);
 	struct ap_record a = load_rec(elf_addr + 0x10000 + 4, AP_EV_L1D_ACCESS, 9, 0);
 	ap_report_add(r, &a);
 	ap_report_add(r, &a);
@@ -220,7 +220,7 @@ TEST(function_by_name_and_pc_stats)
 	CHECK_EQ_U64(ap_report_find_function(r, "no_such_function", &start, &size, &binary, &found),
 	             (uint64_t)-AP_ERR_INVALID);
 	CHECK_EQ_U64(ap_report_find_function(r, "marker", &start, &size, &binary, &found), (uint64_t)-AP_ERR_INVALID);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* Rows per thread by CONTEXTIDR_EL1 (ap_report_threads), records without
@@ -229,7 +229,7 @@ TEST(function_by_name_and_pc_stats)
 TEST(threads_by_context)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	uint64_t ctx[] = { 7, 7, 9, 7, 0, 9, 7 }; /* 0: no Context packet */
 	for (size_t i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
 		struct ap_record a = load_rec(0x1000 + 4 * i, AP_EV_L1D_ACCESS, (uint16_t)(10 * (i + 1)), 0);
@@ -254,7 +254,7 @@ TEST(threads_by_context)
 	CHECK_EQ_U64(rows[0].addr, 7);
 	CHECK_EQ_U64(rows[1].addr, 9);
 	CHECK_EQ_U64(rows[2].addr, AP_REPORT_NO_CONTEXT);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* Many threads (a stream with a context per record, as a fuzzer makes):
@@ -263,7 +263,7 @@ TEST(threads_by_context)
 TEST(many_threads)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	const uint32_t threads = 50000;
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t i = 0; i < 2 * threads; i++) {
@@ -280,7 +280,7 @@ TEST(many_threads)
 	for (uint32_t k = 0; k < threads; k++)
 		wrong += rows[k].stats.samples != 4;
 	CHECK_EQ_U64(wrong, 0);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* Libraries beside the binary (a dynamic program's loader and shared
@@ -294,11 +294,11 @@ TEST(symbols_from_libraries)
 	uint64_t elf_addr = (uint64_t)(uintptr_t)marker_function - (uint64_t)(uintptr_t)info.dli_fbase;
 	const uint64_t lib_bias = 0x4000000000ull;
 	struct ap_report *r;
-	char msg[256];
-	CHECK_EQ_U64(ap_report_new(&r), 0);
-	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, msg, sizeof(msg)), 0);
-	CHECK_EQ_U64(ap_report_load_library(r, "/nonexistent/lib.so", 0, msg, sizeof(msg)), (uint64_t)-AP_ERR_IO);
-	CHECK_EQ_U64(ap_report_load_library(r, "/proc/self/exe", lib_bias, msg, sizeof(msg)), 0);
+	struct ap_error_ctx msg = { 0 };
+	CHECK_EQ_U64(ap_report_create(&r), 0);
+	CHECK_EQ_U64(ap_report_load_binary(r, "/proc/self/exe", 0x10000, &msg), 0);
+	CHECK_EQ_U64(ap_report_load_library(r, "/nonexistent/lib.so", 0, &msg), (uint64_t)-AP_ERR_IO);
+	CHECK_EQ_U64(ap_report_load_library(r, "/proc/self/exe", lib_bias, &msg), 0);
 	struct ap_record in_binary = load_rec(elf_addr + 0x10000, AP_EV_L1D_ACCESS, 4, 0);
 	struct ap_record in_library = load_rec(elf_addr + lib_bias + 4, AP_EV_L1D_ACCESS, 4, 0);
 	struct ap_record nowhere = load_rec(0x7000000000ull, AP_EV_L1D_ACCESS, 4, 0);
@@ -319,7 +319,7 @@ TEST(symbols_from_libraries)
 	}
 	CHECK_EQ_U64(named_in_binary, 1);
 	CHECK_EQ_U64(unknown, 1);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* Rows ranked by each key (enum ap_report_key), most first, ties by
@@ -330,7 +330,7 @@ TEST(symbols_from_libraries)
 TEST(ranked_by_each_key)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	uint64_t hit = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
 	uint64_t miss = hit | AP_EV_L1D_REFILL | AP_EV_LLC_ACCESS | AP_EV_LLC_MISS;
 	for (int i = 0; i < 6; i++) {
@@ -380,7 +380,7 @@ TEST(ranked_by_each_key)
 	CHECK_EQ_U64(ap_report_key_count(&rows[1].stats, AP_REPORT_BY_TLB_WALKS), 3);
 	CHECK_EQ_U64(ap_report_key_count(&rows[2].stats, AP_REPORT_BY_SAMPLES), 6);
 	CHECK_EQ_U64(ap_report_totals(r)->lat_total_sum, 600 + 120 + 24);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* Rates stay fractions when records break the events' implications
@@ -391,7 +391,7 @@ TEST(ranked_by_each_key)
 TEST(rates_are_fractions_of_odd_records)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	struct ap_record odd = load_rec(0x1000, 0, 10, 0);
 	odd.events = AP_EV_RETIRED | AP_EV_L1D_REFILL | AP_EV_LLC_MISS | AP_EV_TLB_WALK | AP_EV_MISPREDICTED;
 	struct ap_record hit = load_rec(0x1000, AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS, 4, 0);
@@ -413,7 +413,7 @@ TEST(rates_are_fractions_of_odd_records)
 	CHECK(q.llc_miss == 0.5);
 	CHECK(q.tlb_walk == 0.5);
 	CHECK(q.mispredict == 0.0);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* A data access: a load (ds: its Data Source, or -1 for none) or a store
@@ -450,7 +450,7 @@ static void add_both_passes(struct ap_report *r, const struct ap_record *recs, s
 TEST(shared_lines_like_perf_c2c)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	const uint64_t a = 0x4a2100, b = 0x7000, tag = 0x5Aull << 56;
 	struct ap_record recs[] = {
 		access_rec(0x1000, a + 0x00, 0, 0x9, 11),       /* peer core */
@@ -497,10 +497,10 @@ TEST(shared_lines_like_perf_c2c)
 	CHECK_EQ_U64(lines[1].stats.samples, 3); /* the DRAM load counts: same line */
 	CHECK_EQ_U64(lines[1].threads, 1);
 	CHECK_EQ_U64(lines[1].sharing, AP_REPORT_SHARING_ONE_THREAD);
-	ap_report_free(r);
+	ap_report_destroy(r);
 
 	/* Two threads on one word: true sharing. */
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	struct ap_record both[] = { access_rec(0x1000, 0x8000, 0, 0x9, 1), access_rec(0x1000, 0x8004, 1, -1, 2),
 		                    access_rec(0x1000, 0x8010, 0, 0x0, 1) };
 	add_both_passes(r, both, 3);
@@ -509,22 +509,22 @@ TEST(shared_lines_like_perf_c2c)
 	CHECK_EQ_U64(lines[0].word[2].threads, 1);
 	CHECK_EQ_U64(lines[0].sharing, AP_REPORT_SHARING_TRUE);
 	CHECK_EQ_STR(ap_report_sharing_name(lines[0].sharing), "true");
-	ap_report_free(r);
+	ap_report_destroy(r);
 
 	/* Without the second pass the lines are known but not listed. */
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
 		CHECK_EQ_U64(ap_report_add(r, &recs[i]), 0);
 	CHECK_EQ_U64(ap_report_finish(r), 0);
 	CHECK(ap_report_has_shared_lines(r));
 	CHECK_EQ_U64(ap_report_shared_lines(r, &lines, NULL), 0);
-	ap_report_free(r);
+	ap_report_destroy(r);
 
 	/* No load from another core: nothing to list. */
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	CHECK_EQ_U64(ap_report_add(r, &recs[1]), 0);
 	CHECK(!ap_report_has_shared_lines(r));
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* One virtual line in two processes (a forked child's copy) is two lines:
@@ -533,7 +533,7 @@ TEST(shared_lines_like_perf_c2c)
 TEST(shared_lines_per_process)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	CHECK_EQ_U64(ap_report_set_thread_process(r, 101, 100), 0);
 	CHECK_EQ_U64(ap_report_set_thread_process(r, 100, 100), 0);
 	CHECK_EQ_U64(ap_report_set_thread_process(r, 201, 200), 0);
@@ -554,7 +554,7 @@ TEST(shared_lines_per_process)
 	CHECK_EQ_U64(lines[1].sharing, AP_REPORT_SHARING_FALSE);
 	CHECK_EQ_U64(lines[2].pid, AP_REPORT_NO_PROCESS);
 	CHECK_EQ_U64(lines[2].addr, 0x4000);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* Functions on a shared line come from the binary's symbols, most samples
@@ -563,7 +563,7 @@ TEST(shared_lines_per_process)
 TEST(shared_lines_functions_and_limits)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	Dl_info info;
 	CHECK(dladdr((void *)load_rec, &info) != 0);
 	uint64_t here = (uint64_t)(uintptr_t)load_rec, there = (uint64_t)(uintptr_t)access_rec;
@@ -576,8 +576,8 @@ TEST(shared_lines_functions_and_limits)
 		recs[n++] = access_rec(here, 0x100000 + 64 * k, 0, 0x9, 1);
 	for (size_t i = 0; i < n; i++)
 		CHECK_EQ_U64(ap_report_add(r, &recs[i]), 0);
-	char err[256];
-	CHECK_EQ_U64(ap_report_load_binary(r, info.dli_fname, (uint64_t)(uintptr_t)info.dli_fbase, err, sizeof(err)), 0);
+	struct ap_error_ctx err = { 0 };
+	CHECK_EQ_U64(ap_report_load_binary(r, info.dli_fname, (uint64_t)(uintptr_t)info.dli_fbase, &err), 0);
 	for (size_t i = 0; i < n; i++)
 		CHECK_EQ_U64(ap_report_add_line_sample(r, &recs[i]), 0);
 	CHECK_EQ_U64(ap_report_finish(r), 0);
@@ -591,7 +591,7 @@ TEST(shared_lines_functions_and_limits)
 	CHECK_EQ_U64(lines[0].function[0].samples, 2);
 	CHECK_EQ_STR(lines[0].function[1].name, "load_rec");
 	CHECK_EQ_U64(lines[0].threads, 2);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 TEST_MAIN(CASE(shared_lines_like_perf_c2c), CASE(shared_lines_per_process), CASE(shared_lines_functions_and_limits), CASE(rates_and_sources), CASE(function_by_name_and_pc_stats), CASE(threads_by_context), CASE(many_threads), CASE(ranked_by_each_key), CASE(rates_are_fractions_of_odd_records), CASE(percentiles_within_a_sixteenth), CASE(many_pcs_grow_the_table),

@@ -46,7 +46,7 @@ static void add_both_passes(struct ap_report *r, const struct ap_record *recs, s
 TEST(kernel_lines_are_canonical)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	struct ap_record recs[] = {
 		load_at(0xffff800010000000, 0x00ff000012345600, 0x9, 0, 7),
 		load_at(0xffff800010000004, 0xf3ff000012345608, 0x0, 0, 8),
@@ -58,7 +58,7 @@ TEST(kernel_lines_are_canonical)
 	CHECK_EQ_U64(lines[0].addr, 0xffff000012345600ull);
 	CHECK_EQ_U64(lines[0].stats.samples, 2);
 	CHECK_EQ_U64(lines[0].threads, 2);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* The record's helpers: canonical address and tag. */
@@ -82,7 +82,7 @@ TEST(canonical_vaddr_and_tag)
 TEST(threads_from_el2_hosts)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	struct ap_record recs[] = {
 		load_at(0x1000, 0x4a2100, 0x9, 1, 500), /* PEER-CORE: a shared line */
 		load_at(0x1004, 0x4a2108, 0x0, 1, 501),
@@ -110,10 +110,10 @@ TEST(threads_from_el2_hosts)
 	CHECK_EQ_U64(ap_report_shared_lines(r, &lines, NULL), 1);
 	CHECK_EQ_U64(lines[0].threads, 2); /* 500 and 501, from CONTEXTIDR_EL2 */
 	CHECK(lines[0].sharing == AP_REPORT_SHARING_FALSE);
-	ap_report_free(r);
+	ap_report_destroy(r);
 
 	/* Told EL1: the record with both counts as thread 7. */
-	CHECK_EQ_U64(ap_report_new(&r), 0);
+	CHECK_EQ_U64(ap_report_create(&r), 0);
 	ap_report_set_context(r, AP_REPORT_CONTEXT_EL1);
 	CHECK_EQ_U64(ap_report_thread_of(r, &both), 7);
 	CHECK_EQ_U64(ap_report_thread_of(r, &recs[0]), 500); /* only EL2: that one */
@@ -123,7 +123,7 @@ TEST(threads_from_el2_hosts)
 	ap_report_context_counts(r, &el1, &el2);
 	CHECK_EQ_U64(el1, 1);
 	CHECK_EQ_U64(el2, 1);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* Each CPU's Data Source values (5.3.5, SPE-5.3.5-1: IMPLEMENTATION
@@ -151,7 +151,7 @@ TEST(data_source_per_cpu)
 	};
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct ap_report *r;
-		CHECK_EQ_U64(ap_report_new(&r), 0);
+		CHECK_EQ_U64(ap_report_create(&r), 0);
 		CHECK_EQ_U64(ap_report_data_source_encoding(r), AP_DS_ENC_NEOVERSE); /* the default */
 		ap_report_set_data_source_encoding(r, cases[c].enc);
 		add_both_passes(r, recs, sizeof(recs) / sizeof(recs[0]));
@@ -170,7 +170,7 @@ TEST(data_source_per_cpu)
 			CHECK(ap_report_source_label(r, 0x9) == NULL);
 		else
 			CHECK_EQ_STR(ap_report_source_label(r, 0x9), "PEER-CORE");
-		ap_report_free(r);
+		ap_report_destroy(r);
 	}
 }
 

@@ -53,10 +53,10 @@ static struct ap_record rec_at(uint64_t pc, uint64_t events, uint16_t lat)
 static struct ap_report *new_report(void)
 {
 	struct ap_report *r;
-	CHECK_EQ_U64(ap_report_new(&r), 0);
-	char err[256];
+	CHECK_EQ_U64(ap_report_create(&r), 0);
+	struct ap_error_ctx err = { 0 };
 	write_syms();
-	CHECK_EQ_U64(ap_report_load_kallsyms(r, syms_path, err, sizeof(err)), 0);
+	CHECK_EQ_U64(ap_report_load_kallsyms(r, syms_path, &err), 0);
 	unlink(syms_path);
 	return r;
 }
@@ -166,7 +166,7 @@ TEST(known_stacks)
 		CHECK(s && s->self[AP_REPORT_BY_SAMPLES] == fn[i].stats.samples);
 		CHECK(s && s->self[AP_REPORT_BY_LATENCY] == fn[i].stats.lat_total_sum);
 	}
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* Recursion: every frame is kept in the folded stack, and the function is
@@ -196,7 +196,7 @@ TEST(recursion_once)
 	in = incl_of(r, "main");
 	CHECK(in && in->children[AP_REPORT_BY_SAMPLES] == 6 && in->self[AP_REPORT_BY_SAMPLES] == 0);
 	CHECK(incl_of(r, "b") == NULL);
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 /* Many distinct stacks: the store grows and keeps each apart; a record
@@ -242,7 +242,7 @@ TEST(many_and_long)
 	CHECK_EQ_U64(ap_report_folded_stacks(r, &f), 0);
 	CHECK_EQ_U64(ap_report_finish(r), 0);
 	CHECK_EQ_U64(ap_report_folded_stacks(r, &f), 3); /* [rec+4] alone is a third */
-	ap_report_free(r);
+	ap_report_destroy(r);
 }
 
 TEST_MAIN(CASE(known_stacks), CASE(recursion_once), CASE(many_and_long))

@@ -28,16 +28,16 @@ static void rig_open(struct rig *r, const struct ap_uarch_config *cfg, unsigned 
 		ap_uarch_config_init(&r->cfg);
 		r->cfg.prefetch_degree = 0; /* cache tests see demand accesses only */
 	}
-	CHECK_EQ_U64(ap_uarch_system_new(&r->sys, &r->cfg), 0);
+	CHECK_EQ_U64(ap_uarch_system_create(&r->sys, &r->cfg), 0);
 	for (unsigned i = 0; i < ncores; i++)
-		CHECK_EQ_U64(ap_uarch_core_new(&r->core[i], r->sys, i), 0);
+		CHECK_EQ_U64(ap_uarch_core_create(&r->core[i], r->sys, i), 0);
 }
 
 static void rig_close(struct rig *r)
 {
 	for (unsigned i = 0; i < 4; i++)
-		ap_uarch_core_free(r->core[i]);
-	ap_uarch_system_free(r->sys);
+		ap_uarch_core_destroy(r->core[i]);
+	ap_uarch_system_destroy(r->sys);
 }
 
 static struct ap_uarch_result load(struct ap_uarch_core *c, uint64_t va)
@@ -321,7 +321,7 @@ TEST(stream_prefetcher)
 	rig_close(&r);
 	cfg.prefetch_streams = 0;
 	struct ap_uarch_system *sys;
-	CHECK_EQ_U64(ap_uarch_system_new(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
+	CHECK_EQ_U64(ap_uarch_system_create(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
 }
 
 TEST(invalid_configurations)
@@ -330,20 +330,20 @@ TEST(invalid_configurations)
 	struct ap_uarch_system *sys;
 	ap_uarch_config_init(&cfg);
 	cfg.l1d.ways = 3; /* 1024 lines / 3 ways */
-	CHECK_EQ_U64(ap_uarch_system_new(&sys, &cfg), 0); /* L1D is per core */
+	CHECK_EQ_U64(ap_uarch_system_create(&sys, &cfg), 0); /* L1D is per core */
 	struct ap_uarch_core *core;
-	CHECK_EQ_U64(ap_uarch_core_new(&core, sys, 0), (uint64_t)-AP_ERR_INVALID);
+	CHECK_EQ_U64(ap_uarch_core_create(&core, sys, 0), (uint64_t)-AP_ERR_INVALID);
 	CHECK(core == NULL);
-	ap_uarch_system_free(sys);
+	ap_uarch_system_destroy(sys);
 	ap_uarch_config_init(&cfg);
 	cfg.llc.line_bytes = 128;
-	CHECK_EQ_U64(ap_uarch_system_new(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
+	CHECK_EQ_U64(ap_uarch_system_create(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
 	ap_uarch_config_init(&cfg);
 	cfg.page_bytes = 5000;
-	CHECK_EQ_U64(ap_uarch_system_new(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
+	CHECK_EQ_U64(ap_uarch_system_create(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
 	ap_uarch_config_init(&cfg);
 	cfg.size = 8;
-	CHECK_EQ_U64(ap_uarch_system_new(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
+	CHECK_EQ_U64(ap_uarch_system_create(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
 }
 
 TEST(config_keys_by_name)

@@ -15,16 +15,16 @@ struct model {
 static inline void model_open_cfg(struct model *m, const struct ap_uarch_config *cfg, unsigned ncores)
 {
 	memset(m, 0, sizeof(*m));
-	CHECK_EQ_U64(ap_uarch_system_new(&m->sys, cfg), 0);
+	CHECK_EQ_U64(ap_uarch_system_create(&m->sys, cfg), 0);
 	for (unsigned i = 0; i < ncores && i < 2; i++)
-		CHECK_EQ_U64(ap_uarch_core_new(&m->core[i], m->sys, i), 0);
+		CHECK_EQ_U64(ap_uarch_core_create(&m->core[i], m->sys, i), 0);
 }
 
 static inline void model_close(struct model *m)
 {
 	for (unsigned i = 0; i < 2; i++)
-		ap_uarch_core_free(m->core[i]);
-	ap_uarch_system_free(m->sys);
+		ap_uarch_core_destroy(m->core[i]);
+	ap_uarch_system_destroy(m->sys);
 }
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "armprof/number.h"
 #include "armprof/decode.h"
 #include "armprof/perfdata.h"
 #include "cli_io.h"
@@ -43,10 +44,7 @@ static void usage(FILE *out)
 
 static int parse_u64(const char *s, uint64_t *v)
 {
-	char *end;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return (errno || *end || !*s || *s == '-') ? -1 : 0;
+	return ap_parse_u64(s, v) < 0 ? -1 : 0;
 }
 
 static int suffix_is(const char *path, const char *sfx)

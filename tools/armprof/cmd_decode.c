@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "armprof/number.h"
 #include "armprof/decode.h"
 #include "armprof/report.h"
 #include "cli_io.h"
@@ -74,17 +75,17 @@ static int on_packet(void *ctx, uint64_t offset, const uint8_t *bytes,
 static struct ap_report *load_symbols(const char *path, uint64_t bias)
 {
 	struct ap_report *r = NULL;
-	char err[256] = "";
-	if (ap_report_new(&r) != 0) {
+	struct ap_error_ctx err = { 0 };
+	if (ap_report_create(&r) != 0) {
 		fprintf(stderr, "armprof decode: out of memory\n");
 		return NULL;
 	}
-	if (ap_report_load_binary(r, path, bias, err, sizeof(err)) != 0) {
-		if (err[0])
-			fprintf(stderr, "armprof decode: --binary: %s\n", err);
+	if (ap_report_load_binary(r, path, bias, &err) != 0) {
+		if (err.message[0])
+			fprintf(stderr, "armprof decode: --binary: %s\n", err.message);
 		else
 			fprintf(stderr, "armprof decode: %s: cannot load symbols\n", path);
-		ap_report_free(r);
+		ap_report_destroy(r);
 		return NULL;
 	}
 	return r;
@@ -108,10 +109,8 @@ static const uint8_t *map_input(FILE *in, size_t *len)
 
 static int parse_size(const char *s, size_t *out)
 {
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end || v == 0 || v > (1ull << 30))
+	uint64_t v;
+	if (ap_parse_u64_scaled(s, &v) < 0 || v == 0 || v > (1ull << 30))
 		return -1;
 	*out = (size_t)v;
 	return 0;
@@ -148,10 +147,8 @@ int cmd_decode(int argc, char **argv)
 		} else if (!strcmp(a, "--binary") && i + 1 < argc) {
 			binary = argv[++i];
 		} else if ((!strcmp(a, "-j") || !strcmp(a, "--load-bias")) && i + 1 < argc) {
-			char *end;
-			errno = 0;
-			unsigned long long v = strtoull(argv[++i], &end, 0);
-			if (errno || *end || !*argv[i] || (a[1] == 'j' && (v < 1 || v > 64))) {
+			uint64_t v;
+			if (ap_parse_u64(argv[++i], &v) < 0 || (a[1] == 'j' && (v < 1 || v > 64))) {
 				fprintf(stderr, "armprof decode: bad %s '%s'%s\n", a, argv[i],
 				        a[1] == 'j' ? " (1 to 64)" : "");
 				return EXIT_USAGE;
@@ -224,7 +221,7 @@ int cmd_decode(int argc, char **argv)
 		if (!buf)
 			fprintf(stderr, "armprof decode: out of memory\n");
 		free(buf);
-		ap_report_free(symbols);
+		ap_report_destroy(symbols);
 		if (in && in != stdin)
 			fclose(in);
 		return EXIT_USAGE;
@@ -251,7 +248,7 @@ int cmd_decode(int argc, char **argv)
 		if (prc) {
 			free(buf);
 			decode_sink_close(run.sink, 0); /* bad input: no partial output */
-			ap_report_free(symbols);
+			ap_report_destroy(symbols);
 			return prc;
 		}
 	}
@@ -296,7 +293,7 @@ int cmd_decode(int argc, char **argv)
 	 * (records with errors included: every decodable record is written). */
 	if (decode_sink_close(run.sink, !io_error && !not_spe) != 0 && !not_spe)
 		io_error = 1;
-	ap_report_free(symbols);
+	ap_report_destroy(symbols);
 
 	const struct ap_decoder_stats *st = perf ? &perf_totals : ap_decoder_stats(&dec);
 	if (stats)

@@ -58,9 +58,9 @@ int cmd_demo(int argc, char **argv)
 	}
 	uint8_t *bytes;
 	size_t n;
-	struct ap_asm_error err;
+	struct ap_error_ctx err;
 	if (ap_asm_assemble(demo_text, strlen(demo_text), 0, &bytes, &n, &err) != 0) {
-		fprintf(stderr, "armprof demo: built-in text line %u: %s\n", err.line, err.msg);
+		fprintf(stderr, "armprof demo: built-in text line %u: %s\n", err.line, err.message);
 		return EXIT_USAGE;
 	}
 	printf("== %zu bytes of SPE data, packet by packet (armprof decode --packets)\n", n);

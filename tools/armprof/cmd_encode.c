@@ -53,11 +53,11 @@ int cmd_encode(int argc, char **argv)
 		return EXIT_USAGE;
 	uint8_t *bytes;
 	size_t n;
-	struct ap_asm_error err;
+	struct ap_error_ctx err;
 	int rc = ap_asm_assemble((const char *)text, len, 0, &bytes, &n, &err);
 	free(text);
 	if (rc < 0) {
-		fprintf(stderr, "armprof encode: %s:%u: %s\n", in_path, err.line, err.msg);
+		fprintf(stderr, "armprof encode: %s:%u: %s\n", in_path, err.line, err.message);
 		return EXIT_DATA_ERROR;
 	}
 	struct cli_output out;

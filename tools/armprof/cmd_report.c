@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "armprof/number.h"
 #include "armprof/decode.h"
 #include "armprof/report.h"
 #include "cli_io.h"
@@ -115,16 +116,16 @@ static int feed_raw(const char *path, struct ap_decoder *dec)
  * library may have moved since the recording); its PCs then stay unnamed. */
 static void load_library(struct report_run *run, const char *path, const char *name, uint64_t bias)
 {
-	char msg[1200];
-	if (ap_report_load_library_named(run->rep, path, name, bias, msg, sizeof(msg)) < 0)
-		fprintf(stderr, "armprof report: warning: %s (its functions are left unnamed)\n", msg);
+	struct ap_error_ctx msg = { 0 };
+	if (ap_report_load_library_named(run->rep, path, name, bias, &msg) < 0)
+		fprintf(stderr, "armprof report: warning: %s (its functions are left unnamed)\n", msg.message);
 }
 
 static int load_binary(struct report_run *run, struct report_view *view, const char *binary, uint64_t bias)
 {
-	char msg[512];
-	if (ap_report_load_binary(run->rep, binary, bias, msg, sizeof(msg)) < 0) {
-		fprintf(stderr, "armprof report: %s\n", msg);
+	struct ap_error_ctx msg = { 0 };
+	if (ap_report_load_binary(run->rep, binary, bias, &msg) < 0) {
+		fprintf(stderr, "armprof report: %s\n", msg.message);
 		return EXIT_USAGE;
 	}
 	view->binary = binary;
@@ -209,12 +210,7 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 
 static int parse_num(const char *s, uint64_t *out)
 {
-	char *end;
-	errno = 0;
-	if (!s || !*s || *s == '-')
-		return -1;
-	*out = strtoull(s, &end, 0);
-	return errno || *end ? -1 : 0;
+	return s && ap_parse_u64(s, out) == 0 ? 0 : -1;
 }
 
 /* --kallsyms from another boot (KASLR moves the kernel each time) or
@@ -274,7 +270,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		report_meta_read(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal, sysroot_debug,
 		          sizeof(sysroot_debug));
 	memset(run, 0, sizeof(*run));
-	if (ap_report_new(&run->rep) < 0) {
+	if (ap_report_create(&run->rep) < 0) {
 		fprintf(stderr, "armprof report: out of memory\n");
 		free(libs);
 		return EXIT_USAGE;
@@ -292,14 +288,14 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		if ((i < lo->n_debug_dirs || sysroot_debug[0]) &&
 		    ap_report_add_debug_dir(run->rep, i < lo->n_debug_dirs ? lo->debug_dirs[i] : sysroot_debug) < 0) {
 			fprintf(stderr, "armprof report: out of memory\n");
-			ap_report_free(run->rep);
+			ap_report_destroy(run->rep);
 			free(libs);
 			return EXIT_USAGE;
 		}
-	char msg[1200];
-	if (lo->kallsyms && ap_report_load_kallsyms(run->rep, lo->kallsyms, msg, sizeof(msg)) < 0) {
-		fprintf(stderr, "armprof report: --kallsyms: %s\n", msg);
-		ap_report_free(run->rep);
+	struct ap_error_ctx msg = { 0 };
+	if (lo->kallsyms && ap_report_load_kallsyms(run->rep, lo->kallsyms, &msg) < 0) {
+		fprintf(stderr, "armprof report: --kallsyms: %s\n", msg.message);
+		ap_report_destroy(run->rep);
 		free(libs);
 		return EXIT_USAGE;
 	}
@@ -315,7 +311,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		binary[0] = 0;
 	}
 	if (binary[0] && load_binary(run, view, binary, bias) != 0) {
-		ap_report_free(run->rep);
+		ap_report_destroy(run->rep);
 		free(libs);
 		return EXIT_USAGE;
 	}
@@ -324,7 +320,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	free(libs);
 	if (lo->html && report_html_extras_init(&run->extras) < 0) {
 		fprintf(stderr, "armprof report: out of memory\n");
-		ap_report_free(run->rep);
+		ap_report_destroy(run->rep);
 		return EXIT_USAGE;
 	}
 
@@ -364,7 +360,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		rc = EXIT_USAGE;
 	}
 	if (rc) {
-		ap_report_free(run->rep);
+		ap_report_destroy(run->rep);
 		run->rep = NULL;
 		report_html_extras_free(&run->extras);
 		return rc;
@@ -542,7 +538,7 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	if (diff_old && (rc = load_report(diff_old, &lo, &old_run, &old_view, old_binary_used,
 	                                  sizeof(old_binary_used))) != 0) {
-		ap_report_free(run.rep);
+		ap_report_destroy(run.rep);
 		return rc;
 	}
 	view.top_functions = view.top_instructions = have_top ? (size_t)top : (fmt == REPORT_TEXT ? 20 : 0);
@@ -551,7 +547,7 @@ int cmd_report(int argc, char **argv)
 	view.weight = weight;
 	struct cli_output out;
 	if (cli_output_open(&out, "report", html ? html : output) != 0) {
-		ap_report_free(run.rep);
+		ap_report_destroy(run.rep);
 		return EXIT_USAGE;
 	}
 	char err[4600];
@@ -573,8 +569,8 @@ int cmd_report(int argc, char **argv)
 		report_write(out.f, fmt, run.rep, &view);
 	}
 	uint64_t decode_errors = run.decode_errors + old_run.decode_errors;
-	ap_report_free(run.rep);
-	ap_report_free(old_run.rep);
+	ap_report_destroy(run.rep);
+	ap_report_destroy(old_run.rep);
 	report_html_extras_free(&run.extras);
 	if (!ok)
 		fprintf(stderr, "armprof report: %s%s\n", annotate ? "--annotate: " : "", err);

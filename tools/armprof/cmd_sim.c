@@ -76,7 +76,7 @@ static int apply_config(const char *where, struct ap_config *cfg, char *kv)
 		return EXIT_USAGE;
 	}
 	*eq = '\0';
-	struct ap_config_error err = { "" };
+	struct ap_error_ctx err = { 0 };
 	if (ap_config_set(cfg, kv, eq + 1, &err) < 0) {
 		fprintf(stderr, "armprof sim: %s: %s\n", where, err.message);
 		return EXIT_USAGE;

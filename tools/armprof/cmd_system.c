@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "armprof/number.h"
 #include "commands.h"
 #include "system_run.h"
 #include "system_setup.h"
@@ -62,10 +63,8 @@ static void usage(FILE *out)
 
 static int parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out)
 {
-	char *end;
-	errno = 0;
-	unsigned long v = s && *s && *s != '-' ? strtoul(s, &end, 10) : 0;
-	if (!s || !*s || *s == '-' || *end || errno || v < lo || v > hi) {
+	uint64_t v = 0;
+	if (!s || ap_parse_u64(s, &v) < 0 || v < lo || v > hi) {
 		fprintf(stderr, "armprof system: %s %s: want a whole number from %u to %u\n", opt, s ? s : "",
 		        lo, hi);
 		return -1;

@@ -66,10 +66,10 @@ static int on_record_end(void *ctx, const struct ap_record *rec)
 static int write_mmaps(struct ap_perf_writer *w, const struct convert_opts *o)
 {
 	struct ap_perf_elf_map maps[16];
-	struct ap_perf_error err;
+	struct ap_error_ctx err;
 	int n = ap_perf_elf_exec_maps(o->binary, maps, 16, &err);
 	if (n < 0) {
-		fprintf(stderr, "armprof convert: %s: %s\n", o->binary, err.msg);
+		fprintf(stderr, "armprof convert: %s: %s\n", o->binary, err.message);
 		return n == -AP_ERR_IO ? EXIT_USAGE : EXIT_DATA_ERROR;
 	}
 	if (n == 0) {
@@ -96,9 +96,9 @@ static int open_writer(struct stream *s, const struct cli_output *out)
 	cfg.midr = o->midr;
 	cfg.pmu_type = o->pmu_type;
 	cfg.nr_cpus = o->cpu >= 0 ? (uint32_t)o->cpu + 1 : 1;
-	struct ap_perf_error err;
-	if (ap_perf_writer_open_fd(&s->w, out->fd, &cfg, &err) != 0) {
-		fprintf(stderr, "armprof convert: %s: %s\n", o->out, err.msg);
+	struct ap_error_ctx err;
+	if (ap_perf_writer_create_fd(&s->w, out->fd, &cfg, &err) != 0) {
+		fprintf(stderr, "armprof convert: %s: %s\n", o->out, err.message);
 		return EXIT_USAGE;
 	}
 	const char *comm = o->comm;
@@ -183,17 +183,17 @@ int convert_raw_to_perf(const struct convert_opts *o)
 				fprintf(stderr, "armprof convert: %s: warning: the input is empty: a perf.data without "
 				        "SPE data\n", o->in);
 		}
-		struct ap_perf_error err;
+		struct ap_error_ctx err;
 		if (rc == 0 && s.rc == -AP_ERR_NOMEM) {
 			fprintf(stderr, "armprof convert: out of memory\n");
 			rc = EXIT_USAGE;
 		}
 		/* finish names a write error that happened on the way too */
 		if (rc == 0 && ap_perf_writer_finish(s.w, &err) != 0) {
-			fprintf(stderr, "armprof convert: %s: %s\n", o->out, err.msg);
+			fprintf(stderr, "armprof convert: %s: %s\n", o->out, err.message);
 			rc = EXIT_USAGE;
 		} else if (rc != 0 && s.w) {
-			ap_perf_writer_abort(s.w);
+			ap_perf_writer_destroy(s.w);
 		}
 		if (cli_output_close(&out, "convert", rc == 0) != 0 && rc == 0)
 			rc = EXIT_USAGE;

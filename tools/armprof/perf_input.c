@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "armprof/number.h"
 #include "cli_stream.h"
 #include "commands.h"
 #include "perf_input.h"
@@ -22,25 +23,27 @@ int perf_input_sniff(const char *cmd, const char *path)
 	return ap_perf_is_perfdata(magic, n);
 }
 
-int perf_input_report(const char *cmd, const char *path, int rc, const struct ap_perf_error *err)
+int perf_input_report(const char *cmd, const char *path, int rc, const struct ap_error_ctx *err)
 {
 	if (err->in_compressed)
 		fprintf(stderr, "armprof %s: %s:0x%" PRIx64 ": %s (PERF_RECORD_COMPRESSED, decompressed offset 0x%" PRIx64 "): %s\n",
-		        cmd, path, err->offset, err->where, err->inner_offset, err->msg);
+		        cmd, path, err->offset, err->where, err->inner_offset, err->message);
 	else if (err->where[0])
 		fprintf(stderr, "armprof %s: %s:0x%" PRIx64 ": %s: %s\n", cmd, path, err->offset,
-		        err->where, err->msg);
+		        err->where, err->message);
 	else
-		fprintf(stderr, "armprof %s: %s: %s\n", cmd, path, err->msg);
+		fprintf(stderr, "armprof %s: %s: %s\n", cmd, path, err->message);
 	return (rc == -AP_ERR_FORMAT || rc == -AP_ERR_UNSUPPORTED) ? EXIT_DATA_ERROR : EXIT_USAGE;
 }
 
 int perf_input_parse_id(const char *s, int32_t *out)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 0);
-	if (errno || *end || !*s || v < -1 || v > INT32_MAX)
+	uint64_t v;
+	if (!strcmp(s, "-1")) { /* perf's "any" */
+		*out = -1;
+		return 0;
+	}
+	if (ap_parse_u64(s, &v) < 0 || v > INT32_MAX)
 		return -1;
 	*out = (int32_t)v;
 	return 0;
@@ -52,13 +55,13 @@ int perf_input_open(struct perf_input *in, const char *cmd, const char *path, in
 	memset(in, 0, sizeof(*in));
 	in->cmd = cmd;
 	in->path = path;
-	struct ap_perf_error err;
+	struct ap_error_ctx err;
 	/* A perf.data read from a pipe was copied to a file (cli_stream.h):
 	 * mapped from there like any file. */
 	const char *copy = cli_stream_perf_path(path);
-	int rc = copy                  ? ap_perf_open_file(&in->reader, copy, NULL, &err)
-	         : !strcmp(path, "-") ? ap_perf_open_fd(&in->reader, STDIN_FILENO, NULL, &err)
-	                              : ap_perf_open_file(&in->reader, path, NULL, &err);
+	int rc = copy                  ? ap_perf_reader_create_file(&in->reader, copy, NULL, &err)
+	         : !strcmp(path, "-") ? ap_perf_reader_create_fd(&in->reader, STDIN_FILENO, NULL, &err)
+	                              : ap_perf_reader_create_file(&in->reader, path, NULL, &err);
 	if (rc)
 		return perf_input_report(cmd, path, rc, &err);
 	const struct ap_perf_info *info = ap_perf_info(in->reader);
@@ -171,7 +174,7 @@ void perf_input_close(struct perf_input *in, FILE *out)
 	}
 	if (out)
 		perf_input_note_cuts(in, out);
-	ap_perf_close(in->reader);
+	ap_perf_reader_destroy(in->reader);
 	in->reader = NULL;
 }
 

@@ -19,7 +19,7 @@ int perf_input_sniff(const char *cmd, const char *path);
 
 /* "armprof CMD: PATH:0x1c0: PERF_RECORD_AUXTRACE: message" on stderr; returns
  * the exit code for it (1 malformed/unsupported data, 2 I/O or memory). */
-int perf_input_report(const char *cmd, const char *path, int rc, const struct ap_perf_error *err);
+int perf_input_report(const char *cmd, const char *path, int rc, const struct ap_error_ctx *err);
 
 /* Parse "--cpu N" / "--tid N" style values: an int >= -1. */
 int perf_input_parse_id(const char *s, int32_t *out);

@@ -3,6 +3,7 @@
  * -j PMSIRR_EL1.RND, --filter-type PMSFCR_EL1.{FT,B,LD,ST}, --filter-events
  * PMSFCR_EL1.FE + PMSEVFR_EL1, --min-latency PMSFCR_EL1.FL +
  * PMSLATFR_EL1.MINLAT, --no-timestamps/--pa/--no-context PMSCR_EL1.{TS,PA,CX}. */
+#include "armprof/number.h"
 #include "record_opts.h"
 
 #include <errno.h>
@@ -80,22 +81,7 @@ void record_usage(FILE *out)
 
 static int parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-	errno = 0;
-	if (!s || !*s || *s == '-')
-		return -1;
-	unsigned long long v = strtoull(s, &end, 0);
-	unsigned long long mult = 1;
-	if (*end == 'K' || *end == 'k')
-		mult = 1ull << 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		mult = 1ull << 20, end++;
-	else if (*end == 'G' || *end == 'g')
-		mult = 1ull << 30, end++;
-	if (errno || *end || v > UINT64_MAX / mult)
-		return -1;
-	*out = v * mult;
-	return 0;
+	return s && ap_parse_u64_scaled(s, out) == 0 ? 0 : -1;
 }
 
 /* Event names accepted by --filter-events: the events PMSEVFR_EL1 can
@@ -181,7 +167,7 @@ static const char *value_of(int argc, char **argv, int *i, const char *lng, cons
 static int validate(struct record_opts *o)
 {
 	struct ap_config cfg;
-	struct ap_config_error err;
+	struct ap_error_ctx err;
 	ap_config_init(&cfg);
 	for (int i = 0; i < o->n_sets; i++) {
 		char kv[512];
@@ -209,11 +195,11 @@ static int validate(struct record_opts *o)
 	}
 	struct ap_uarch_system *sys;
 	struct ap_uarch_core *core = NULL;
-	int r = ap_uarch_system_new(&sys, &ucfg);
+	int r = ap_uarch_system_create(&sys, &ucfg);
 	if (!r) {
-		r = ap_uarch_core_new(&core, sys, 0);
-		ap_uarch_core_free(core);
-		ap_uarch_system_free(sys);
+		r = ap_uarch_core_create(&core, sys, 0);
+		ap_uarch_core_destroy(core);
+		ap_uarch_system_destroy(sys);
 	}
 	if (r < 0)
 		return bad("--uarch: inconsistent timing model (%s%s)",

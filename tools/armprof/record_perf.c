@@ -29,7 +29,7 @@ static int write_process(struct ap_perf_writer *w, const char *prog, const char 
                          const struct record_stacks *stacks, uint64_t *n_samples, uint64_t *n_with_stack)
 {
 	const struct record_stats *st = p->st;
-	struct ap_perf_error err;
+	struct ap_error_ctx err;
 	int32_t pid = st->n_vcpus ? (int32_t)st->vcpu[0].tid : 1;
 	int rc = 0;
 	/* Every thread that ran (a plugin without "thread=" lines: the
@@ -81,7 +81,7 @@ int record_write_perf(const struct record_opts *o, const char *prog, uint64_t bi
                       const char *stacks_base)
 {
 	struct ap_perf_write_config cfg;
-	struct ap_perf_error err;
+	struct ap_error_ctx err;
 	struct ap_perf_writer *w;
 	ap_perf_write_config_init(&cfg);
 	cfg.midr = RECORD_MIDR;
@@ -113,8 +113,8 @@ int record_write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 		free_stacks(stacks, n_procs);
 		return -1;
 	}
-	if (ap_perf_writer_open_fd(&w, out.fd, &cfg, &err) != 0) {
-		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
+	if (ap_perf_writer_create_fd(&w, out.fd, &cfg, &err) != 0) {
+		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.message);
 		cli_output_close(&out, "record", 0);
 		free_stacks(stacks, n_procs);
 		return -1;
@@ -135,13 +135,13 @@ int record_write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 		        n_samples - n_with_stack, n_samples);
 	if (rc && rc != -AP_ERR_IO) {
 		fprintf(stderr, "armprof record: %s: %s\n", o->output, ap_errstr(rc));
-		ap_perf_writer_abort(w);
+		ap_perf_writer_destroy(w);
 		cli_output_close(&out, "record", 0);
 		return -1;
 	}
 	/* finish names a write error that happened on the way too */
 	if (ap_perf_writer_finish(w, &err) != 0) {
-		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.msg);
+		fprintf(stderr, "armprof record: %s: %s\n", o->output, err.message);
 		cli_output_close(&out, "record", 0);
 		return -1;
 	}

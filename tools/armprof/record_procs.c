@@ -1,4 +1,5 @@
 /* The processes of a recording (see record_procs.h). */
+#include "armprof/number.h"
 #include "record_procs.h"
 
 #include <dirent.h>
@@ -43,9 +44,8 @@ size_t record_child_pids(const char *stats_path, int *pids, size_t max, size_t *
 		/* BASE.PID exactly: not the .tmp of a write under way */
 		if (strncmp(e->d_name, base, len) != 0 || e->d_name[len] != '.')
 			continue;
-		char *end;
-		long pid = strtol(e->d_name + len + 1, &end, 10);
-		if (*end || pid <= 0 || end == e->d_name + len + 1)
+		uint64_t pid;
+		if (ap_parse_u64(e->d_name + len + 1, &pid) < 0 || pid == 0 || pid > INT32_MAX)
 			continue;
 		if (n < max)
 			pids[n++] = (int)pid;

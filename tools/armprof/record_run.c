@@ -334,7 +334,7 @@ int record_read_stats(const char *path, struct record_stats *st)
 int record_file_bias(const struct record_stats *st, const char *path, uint64_t *bias)
 {
 	struct ap_perf_elf_map seg[16];
-	struct ap_perf_error err;
+	struct ap_error_ctx err;
 	int n = ap_perf_elf_exec_maps(path, seg, 16, &err);
 	for (int i = 0; i < n && i < 16; i++)
 		for (size_t k = 0; k < st->n_maps; k++) {

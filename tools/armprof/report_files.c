@@ -72,7 +72,7 @@ void report_binary_from_mmaps(const struct ap_perf_info *info, const struct repo
 		    !strcmp(path, binary))
 			continue;
 		struct ap_perf_elf_map maps[16];
-		struct ap_perf_error err;
+		struct ap_error_ctx err;
 		int n = ap_perf_elf_exec_maps(path, maps, 16, &err);
 		for (int k = 0; k < n && k < 16; k++) {
 			if (maps[k].pgoff != m->pgoff)

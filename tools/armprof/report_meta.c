@@ -1,4 +1,5 @@
 /* FILE.meta (report_meta.h). */
+#include "armprof/number.h"
 #include "report_meta.h"
 
 #include <inttypes.h>
@@ -52,16 +53,19 @@ void report_meta_read(const char *input, char *binary, size_t cap, uint64_t *bia
 		if (!strncmp(line, "binary=", 7) && !binary[0] && strlen(line + 7) < cap)
 			memcpy(binary, line + 7, strlen(line + 7) + 1);
 		else if (!strncmp(line, "load_bias=", 10) && !*have_bias) {
-			*bias = strtoull(line + 10, NULL, 0);
-			*have_bias = 1;
+			*have_bias = ap_parse_u64(line + 10, bias) == 0;
 		} else if (!strncmp(line, "stopped_by_signal=", 18)) {
-			long sig = strtol(line + 18, NULL, 10);
-			*ended_by_signal = sig > 0 && sig < 128 ? (int)sig : 0;
+			uint64_t sig = 0;
+			*ended_by_signal = ap_parse_u64(line + 18, &sig) == 0 && sig > 0 && sig < 128 ? (int)sig : 0;
 		} else if (!strncmp(line, "library=", 8)) {
-			char *end;
-			uint64_t b = strtoull(line + 8, &end, 0);
-			if (*end == ' ' && end[1] == '/')
-				report_meta_add_library(libs, end + 1, end + 1, b);
+			/* "library=BIAS PATH" */
+			char *sp = strchr(line + 8, ' ');
+			uint64_t b;
+			if (sp && sp[1] == '/') {
+				*sp = 0;
+				if (ap_parse_u64(line + 8, &b) == 0)
+					report_meta_add_library(libs, sp + 1, sp + 1, b);
+			}
 		} else if (!strncmp(line, "sysroot=", 8) && line[8] == '/') {
 			int n = snprintf(sysroot_debug, debug_cap, "%s/usr/lib/debug", line + 8);
 			if (n < 0 || (size_t)n >= debug_cap)

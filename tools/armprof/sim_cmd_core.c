@@ -44,7 +44,7 @@ static int cmd_config(struct sim *s, int argc, char **argv)
 		int rc = sim_split_kv(s, argv[i], &key, &value);
 		if (rc)
 			return rc;
-		struct ap_config_error err = { "" };
+		struct ap_error_ctx err = { 0 };
 		if (ap_config_set(&s->cfg, key, value, &err) < 0)
 			return sim_error(s, "%s", err.message);
 	}

@@ -210,28 +210,20 @@ static int cmd_expect_ext(struct sim *s, int argc, char **argv)
 }
 
 /* Stored values of the PC sample registers, read without side-effects. */
-static int peek_pcsr(const struct ap_pcsr *p, const char *name, uint64_t *v)
+static int peek_pcsr(const struct ap_pe *pe, const char *name, uint64_t *v)
 {
-	static const char *const names[] = { "PMPCSR", "PMCID1SR", "PMCID2SR", "PMVIDSR", "PMCCIDSR",
-	                                     "PMVCIDSR", "PMPCSCTL", "EDPCSRHI", "EDCIDSR", "EDVIDSR",
-	                                     "PMLSR.SLK", NULL };
-	unsigned i = 0;
-	while (names[i] && strcasecmp(names[i], name))
-		i++;
-	switch (i) {
-	case 0: *v = ap_pcsr_pmpcsr(p); return 0;
-	case 1: *v = p->pmcid1sr; return 0;
-	case 2: *v = p->pmcid2sr; return 0;
-	case 3: *v = p->pmvidsr; return 0;
-	case 4: *v = ap_pcsr_pmccidsr(p); return 0;
-	case 5: *v = ap_pcsr_pmvcidsr(p); return 0;
-	case 6: *v = ap_pcsr_read_pmpcsctl(p); return 0;
-	case 7: *v = p->edpcsr_hi; return 0;
-	case 8: *v = p->edcidsr; return 0;
-	case 9: *v = p->edvidsr; return 0;
-	case 10: *v = p->slk; return 0;
-	default: return -1;
-	}
+	static const char *const names[AP_PCSR_REG_COUNT] = {
+		[AP_PCSR_REG_PMPCSR] = "PMPCSR", [AP_PCSR_REG_PMCID1SR] = "PMCID1SR",
+		[AP_PCSR_REG_PMCID2SR] = "PMCID2SR", [AP_PCSR_REG_PMVIDSR] = "PMVIDSR",
+		[AP_PCSR_REG_PMCCIDSR] = "PMCCIDSR", [AP_PCSR_REG_PMVCIDSR] = "PMVCIDSR",
+		[AP_PCSR_REG_PMPCSCTL] = "PMPCSCTL", [AP_PCSR_REG_EDPCSRHI] = "EDPCSRHI",
+		[AP_PCSR_REG_EDCIDSR] = "EDCIDSR", [AP_PCSR_REG_EDVIDSR] = "EDVIDSR",
+		[AP_PCSR_REG_SLK] = "PMLSR.SLK",
+	};
+	for (unsigned i = 0; i < AP_PCSR_REG_COUNT; i++)
+		if (!strcasecmp(names[i], name))
+			return ap_pe_pcsr_peek(pe, (enum ap_pcsr_reg)i, v);
+	return -1;
 }
 
 static int cmd_expect_pcsr(struct sim *s, int argc, char **argv)
@@ -245,7 +237,7 @@ static int cmd_expect_pcsr(struct sim *s, int argc, char **argv)
 	uint64_t want, got;
 	if (sim_parse_u64(s, argv[2], &want, "expected value"))
 		return SIM_EXIT_ERROR;
-	if (peek_pcsr(ap_pe_pcsr(s->pe), argv[1], &got) < 0)
+	if (peek_pcsr(s->pe, argv[1], &got) < 0)
 		return sim_error(s, "expect-pcsr: unknown register '%s' (PMPCSR, PMCID1SR, PMCID2SR, PMVIDSR, "
 		                    "PMCCIDSR, PMVCIDSR, PMPCSCTL, EDPCSRHI, EDCIDSR, EDVIDSR, PMLSR.SLK)", argv[1]);
 	if ((got & o.mask) != (want & o.mask))

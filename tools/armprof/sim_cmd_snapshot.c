@@ -88,7 +88,9 @@ static int cmd_expect_brbe_freezes(struct sim *s, int argc, char **argv)
 	uint64_t want;
 	if (sim_parse_u64(s, argv[1], &want, "count"))
 		return SIM_EXIT_ERROR;
-	uint64_t got = ap_pe_snapshot(s->pe)->brbe_freezes;
+	struct ap_snapshot_stats st;
+	ap_pe_snapshot_stats(s->pe, &st);
+	uint64_t got = st.brbe_freezes;
 	if (got != want)
 		return sim_fail(s, "BRBE freeze events: %llu, expected %llu", (unsigned long long)got,
 		                (unsigned long long)want);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "armprof/number.h"
 #include "sim.h"
 
 #define SIM_MAX_ARGS 64
@@ -104,7 +105,7 @@ static int create_pe(struct sim *s)
 	for (size_t i = 0; i < sim_module_count; i++)
 		if (sim_modules[i]->host_setup)
 			sim_modules[i]->host_setup(s, &host);
-	struct ap_config_error cerr = { "" };
+	struct ap_error_ctx cerr = { 0 };
 	int rc = ap_pe_create(&s->cfg, &host, &s->pe, &cerr);
 	if (rc < 0)
 		return sim_error(s, "bad configuration: %s", cerr.message[0] ? cerr.message : ap_errstr(-rc));

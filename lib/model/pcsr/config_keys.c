@@ -5,10 +5,13 @@
  * are not repeated here. */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "armprof/model.h"
 #include "model/config_keys.h"
+#include "model/pcsr/pcsr.h"
 #include "model/pcsr/prof_config.h"
+#include "model/pmu/pmu.h"
 
 #define PMU(f) offsetof(struct ap_config, pmu.f)
 #define PCSR(f) offsetof(struct ap_config, pcsr.f)
@@ -88,20 +91,33 @@ void ap_prof_config_defaults(struct ap_config *cfg)
 	cfg->pmu.num_counters = 6; /* Neoverse N1: 6 event counters, PMUv3p4 */
 	cfg->pmu.icntr = false;
 	cfg->pmu.pmuv3p5 = false;
-	ap_pcsr_config_init(&cfg->pcsr);
-	cfg->pcsr.arch_major = 8;
-	cfg->pcsr.arch_minor = 2;
-	cfg->pcsr.pmu_ext = AP_PCSR_EXT32;
-	cfg->pcsr.feat_pcsrv8p9 = false;
-	cfg->pcsr.feat_pmuv3_ss = false;
-	cfg->pcsr.atomic64 = false;
-	cfg->pcsr.feat_vmid16 = true;
-	ap_snapshot_config_init(&cfg->snapshot);
-	cfg->snapshot.feat_pmuv3_ss = false;
-	cfg->snapshot.feat_pcsrv8p9 = false;
+	/* Neoverse N1 (Armv8.2): FEAT_PCSRv8p2 in a FEAT_PMUv3_EXT32 frame, no
+	 * FEAT_PCSRv8p9, no FEAT_PMUv3_SS. */
+	struct ap_pcsr_config *p = &cfg->pcsr;
+	memset(p, 0, sizeof(*p));
+	p->feat_pcsrv8p2 = true;
+	p->arch_major = 8;
+	p->arch_minor = 2;
+	p->pmu_ext = AP_PCSR_EXT32;
+	p->software_lock = true;
+	p->feat_vmid16 = true;
+	p->pmpcsctl_imp = true;
+	p->activate_read_ones = true; /* as the DDI 0487 Read_PMPCSR pseudocode */
+	p->edvidsr_hv_when_zero = true;
+	p->unknown = AP_PCSR_UNKNOWN_ONES;
+	p->pmdevarch_archid = 0x0A20;
+	memset(&cfg->snapshot, 0, sizeof(cfg->snapshot));
+	cfg->snapshot.reserved_sse = AP_SS_RESSSE_DISABLED;
 }
 
-int ap_prof_config_validate(const struct ap_config *cfg, struct ap_config_error *err)
+static int fail(struct ap_error_ctx *err, const char *msg)
+{
+	if (err)
+		snprintf(err->message, sizeof(err->message), "%s", msg);
+	return -AP_ERR_INVALID;
+}
+
+int ap_prof_config_validate(const struct ap_config *cfg, struct ap_error_ctx *err)
 {
 	/* spec/002 1 (SPE-1-1): an implementation with SPE complies with at least
 	 * Armv8.1; the architecture version is pcsr.arch_major/arch_minor. */
@@ -112,24 +128,17 @@ int ap_prof_config_validate(const struct ap_config *cfg, struct ap_config_error 
 			         (unsigned)cfg->pcsr.arch_minor);
 		return -AP_ERR_INVALID;
 	}
-	struct ap_pcsr_config c = cfg->pcsr;
-	c.size = sizeof(c);
-	c.have_el2 = cfg->have_el2;
-	c.have_el3 = cfg->have_el3;
-	c.feat_rme = cfg->have_rme;
-	c.feat_vhe = cfg->have_vhe;
-	c.feat_pmuv3_ss = cfg->snapshot.feat_pmuv3_ss;
 	const char *why = NULL;
-	if (ap_pcsr_config_check(&c, &why) < 0) {
+	if (ap_pcsr_config_check(cfg, &why) < 0) {
 		if (err)
 			snprintf(err->message, sizeof(err->message), "pcsr: %s", why);
 		return -AP_ERR_INVALID;
 	}
-	if (cfg->snapshot.feat_pmuv3_ss && cfg->pcsr.pmu_ext == AP_PCSR_EXT_NONE) {
-		if (err)
-			snprintf(err->message, sizeof(err->message),
-			         "snapshot.feat_pmuv3_ss needs a PMU: pcsr.pmu_ext must be ext32 or ext64");
-		return -AP_ERR_INVALID;
-	}
+	if (cfg->snapshot.feat_pmuv3_ss && cfg->pcsr.pmu_ext == AP_PCSR_EXT_NONE)
+		return fail(err, "snapshot.feat_pmuv3_ss needs a PMU: pcsr.pmu_ext must be ext32 or ext64");
+	if (cfg->snapshot.reserved_sse > AP_SS_RESSSE_ALLOWED)
+		return fail(err, "snapshot.reserved_sse must be disabled, prohibited or allowed");
+	if (cfg->pmu.num_counters > AP_PMU_MAX_COUNTERS)
+		return fail(err, "pmu.counters must be 0..31 (PMCR_EL0.N, SS-RVLKCZ)");
 	return 0;
 }

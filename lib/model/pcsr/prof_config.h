@@ -10,6 +10,6 @@
  * FEAT_PMUv3_EXT32 frame, no FEAT_PCSRv8p9, no FEAT_PMUv3_SS. */
 void ap_prof_config_defaults(struct ap_config *cfg);
 /* 0, or a negative ap_error with the rule it breaks in err. */
-int ap_prof_config_validate(const struct ap_config *cfg, struct ap_config_error *err);
+int ap_prof_config_validate(const struct ap_config *cfg, struct ap_error_ctx *err);
 
 #endif

@@ -5,12 +5,11 @@
 #include <string.h>
 
 #include "armprof/error.h"
-#include "armprof/pmu.h"
+#include "model/pmu/pmu.h"
 
 void ap_pmu_config_init(struct ap_pmu_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->size = sizeof(*cfg);
 	cfg->num_counters = 6;
 	cfg->icntr = true;
 	cfg->pmuv3p5 = true;
@@ -45,7 +44,7 @@ static void recompute_counting(struct ap_pmu *pmu)
 
 int ap_pmu_init(struct ap_pmu *pmu, const struct ap_pmu_config *cfg)
 {
-	if (!pmu || !cfg || cfg->size < sizeof(*cfg) || cfg->num_counters > AP_PMU_MAX_COUNTERS)
+	if (!pmu || !cfg || cfg->num_counters > AP_PMU_MAX_COUNTERS)
 		return -AP_ERR_INVALID;
 	memset(pmu, 0, sizeof(*pmu));
 	pmu->cfg = *cfg;

@@ -1,6 +1,6 @@
 /* Shared pieces of the PMU and PMU-snapshot System-register access checks
- * (DDI 0487 D24.5 accessibility pseudocode), and the PE-level plumbing the
- * PMU, PC-sample and snapshot glue files share. */
+ * (DDI 0487 D24.5 accessibility pseudocode), the register fields they and
+ * the PC-sample and snapshot logic read, and the SPE-to-PMU event sync. */
 #ifndef ARMPROF_MODEL_PMU_ACCESS_H
 #define ARMPROF_MODEL_PMU_ACCESS_H
 
@@ -38,13 +38,9 @@ static inline unsigned ap_pmu_hpmn(const struct ap_pe *pe)
 	return ap_field(pe->st.mdcr_el2, 0, 5);
 }
 
-/* Recompute the views the PC sample and snapshot logic read from the PE
- * state (called on reset and on every state change). */
-void ap_pcsr_unit_sync(struct ap_pe *pe);
 /* Count SPE's SAMPLE_* events that happened since the last call on the PMU
  * (lib/model/pmu/spe_events.c); the baseline is taken at reset. */
 void ap_pmu_unit_sync_spe(struct ap_pe *pe);
 void ap_pmu_unit_spe_baseline(struct ap_pe *pe);
-void ap_snapshot_unit_sync(struct ap_pe *pe);
 
 #endif

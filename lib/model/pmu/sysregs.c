@@ -184,7 +184,6 @@ static const struct ap_sysreg pmu_regs[] = {
 static void pmu_reset(struct ap_pe *pe)
 {
 	struct ap_pmu_config cfg = pe->cfg.pmu;
-	cfg.size = sizeof(cfg);
 	if (pe->cfg.have_spe) /* SPE-2.6-1/2: PMCEID0_EL0[35:32], the SAMPLE_* events */
 		cfg.ceid0 |= 0xFull << 32;
 	if (ap_pmu_init(&pe->snapshot.pmu, &cfg) < 0) {

@@ -1,7 +1,6 @@
 /* PMU snapshots inside a PE: the snapshot System registers (PMSSCR_EL1,
- * PMECR_EL1, PMCCNTSVR_EL1, PMICNTSVR_EL1, PMEVCNTSVR<n>_EL1), the view of
- * the PE state the Capture-event rules read, the external snapshot request
- * and the BRBE freeze output.
+ * PMECR_EL1, PMCCNTSVR_EL1, PMICNTSVR_EL1, PMEVCNTSVR<n>_EL1), the external
+ * snapshot request, the BRBE freeze output and the statistics.
  *
  * Encodings and accessibility: DDI 0487 D24.5.3/.9/.11/.16/.23. Modelled:
  * EL0 UNDEFINED, MDCR_EL3.EnPMSS (bit 44) and, for PMECR_EL1, MDCR_EL2.TPM,
@@ -14,6 +13,7 @@
 #include "armprof/snapshot.h"
 #include "model/pe.h"
 #include "model/pmu/pmu_access.h"
+#include "model/snapshot/snapshot.h"
 #include "model/sysreg.h"
 
 #define ENC_PMSSCR_EL1    AP_SYSREG(3, 0, 9, 13, 3)
@@ -21,53 +21,9 @@
 #define ENC_PMCCNTSVR_EL1 AP_SYSREG(2, 0, 14, 11, 7)
 #define ENC_PMICNTSVR_EL1 AP_SYSREG(2, 0, 14, 12, 0)
 
-static struct ap_snapshot_targets targets_of(struct ap_pe *pe)
-{
-	struct ap_snapshot_targets t = { &pe->snapshot.pmu, &pe->pcsr.pcsr };
-	return t;
-}
-
-void ap_snapshot_unit_sync(struct ap_pe *pe)
-{
-	const struct ap_pe_state *st = &pe->st;
-	struct ap_snapshot_pe *v = &pe->snapshot.view;
-	v->mdcr_el3_pmsse = (uint8_t)ap_field(st->mdcr_el3, AP_MDCR_PMSSE, 2);
-	v->mdcr_el2_pmsse = (uint8_t)ap_field(st->mdcr_el2, AP_MDCR_PMSSE, 2);
-	v->el1_aarch32 = ap_el_using_aarch32(pe, 1);
-	v->el2_aarch32 = pe->cfg.have_el2 && ap_el_using_aarch32(pe, 2);
-	v->oslk = st->os_lock;
-	v->halted = st->halted;
-	v->powered = st->core_powered;
-	v->brbe_freeze = st->brbe_freeze;
-}
-
-static void brbe_forward(void *ctx)
-{
-	struct ap_pe *pe = ctx;
-	if (pe->snapshot.brbe_fn)
-		pe->snapshot.brbe_fn(pe->snapshot.brbe_ctx);
-}
-
 static void snapshot_reset(struct ap_pe *pe)
 {
-	struct ap_snapshot_config c = pe->cfg.snapshot;
-	c.size = sizeof(c);
-	c.have_el2 = pe->cfg.have_el2;
-	c.have_el3 = pe->cfg.have_el3;
-	c.feat_pcsrv8p9 = pe->cfg.pcsr.feat_pcsrv8p9;
-	if (ap_snapshot_init(&pe->snapshot.ss, &c) < 0) {
-		c.feat_pmuv3_ss = false; /* rejected earlier by ap_config_validate() */
-		c.reserved_sse = AP_SS_RESSSE_DISABLED;
-		ap_snapshot_init(&pe->snapshot.ss, &c);
-	}
-	ap_snapshot_set_brbe_hook(&pe->snapshot.ss, brbe_forward, pe);
-	ap_snapshot_unit_sync(pe);
-}
-
-static void snapshot_state_changed(struct ap_pe *pe, const struct ap_pe_state *old)
-{
-	(void)old;
-	ap_snapshot_unit_sync(pe);
+	ap_snapshot_reset(pe);
 }
 
 /* PMEVCNTSVR<n>_EL1: n = CRm[1:0]:op2 (31 is PMCCNTSVR_EL1). */
@@ -134,27 +90,21 @@ static int pmecr_check(const struct ap_pe *pe, const struct ap_sysreg *r, bool w
 
 static uint64_t ss_read(const struct ap_pe *pe, const struct ap_sysreg *r)
 {
-	const struct ap_snapshot *ss = &pe->snapshot.ss;
 	switch (r->enc) {
-	case ENC_PMSSCR_EL1: return ap_snapshot_read_pmsscr(ss);
-	case ENC_PMECR_EL1: return ap_snapshot_read_pmecr(ss);
-	case ENC_PMCCNTSVR_EL1: return ap_snapshot_read_ccntsvr(ss);
-	case ENC_PMICNTSVR_EL1: return ap_snapshot_read_icntsvr(ss);
-	default: return ap_snapshot_read_evcntsvr(ss, svr_index(r));
+	case ENC_PMSSCR_EL1: return ap_snapshot_read_pmsscr(pe);
+	case ENC_PMECR_EL1: return ap_snapshot_read_pmecr(pe);
+	case ENC_PMCCNTSVR_EL1: return ap_snapshot_read_ccntsvr(pe);
+	case ENC_PMICNTSVR_EL1: return ap_snapshot_read_icntsvr(pe);
+	default: return ap_snapshot_read_evcntsvr(pe, svr_index(r));
 	}
 }
 
 static void ss_write(struct ap_pe *pe, const struct ap_sysreg *r, uint64_t v)
 {
-	if (r->enc == ENC_PMECR_EL1) {
-		ap_snapshot_write_pmecr(&pe->snapshot.ss, v);
-		return;
-	}
-	if (r->enc == ENC_PMSSCR_EL1) {
-		ap_pmu_unit_sync_spe(pe);
-		struct ap_snapshot_targets t = targets_of(pe);
-		ap_snapshot_write_pmsscr(&pe->snapshot.ss, &pe->snapshot.view, &t, v);
-	}
+	if (r->enc == ENC_PMECR_EL1)
+		ap_snapshot_write_pmecr(pe, v);
+	else if (r->enc == ENC_PMSSCR_EL1)
+		ap_snapshot_write_pmsscr(pe, v);
 }
 
 #define SS_REG(name, enc, flags, check) \
@@ -173,14 +123,12 @@ static const struct ap_sysreg ss_regs[] = {
 };
 
 const struct ap_sysreg_table ap_snapshot_sysreg_table = {
-	"snapshot", ss_regs, sizeof(ss_regs) / sizeof(ss_regs[0]), snapshot_reset, snapshot_state_changed,
+	"snapshot", ss_regs, sizeof(ss_regs) / sizeof(ss_regs[0]), snapshot_reset, NULL,
 };
 
 int ap_pe_snapshot_request(struct ap_pe *pe)
 {
-	ap_pmu_unit_sync_spe(pe);
-	struct ap_snapshot_targets t = targets_of(pe);
-	return ap_snapshot_request(&pe->snapshot.ss, &pe->snapshot.view, &t);
+	return ap_snapshot_request(pe);
 }
 
 void ap_pe_set_brbe_hook(struct ap_pe *pe, ap_brbe_freeze_fn fn, void *ctx)
@@ -191,10 +139,10 @@ void ap_pe_set_brbe_hook(struct ap_pe *pe, ap_brbe_freeze_fn fn, void *ctx)
 
 enum ap_ss_capture ap_pe_snapshot_class(const struct ap_pe *pe)
 {
-	return ap_snapshot_class(&pe->snapshot.ss, &pe->snapshot.view);
+	return ap_snapshot_class(pe);
 }
 
-const struct ap_snapshot *ap_pe_snapshot(const struct ap_pe *pe)
+void ap_pe_snapshot_stats(const struct ap_pe *pe, struct ap_snapshot_stats *out)
 {
-	return &pe->snapshot.ss;
+	*out = pe->snapshot.ss.stats;
 }
