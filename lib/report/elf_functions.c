@@ -6,7 +6,8 @@
  *     extent of one row of unwind rules, not the function's). They are
  *     named sub_<address> (the ELF address, as objdump shows it).
  *   - the PLT stubs, one per .rela.plt entry in order, named <symbol>@plt
- *     as perf names them.
+ *     as perf names them, and the PLT's header (the lazy binding's entry
+ *     to the dynamic linker), named .plt as perf names it (since 6.3).
  * Only what no symbol covers is added (report_elf_functions, called by
  * binary.c add_unnamed_functions). */
 #include <elf.h>
@@ -210,6 +211,13 @@ static int add_plt_stubs(Elf *elf, const struct report_binary_symbols *have, str
 	uint64_t stub = (plt_sh.sh_size - header) / n;
 	if (stub != 16 && stub != 24)
 		return 0;
+	/* The header: every call's first trip through a lazily bound stub
+	 * jumps to it (it branches to the dynamic linker's resolver). */
+	if (!report_symbols_cover(have, plt_sh.sh_addr)) {
+		int rc = add(a, plt_sh.sh_addr, header, ".plt");
+		if (rc)
+			return rc;
+	}
 	Elf_Scn *symtab = elf_getscn(elf, rel_sh.sh_link);
 	Elf_Data *rd = elf_getdata(rel, NULL), *sd = symtab ? elf_getdata(symtab, NULL) : NULL;
 	if (!rd || !sd || !gelf_getshdr(symtab, &sym_sh))

@@ -26,8 +26,9 @@ fdes = sorted({(int(a, 16), int(b, 16)) for a, b in re.findall(r"pc=([0-9a-f]+)\
 starts = [a for a, _ in fdes]
 total_samples = sum(f["samples"] for f in r["functions"])
 assert total_samples == r["records"], (total_samples, r["records"])
-own = [f for f in r["functions"] if "binary" not in f and not f["function"].endswith("@plt")]
-# Its PLT stubs, <symbol>@plt, may take a sample or not.
+own = [f for f in r["functions"] if "binary" not in f and not f["function"].endswith("@plt") and f["function"] != ".plt"]
+# Its PLT stubs, <symbol>@plt, and the PLT's header, .plt (where a lazily
+# bound call's first trip goes), may take a sample or not.
 assert own and all(f["function"].startswith("sub_") for f in own), [f["function"] for f in own]
 for f in own:
     start = int(f["function"][4:], 16)

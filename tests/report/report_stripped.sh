@@ -3,7 +3,8 @@
 # (lib/report/elf_functions.c, debug_file.c): without a symbol table the
 # functions still come apart, from the FDEs of .eh_frame_hdr (named
 # sub_<ELF address>, each exactly its function's extent) and the PLT stubs
-# (<symbol>@plt); with the separate debug file (found by build ID under
+# (<symbol>@plt) and the PLT's header (.plt, as perf 6.3+ names it: the
+# lazy binding's jump to the dynamic linker); with the separate debug file (found by build ID under
 # --debug-dir, or by .gnu_debuglink beside the file) the real names and
 # source lines come back, and a debug file of another build is refused.
 # The samples are an encoded SPE stream (spec/002 5.3.1: the Address packet
@@ -32,10 +33,14 @@ plt_at=$(aarch64-linux-gnu-objdump -d full | awk '/<memcpy@plt>:$/ { print $1 }'
 sum_pc=$(printf '0x%x' $((0x$sum_at + 8)))
 main_pc=$(printf '0x%x' $((0x$main_at + 4)))
 plt_pc=$(printf '0x%x' $((0x$plt_at)))
+plt0_at=$(aarch64-linux-gnu-readelf -SW full | awk '$2 == ".plt" { print $4 }')
+[ -n "$plt0_at" ] || fail "no .plt section in the build"
+plt0_pc=$(printf '0x%x' $((0x$plt0_at + 12)))
 {
   for i in 1 2 3 4 5; do echo "pc $sum_pc el=0; op ld; ev retired l1d-access tlb-access; lat total 7; va 0x1000; ds 0; end"; done
   for i in 1 2; do echo "pc $main_pc el=0; op other; ev retired; lat total 3; end"; done
   echo "pc $plt_pc el=0; op other; ev retired; lat total 3; end"
+  echo "pc $plt0_pc el=0; op b ind; ev retired; lat total 3; end"
 } > prof.spe
 "$armprof" encode -o prof.raw prof.spe
 
@@ -48,7 +53,7 @@ python3 - stripped.json "$sub_sum" "$sub_main" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 fns = {f["function"]: f["samples"] for f in r["functions"]}
-assert fns == {sys.argv[2]: 5, sys.argv[3]: 2, "memcpy@plt": 1}, fns
+assert fns == {sys.argv[2]: 5, sys.argv[3]: 2, "memcpy@plt": 1, ".plt": 1}, fns
 ins = r["instructions"][0]
 assert ins["function"] == sys.argv[2] and ins["offset"] == 8 and ins["disasm"], ins
 PY
@@ -78,7 +83,7 @@ python3 - named.json <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 fns = {f["function"]: f["samples"] for f in r["functions"]}
-assert fns == {"sum_bytes": 5, "main": 2, "memcpy@plt": 1}, fns
+assert fns == {"sum_bytes": 5, "main": 2, "memcpy@plt": 1, ".plt": 1}, fns
 PY
 "$armprof" report --binary stripped --debug-dir "$work/dbg" --annotate sum_bytes prof.raw > named_ann.txt
 grep -q "dynamic.c:[0-9]" named_ann.txt || fail "no source lines from the debug file: $(head -20 named_ann.txt)"
@@ -121,7 +126,7 @@ if command -v dwz > /dev/null; then
     python3 - dwz-$with_common.json <<'PY' || fail "dwz-compressed debug file (common file in the root: $with_common)"
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert [f["function"] for f in r["functions"]] == ["sum_bytes", "main", "memcpy@plt"], r["functions"]
+assert [f["function"] for f in r["functions"]] == ["sum_bytes", "main", ".plt", "memcpy@plt"], r["functions"]
 assert r["instructions"][0]["line"].startswith("dynamic.c:"), r["instructions"][0]
 PY
   done
