@@ -19,7 +19,7 @@
 #endif
 
 /* The files of the control directory (init.sh reads and writes them). */
-static const char *const ctl_files[] = { "command", "config", "dmesg", "status" };
+static const char *const ctl_files[] = { "command", "config", "dmesg", "status", "pcs.raw" };
 
 static int is_executable_file(const char *p)
 {
@@ -249,14 +249,37 @@ int system_prepare(const struct system_opts *opts, struct system_setup *s, char 
 	char *share_path = qemu_escaped(s, s->share), *ctl_path = qemu_escaped(s, s->ctl);
 	char *share_dev = share_path ? fmt(s, "local,id=share,path=%s,security_model=none%s", share_path, "") : NULL;
 	char *ctl_dev = ctl_path ? fmt(s, "local,id=ctl,path=%s,security_model=none%s", ctl_path, "") : NULL;
+	/* --pc-sample: every vCPU's external frames (armprof-pmu-ext), the agent
+	 * writing into the control directory, and -icount shift=0 so that the
+	 * period is guest time: one instruction is 1 ns of QEMU's virtual clock. */
+	const char *machine = "virt,gic-version=3";
+	if (opts->pcs_period_ns) {
+		snprintf(s->pcs_raw, sizeof(s->pcs_raw), "%s/pcs.raw", s->ctl);
+		char *raw = qemu_escaped(s, s->pcs_raw), per[24];
+		snprintf(per, sizeof(per), "%llu", opts->pcs_period_ns);
+		machine = raw ? fmt(s, "virt,gic-version=3,armprof-pmu-ext=on,armprof-pcs-period=%s,"
+		                       "armprof-pcs-out=%s", per, raw)
+		              : NULL;
+		if (machine && opts->pcs_system_bus)
+			machine = fmt(s, "%s%s", machine, ",armprof-pcs-bus=system");
+	} else if (opts->no_niden || opts->no_spniden) {
+		machine = "virt,gic-version=3,armprof-pmu-ext=on";
+	}
+	if (machine && opts->no_niden)
+		machine = fmt(s, "%s%s", machine, ",armprof-niden=off");
+	if (machine && opts->no_spniden)
+		machine = fmt(s, "%s%s", machine, ",armprof-spniden=off");
 	const char *args[] = {
-		s->qemu, "-M", "virt,gic-version=3", "-cpu", cpu, "-smp", own(s, strdup(smp)),
+		s->qemu, "-M", machine, "-cpu", cpu, "-smp", own(s, strdup(smp)),
 		"-m", own(s, strdup(mem)), "-nographic", "-no-reboot", "-nic", "none",
 		"-kernel", s->kernel, "-initrd", s->initrd, "-append", append,
 		"-fsdev", share_dev, "-device", "virtio-9p-device,fsdev=share,mount_tag=armprof",
 		"-fsdev", ctl_dev, "-device", "virtio-9p-device,fsdev=ctl,mount_tag=armprofctl",
+		opts->pcs_period_ns ? "-icount" : NULL, "shift=0",
 	};
 	size_t n = sizeof(args) / sizeof(args[0]);
+	if (!opts->pcs_period_ns)
+		n -= 2;
 	for (size_t i = 0; i < n; i++) {
 		if (!args[i]) {
 			snprintf(err, errlen, "out of memory");
