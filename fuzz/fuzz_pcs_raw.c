@@ -1,6 +1,8 @@
-/* The PC-sampling agent's raw file (tools/armprof/system_pcs_raw.h, what
- * `armprof system --pc-sample` reads back from QEMU): any bytes give the
- * records or an error naming an offset inside the input, never a crash.
+/* The raw files of QEMU's PC-sampling and snapshot agents
+ * (tools/armprof/system_pcs_raw.h, what `armprof system --pc-sample` and
+ * `--snapshot-every` read back): any bytes give the records or an error
+ * naming an offset inside the input, never a crash; both readers get every
+ * input.
  * A record must hold together: its vCPU below the header's count, a PC
  * sample's PC sign-extended from bit 55 with the EL and NS bits of its
  * PMPCSR, and the reader moving forward one whole record at a time. */
@@ -14,8 +16,31 @@
 /* Checked in every build (NDEBUG included). */
 #define CHECK(c) do { if (!(c)) abort(); } while (0)
 
+static void snapshots(const uint8_t *data, size_t size)
+{
+	struct ss_raw r;
+	char err[256];
+	if (ss_raw_open(&r, data, size, err, sizeof(err)) != 0) {
+		CHECK(!strncmp(err, "offset ", 7));
+		return;
+	}
+	CHECK(r.counters <= SS_RAW_MAX_COUNTERS && r.ncpus > 0);
+	struct ss_record rec;
+	int got;
+	size_t pos = r.pos;
+	while ((got = ss_raw_next(&r, &rec, err, sizeof(err))) == 1) {
+		CHECK(r.pos == pos + 32 + 8 * (size_t)r.counters && r.pos <= size && rec.cpu < r.ncpus);
+		pos = r.pos;
+	}
+	if (got < 0)
+		CHECK(!strncmp(err, "offset ", 7) && strtoul(err + 7, NULL, 10) < size);
+	else
+		CHECK(r.pos == size);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	snapshots(data, size);
 	struct pcs_raw r;
 	char err[256];
 	if (pcs_raw_open(&r, data, size, err, sizeof(err)) != 0) {

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "system_pcs.h"
 #include "system_run.h"
+#include "system_ss.h"
 #include "system_setup.h"
 
 const char cmd_system_summary[] = "run a shell command in a full-system aarch64 guest with SPE (Linux perf)";
@@ -61,6 +62,11 @@ static void usage(FILE *out)
 	        "  -o FILE           --pc-sample's profile (default perf.data)\n"
 	        "  --pc-sample-bus B debug (default: the debug port, no Software Lock) or system (the\n"
 	        "                    memory-mapped frame, where the Software Lock applies)\n"
+	        "  --snapshot-every PERIOD  PMU snapshots from outside: every PERIOD of guest time (as\n"
+	        "                    --pc-sample's) QEMU asserts every vCPU's external snapshot request\n"
+	        "                    (FEAT_PMUv3_SS: snapshot.feat_pmuv3_ss=1 is added to --config) and\n"
+	        "                    reads the saved counters; the series goes to --snapshot-out as CSV\n"
+	        "  --snapshot-out FILE  --snapshot-every's series (default snapshots.csv)\n"
 	        "  --no-niden        ExternalNoninvasiveDebugEnabled() FALSE (PC sampling prohibited)\n"
 	        "  --no-spniden      ExternalSecureNoninvasiveDebugEnabled() FALSE\n"
 	        "Exit status: the command's; 2 usage; %d the guest could not set up (share, command);\n"
@@ -71,8 +77,8 @@ static void usage(FILE *out)
 	        SYSTEM_EXIT_QEMU);
 }
 
-/* --pc-sample PERIOD: N[ns|us|ms] of guest time, in ns. */
-static int parse_period(const char *s, unsigned long long *out)
+/* --pc-sample, --snapshot-every PERIOD: N[ns|us|ms] of guest time, in ns. */
+static int parse_period(const char *opt, const char *s, unsigned long long *out)
 {
 	char *end;
 	errno = 0;
@@ -87,8 +93,8 @@ static int parse_period(const char *s, unsigned long long *out)
 			mult = 1000000;
 	}
 	if (!mult || v > (1ull << 50) / mult || v * mult < 1000) {
-		fprintf(stderr, "armprof system: --pc-sample %s: want a period of guest time from 1000 ns: "
-		                "N, Nns, Nus or Nms\n", s ? s : "");
+		fprintf(stderr, "armprof system: %s %s: want a period of guest time from 1000 ns: "
+		                "N, Nns, Nus or Nms\n", opt, s ? s : "");
 		return -1;
 	}
 	*out = v * mult;
@@ -182,7 +188,8 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 		}
 		static const char *const with_value[] = { "--cpus", "--memory", "--share", "--dmesg",
 		                                           "--timeout", "--qemu", "--kit", "--config",
-		                                           "--pc-sample-bus", "--pc-sample", "-o" };
+		                                           "--pc-sample-bus", "--pc-sample", "-o",
+		                                           "--snapshot-every", "--snapshot-out" };
 		const char *val = NULL, *name = NULL;
 		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]) && !name; k++) {
 			size_t len = strlen(with_value[k]);
@@ -209,7 +216,11 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 		else if (!strcmp(name, "--config"))
 			rc = add_config(o, val);
 		else if (!strcmp(name, "--pc-sample"))
-			rc = parse_period(val, &o->pcs_period_ns);
+			rc = parse_period(name, val, &o->pcs_period_ns);
+		else if (!strcmp(name, "--snapshot-every"))
+			rc = parse_period(name, val, &o->ss_period_ns);
+		else if (!strcmp(name, "--snapshot-out"))
+			o->ss_out = val;
 		else if (!strcmp(name, "-o"))
 			o->pcs_out = val;
 		else if (!strcmp(name, "--pc-sample-bus")) {
@@ -238,11 +249,17 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 		return -1;
 	}
 	/* The external frames are part of armprof's model PE, which spe=on creates. */
-	if (!o->spe && (o->pcs_period_ns || o->no_niden || o->no_spniden)) {
-		fprintf(stderr, "armprof system: --pc-sample, --no-niden and --no-spniden need armprof's "
-		                "CPU model: not with --no-spe\n");
+	if (!o->spe && (o->pcs_period_ns || o->ss_period_ns || o->no_niden || o->no_spniden)) {
+		fprintf(stderr, "armprof system: --pc-sample, --snapshot-every, --no-niden and --no-spniden "
+		                "need armprof's CPU model: not with --no-spe\n");
 		return -1;
 	}
+	if (!o->ss_period_ns && o->ss_out) {
+		fprintf(stderr, "armprof system: --snapshot-out is --snapshot-every's\n");
+		return -1;
+	}
+	if (o->ss_period_ns && !o->ss_out)
+		o->ss_out = "snapshots.csv";
 	if (!o->pcs_period_ns && (o->pcs_out || o->pcs_system_bus)) {
 		fprintf(stderr, "armprof system: -o and --pc-sample-bus are --pc-sample's\n");
 		return -1;
@@ -342,8 +359,8 @@ int cmd_system(int argc, char **argv)
 	char err[2 * PATH_MAX];
 	int exit_status = EXIT_USAGE;
 	struct system_result *res = NULL;
-	struct cli_output pcs_out;
-	int pcs_open = 0;
+	struct cli_output pcs_out, ss_out;
+	int pcs_open = 0, ss_open = 0;
 	if ((rc = system_find_tools(&opts, &setup, err, sizeof(err))) != 0 ||
 	    (rc = system_find_share(&opts, &setup, err, sizeof(err))) != 0 ||
 	    (rc = system_prepare(&opts, &setup, err, sizeof(err))) != 0) {
@@ -360,6 +377,9 @@ int cmd_system(int argc, char **argv)
 	if (opts.pcs_period_ns && cli_output_open_seekable(&pcs_out, "system", opts.pcs_out) != 0)
 		goto out;
 	pcs_open = opts.pcs_period_ns != 0;
+	if (opts.ss_period_ns && cli_output_open(&ss_out, "system", opts.ss_out) != 0)
+		goto out;
+	ss_open = opts.ss_period_ns != 0;
 	fflush(stdout);
 	system_run(setup.argv, setup.nonce, opts.timeout_s, res);
 	exit_status = report(&opts, &setup, res);
@@ -372,6 +392,12 @@ int cmd_system(int argc, char **argv)
 		else if (c == 0)
 			system_pcs_print(&sum, opts.pcs_out);
 	}
+	if (ss_open && (res->outcome == SYSTEM_EXITED || res->outcome == SYSTEM_GUEST_ERROR)) {
+		int c = system_ss_convert(setup.ss_raw, &ss_out, opts.ss_out);
+		ss_open = 0;
+		if (cli_output_close(&ss_out, "system", c == 0) != 0 && exit_status == EXIT_OK)
+			exit_status = c == 1 ? EXIT_DATA_ERROR : EXIT_USAGE;
+	}
 	if (opts.dmesg) {
 		int d = system_save_dmesg(&setup, opts.dmesg);
 		if (d > 0)
@@ -383,6 +409,8 @@ int cmd_system(int argc, char **argv)
 out:
 	if (pcs_open)
 		cli_output_close(&pcs_out, "system", 0);
+	if (ss_open)
+		cli_output_close(&ss_out, "system", 0);
 	free(res);
 	system_cleanup(&setup);
 	free(opts.command);

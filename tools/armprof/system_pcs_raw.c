@@ -87,3 +87,65 @@ int pcs_raw_next(struct pcs_raw *r, struct pcs_record *out, char *err, size_t er
 	out->vmid = (uint16_t)(vid >> 32);
 	return 1;
 }
+
+int ss_raw_open(struct ss_raw *r, const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	if (len < PCS_RAW_HEADER || memcmp(buf, "APSSRAW1", 8)) {
+		snprintf(err, errlen, "offset 0: not a snapshot agent's file (no APSSRAW1 header)");
+		return -1;
+	}
+	uint32_t version = get32(buf + 8);
+	r->ncpus = get32(buf + 12);
+	r->period_ns = get64(buf + 16);
+	r->counters = get32(buf + 24);
+	if (version != 1) {
+		snprintf(err, errlen, "offset 8: version %u (this armprof reads 1)", version);
+		return -1;
+	}
+	if (r->ncpus == 0 || r->ncpus > 4096) {
+		snprintf(err, errlen, "offset 12: %u vCPUs", r->ncpus);
+		return -1;
+	}
+	if (r->period_ns == 0) {
+		snprintf(err, errlen, "offset 16: period 0");
+		return -1;
+	}
+	if (r->counters > SS_RAW_MAX_COUNTERS) {
+		snprintf(err, errlen, "offset 24: %u event counters (at most %d)", r->counters, SS_RAW_MAX_COUNTERS);
+		return -1;
+	}
+	r->buf = buf;
+	r->len = len;
+	r->pos = PCS_RAW_HEADER;
+	return 0;
+}
+
+int ss_raw_next(struct ss_raw *r, struct ss_record *out, char *err, size_t errlen)
+{
+	size_t size = 32 + 8 * (size_t)r->counters;
+	if (r->pos == r->len)
+		return 0;
+	if (r->len - r->pos < size) {
+		snprintf(err, errlen, "offset %zu: a record cut short (%zu of %zu bytes)", r->pos, r->len - r->pos,
+		         size);
+		return -1;
+	}
+	const uint8_t *p = r->buf + r->pos;
+	memset(out, 0, sizeof(*out));
+	out->time_ns = get64(p);
+	out->cpu = get32(p + 8);
+	if (out->cpu >= r->ncpus) {
+		snprintf(err, errlen, "offset %zu: vCPU %u of %u", r->pos + 8, out->cpu, r->ncpus);
+		return -1;
+	}
+	uint32_t status = get32(p + 12);
+	out->error = status & 1;
+	out->captured = !(status & 2);
+	out->pmsscr = get64(p + 16);
+	out->ccntsvr = get64(p + 24);
+	for (uint32_t n = 0; n < r->counters; n++)
+		out->evcntsvr[n] = get64(p + 32 + 8 * n);
+	r->pos += size;
+	return 1;
+}

@@ -1,7 +1,9 @@
-/* `armprof system --pc-sample`: the raw samples QEMU's PC-sampling agent
- * (system/qemu, hw/arm/armprof-pcs-agent.c) appends to its file, read
- * without I/O or allocation (the fuzz target fuzz_pcs_raw drives this).
+/* `armprof system --pc-sample` and `--snapshot-every`: the raw files QEMU's
+ * agents (system/qemu, hw/arm/armprof-pcs-agent.c and armprof-ss-agent.c)
+ * append to, read without I/O or allocation (the fuzz target fuzz_pcs_raw
+ * drives both readers).
  *
+ * The PC-sampling agent's file: *
  * The file (little-endian):
  *   header, 32 bytes: "APPCSRAW", u32 version (1), u32 number of vCPUs,
  *                     u64 period in ns of guest time, u32 layout (0
@@ -54,5 +56,33 @@ int pcs_raw_open(struct pcs_raw *r, const uint8_t *buf, size_t len, char *err, s
 /* The next record: 1 and *out, 0 at the end, -1 with the reason in err
  * (a truncated record, a vCPU beyond the header's count). */
 int pcs_raw_next(struct pcs_raw *r, struct pcs_record *out, char *err, size_t errlen);
+
+/* The snapshot agent's file:
+ *   header, 32 bytes: "APSSRAW1", u32 version (1), u32 number of vCPUs,
+ *                     u64 period in ns, u32 event counters N (at most 31), u32 0
+ *   record, 32 + 8N bytes: u64 guest time in ns, u32 vCPU, u32 status (bit 0:
+ *                     a read got an error response, bit 1: the request
+ *                     started no Capture event), u64 PMSSCR, u64 PMCCNTSVR,
+ *                     u64 PMEVCNTSVR<n> for n < N */
+#define SS_RAW_MAX_COUNTERS 31
+
+struct ss_raw {
+	const uint8_t *buf;
+	size_t len, pos;
+	uint32_t ncpus, counters;
+	uint64_t period_ns;
+};
+
+struct ss_record {
+	uint64_t time_ns;
+	uint32_t cpu;
+	bool error;     /* a read got an error response */
+	bool captured;  /* the request started a Capture event */
+	uint64_t pmsscr, ccntsvr;
+	uint64_t evcntsvr[SS_RAW_MAX_COUNTERS];
+};
+
+int ss_raw_open(struct ss_raw *r, const uint8_t *buf, size_t len, char *err, size_t errlen);
+int ss_raw_next(struct ss_raw *r, struct ss_record *out, char *err, size_t errlen);
 
 #endif

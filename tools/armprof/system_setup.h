@@ -24,6 +24,9 @@ struct system_opts {
 	const char *pcs_out;   /* -o: the profile (perf.data) */
 	int pcs_system_bus;    /* --pc-sample-bus system: memory-mapped reads */
 	int no_niden, no_spniden; /* the authentication inputs set FALSE */
+	/* --snapshot-every: QEMU's external snapshot requests (FEAT_PMUv3_SS). */
+	unsigned long long ss_period_ns; /* 0: none */
+	const char *ss_out;    /* --snapshot-out: the counter series (CSV) */
 	char *command;         /* the shell command (malloc'd) */
 };
 
@@ -35,6 +38,7 @@ struct system_setup {
 	char ctl[PATH_MAX];   /* the control directory, "" until made */
 	char nonce[33];
 	char pcs_raw[PATH_MAX + 16]; /* the agent's raw samples (in ctl), "" without --pc-sample */
+	char ss_raw[PATH_MAX + 16];  /* the snapshot agent's (in ctl), "" without --snapshot-every */
 	char *argv[64];       /* QEMU's command line, NULL-terminated */
 	char *owned[64];      /* the strings of argv made here, to free */
 	size_t n_owned;
