@@ -261,15 +261,10 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 	if (!second_pass)
 		perf_input_note_cuts(&in, stderr);
 	/* No SPE data: the samples are the records (report_samples.h). */
-	if (!second_pass && !info->n_aux_buffers && info->n_samples) {
-		rc = 0;
-		if (!report_feed_samples(in.reader, cpu, tid, on_record, run) && (cpu != AP_PERF_ANY || tid != AP_PERF_ANY)) {
-			fprintf(stderr, "armprof report: %s: the selection (--cpu/--tid) matches none of its samples\n", path);
-			rc = EXIT_DATA_ERROR;
-		}
-	} else {
+	if (!second_pass && !info->n_aux_buffers && info->n_samples)
+		rc = report_samples(in.reader, path, cpu, tid, on_record, run);
+	else
 		rc = second_pass ? 0 : perf_input_check_selection(&in);
-	}
 	if (!rc && !second_pass && tid != AP_PERF_ANY && !run->kept) {
 		/* Buffers were selected (CPU-wide ones), but no record's
 		 * Context packet names the thread. */

@@ -1,9 +1,11 @@
 /* armprof report: a perf.data's samples as records (report_samples.h). */
 #include "report_samples.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "armprof/codec.h"
+#include "commands.h"
 
 uint64_t report_feed_samples(const struct ap_perf_reader *r, int32_t cpu, int32_t tid,
                              int (*on)(void *ctx, const struct ap_record *rec), void *ctx)
@@ -41,4 +43,13 @@ uint64_t report_feed_samples(const struct ap_perf_reader *r, int32_t cpu, int32_
 			break;
 	}
 	return fed;
+}
+
+int report_samples(const struct ap_perf_reader *r, const char *path, int32_t cpu, int32_t tid,
+                   int (*on)(void *ctx, const struct ap_record *rec), void *ctx)
+{
+	if (report_feed_samples(r, cpu, tid, on, ctx) || (cpu == AP_PERF_ANY && tid == AP_PERF_ANY))
+		return 0;
+	fprintf(stderr, "armprof report: %s: the selection (--cpu/--tid) matches none of its samples\n", path);
+	return EXIT_DATA_ERROR;
 }

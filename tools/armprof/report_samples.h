@@ -16,5 +16,9 @@
  * samples given to on. */
 uint64_t report_feed_samples(const struct ap_perf_reader *r, int32_t cpu, int32_t tid,
                              int (*on)(void *ctx, const struct ap_record *rec), void *ctx);
+/* The same for armprof report: 0, or EXIT_DATA_ERROR (printed, naming
+ * path) when --cpu/--tid select no sample. */
+int report_samples(const struct ap_perf_reader *r, const char *path, int32_t cpu, int32_t tid,
+                   int (*on)(void *ctx, const struct ap_record *rec), void *ctx);
 
 #endif
