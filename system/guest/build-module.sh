@@ -47,7 +47,7 @@ fi
 work=$out.tmp
 rm -rf "$work"
 mkdir -p "$work/dl" "$work/root"
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" "$out.new"' EXIT
 (cd "$work/dl" && apt-get download -q "$hdr:arm64=$version" "$common=$version" "$kbuild=$version" \
   > "$work/dl.log" 2>&1) || die "apt-get download failed: $(tail -3 "$work/dl.log")"
 for deb in "$work"/dl/*.deb; do
