@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared set-up of the PC-sampling tests: system_common.sh's (the QEMU and
 # kit, skip 77 without them; sys = armprof system), a QEMU with the external
 # PMU frame (patch 0006), and the frame addresses of the virt board
@@ -11,7 +12,7 @@ if ! grep -q armprof-pcs-period "$qemu"; then
   exit 77
 fi
 pmu_frame() { printf '0x%x' $((0x090c1000 + $1 * 0x2000)); }
-PMPCSR=0x200 PMCCIDSR=0x228 PMPCSCTL=0xe50 PMLAR=0xfb0 PMLSR=0xfb4
+export PMCCIDSR=0x228 PMPCSCTL=0xe50 PMLAR=0xfb0 PMLSR=0xfb4
 reg() { printf '0x%x' $(($(pmu_frame "$1") + $2)); }
 # A number from the summary line armprof system prints ("N reads of C vCPUs
 # every P ns: N samples (EL0 N, EL1 N, ...; N with a thread), N without a

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The PMU snapshot tests: pcs_common.sh's set-up and the guest module
 # (system/guest/build-module.sh; skip 77 without it), copied into the share.
 # shellcheck source=pcs_common.sh

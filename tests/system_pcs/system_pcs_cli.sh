@@ -15,9 +15,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 echo kernel > "$work/kit/vmlinuz" && echo initrd > "$work/kit/initrd.img"
 sys() { "$armprof" system --qemu "$src/tests/system_pcs/fake_agent_qemu.sh" --kit "$work/kit" --share "$work/share" "$@"; }
 usage() {
-  if sys "$@" -- true > out.txt 2> err.txt; then fail "accepted: $*"; fi
-  [ $? ] && grep -q "armprof system: " err.txt || fail "$*: $(cat err.txt)"
-  sys "$@" -- true > /dev/null 2>&1 || [ $? = 2 ] || fail "$*: exit status not 2"
+  local rc=0
+  sys "$@" -- true > out.txt 2> err.txt || rc=$?
+  [ "$rc" = 2 ] || fail "$*: exit status $rc, not 2"
+  grep -q "^armprof system: " err.txt || fail "$*: $(cat err.txt)"
 }
 usage --pc-sample 999
 usage --pc-sample 5s
@@ -33,7 +34,8 @@ usage --snapshot-out x.csv
 # thread 110 at 0x4007b0.
 hdr="b'APPCSRAW'+struct.pack('<IIQII',1,2,50000,0,0)"
 rec() { echo "struct.pack('<QIIQQQ',$1,$2,$3,$4,$5,$6)"; }
-export FAKE_AGENT_PCS="$hdr+$(rec 50000 0 1 0 0 0)+$(rec 50000 1 0 0xffffffff 0 0)+$(rec 100000 0 0 0xa0ff800008001234 9 0)+$(rec 100000 1 0 0x80000000004007b0 110 0)"
+FAKE_AGENT_PCS="$hdr+$(rec 50000 0 1 0 0 0)+$(rec 50000 1 0 0xffffffff 0 0)+$(rec 100000 0 0 0xa0ff800008001234 9 0)+$(rec 100000 1 0 0x80000000004007b0 110 0)"
+export FAKE_AGENT_PCS
 sys --pc-sample 50us -o p.data -- 'echo hi' > out.txt 2> err.txt || fail "armprof system: $(cat err.txt)"
 grep -qx -- '-icount' "$work/args" && grep -qx 'shift=0' "$work/args" || fail "no -icount shift=0: $(cat "$work/args")"
 grep -q '^virt,gic-version=3,armprof-pmu-ext=on,armprof-pcs-period=50000,armprof-pcs-out=.*/pcs.raw$' "$work/args" ||
@@ -62,7 +64,7 @@ fi
 
 # A raw file cut inside a record: exit 1, the profile left as it was.
 echo old > q.data
-export FAKE_AGENT_PCS="$hdr+$(rec 50000 0 0 0x80000000004007b0 1 0)[:-3]"
+FAKE_AGENT_PCS="$hdr+$(rec 50000 0 0 0x80000000004007b0 1 0)[:-3]"
 if sys --pc-sample 50us -o q.data -- true > out.txt 2> err.txt; then fail "a cut raw file was accepted"; fi
 grep -q 'pcs.raw: offset 32: a record cut short (37 of 40 bytes)' err.txt || fail "cut: $(cat err.txt)"
 [ "$(cat q.data)" = old ] || fail "q.data was replaced"
