@@ -74,6 +74,10 @@ sys --no-niden -- true > /dev/null 2>&1 || fail "--no-niden"
 grep -qx 'virt,gic-version=3,armprof-pmu-ext=on,armprof-niden=off' "$work/args" || fail "$(grep virt "$work/args")"
 if grep -qx -- '-icount' "$work/args"; then fail "-icount without an agent"; fi
 
+# --el2: EL2 in the CPUs.
+sys --el2 -- true > /dev/null 2>&1 || fail "--el2"
+grep -qx 'virt,gic-version=3,virtualization=on' "$work/args" || fail "$(grep virt "$work/args")"
+
 # --snapshot-every: FEAT_PMUv3_SS in front of --config, the series as CSV.
 export FAKE_AGENT_SS="b'APSSRAW1'+struct.pack('<IIQII',1,1,1000000,2,0)+struct.pack('<QIIQQQQ',1000000,0,2,1<<32,0,0,0)+struct.pack('<QIIQQQQ',2000000,0,0,0,2000000,1999990,7)"
 sys --snapshot-every 1ms --config spe.interval=5 -- true > out.txt 2> err.txt || fail "snapshots: $(cat err.txt)"

@@ -67,6 +67,7 @@ static void usage(FILE *out)
 	        "                    (FEAT_PMUv3_SS: snapshot.feat_pmuv3_ss=1 is added to --config) and\n"
 	        "                    reads the saved counters; the series goes to --snapshot-out as CSV\n"
 	        "  --snapshot-out FILE  --snapshot-every's series (default snapshots.csv)\n"
+	        "  --el2             EL2 in the CPUs (-M virt,virtualization=on): Linux runs at EL2 (VHE)\n"
 	        "  --no-niden        ExternalNoninvasiveDebugEnabled() FALSE (PC sampling prohibited)\n"
 	        "  --no-spniden      ExternalSecureNoninvasiveDebugEnabled() FALSE\n"
 	        "Exit status: the command's; 2 usage; %d the guest could not set up (share, command);\n"
@@ -180,6 +181,10 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 			return 1;
 		if (!strcmp(a, "--no-spe")) {
 			o->spe = 0;
+			continue;
+		}
+		if (!strcmp(a, "--el2")) {
+			o->el2 = 1;
 			continue;
 		}
 		if (!strcmp(a, "--no-niden") || !strcmp(a, "--no-spniden")) {

@@ -278,6 +278,8 @@ int system_prepare(const struct system_opts *opts, struct system_setup *s, char 
 		char *raw = machine ? qemu_escaped(s, s->ss_raw) : NULL;
 		machine = raw ? fmt(s, "%s,armprof-ss-out=%s", machine, raw) : NULL;
 	}
+	if (machine && opts->el2)
+		machine = fmt(s, "%s%s", machine, ",virtualization=on");
 	if (machine && opts->no_niden)
 		machine = fmt(s, "%s%s", machine, ",armprof-niden=off");
 	if (machine && opts->no_spniden)

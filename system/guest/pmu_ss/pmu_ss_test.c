@@ -5,6 +5,9 @@
  * snapshot.feat_pmuv3_ss=1 (tests/system_pcs/system_ss_guest.sh reads its
  * lines from the kernel log).
  *
+ * With the kernel at EL2 (VHE: armprof system --el2) it first sets
+ * MDCR_EL2.PMSSE to 0b11, 0b00, 0b10 ("pmsse N" lines), then 0b01.
+ *
  * On the CPU it loads on, with preemption off: counter 0 counts CPU_CYCLES
  * (0x11), counter 1 INST_RETIRED (0x08), and the cycle counter runs. Then,
  * for each PMECR_EL1.SSE (Table D13-10 without EL2 and EL3: MDCR_EL3.PMSSE
@@ -24,6 +27,7 @@
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <asm/sysreg.h>
+#include <asm/virt.h>
 
 #define PMSSCR_EL1 sys_reg(3, 0, 9, 13, 3)
 #define PMECR_EL1 sys_reg(3, 0, 9, 14, 5)
@@ -73,11 +77,18 @@ static bool allow_external;
 module_param(allow_external, bool, 0444);
 MODULE_PARM_DESC(allow_external, "leave Capture events allowed and the counters running on every CPU");
 
+/* PMEVTYPER<n>_EL0/PMCCFILTR_EL0.NSH [27]: count at EL2 too, where a VHE
+ * kernel (-M virt,virtualization=on) runs. */
+static u64 filter(void)
+{
+	return is_kernel_in_hyp_mode() ? BIT(27) : 0;
+}
+
 static void counters_on(void *unused)
 {
-	write_sysreg(0x11, pmevtyper0_el0);
-	write_sysreg(0x08, pmevtyper1_el0);
-	write_sysreg(0, pmccfiltr_el0);
+	write_sysreg(filter() | 0x11, pmevtyper0_el0);
+	write_sysreg(filter() | 0x08, pmevtyper1_el0);
+	write_sysreg(filter(), pmccfiltr_el0);
 	write_sysreg(BIT(31) | 3, pmcntenset_el0);
 	write_sysreg(read_sysreg(pmcr_el0) | 1, pmcr_el0);
 	write_sysreg_s(3 << 3, PMECR_EL1);
@@ -92,6 +103,27 @@ static void busy(unsigned n)
 		;
 }
 
+/* One row of Table D13-10 with the counters stopped: PMECR_EL1.SSE = sse,
+ * a capture, the saved values against the live ones and those before. */
+static void row(const char *what, unsigned value, unsigned sse)
+{
+	struct counters before, a, s;
+	unsigned polls;
+	u64 v;
+
+	saved(&before);
+	write_sysreg_s((u64)sse << 3, PMECR_EL1);
+	busy(1000);
+	write_sysreg(BIT(31) | 3, pmcntenclr_el0);
+	live(&a);
+	v = capture(&polls);
+	saved(&s);
+	write_sysreg(BIT(31) | 3, pmcntenset_el0);
+	pr_info("armprof-ss: %s %u pmsscr 0x%llx polls %u live %llu %llu %llu saved %llu %llu %llu "
+		"before %llu %llu %llu\n", what, value, v, polls, a.ev0, a.ev1, a.cc, s.ev0, s.ev1, s.cc,
+		before.ev0, before.ev1, before.cc);
+}
+
 static int __init pmu_ss_test_init(void)
 {
 	/* Allowed first, so that NC = 0 tells a disabled row (the write is
@@ -99,11 +131,12 @@ static int __init pmu_ss_test_init(void)
 	static const unsigned sse[] = { 3, 0, 2 };
 	struct counters a, s, b;
 	unsigned polls, i;
+
 	u64 dfr0 = read_sysreg(id_aa64dfr0_el1), v;
 
 	preempt_disable();
-	pr_info("armprof-ss: cpu %d id_aa64dfr0 0x%llx pmss %llu\n", smp_processor_id(), dfr0,
-		(dfr0 >> 16) & 0xf);
+	pr_info("armprof-ss: cpu %d el %d id_aa64dfr0 0x%llx pmss %llu\n", smp_processor_id(),
+		is_kernel_in_hyp_mode() ? 2 : 1, dfr0, (dfr0 >> 16) & 0xf);
 	if (!((dfr0 >> 16) & 0xf) || !selftest) {
 		preempt_enable();
 		goto external;
@@ -116,22 +149,23 @@ static int __init pmu_ss_test_init(void)
 	write_sysreg_s(0, PMECR_EL1);
 	isb();
 
-	/* Table D13-10, one row per PMECR_EL1.SSE [4:3], counters stopped. */
-	for (i = 0; i < ARRAY_SIZE(sse); i++) {
-		struct counters before;
+	/* With the kernel at EL2 (VHE), MDCR_EL2.PMSSE [31:30] first: 0b11
+	 * Allowed, 0b00 Disabled, 0b10 Prohibited whatever PMECR_EL1.SSE
+	 * (SS-TD13-10-row7, row2, row6); then 0b01 hands the decision to
+	 * PMECR_EL1.SSE, as without EL2. */
+	if (is_kernel_in_hyp_mode()) {
+		static const unsigned pmsse[] = { 3, 0, 2 };
+		u64 mdcr = read_sysreg(mdcr_el2) & ~(3ull << 30);
 
-		saved(&before);
-		write_sysreg_s((u64)sse[i] << 3, PMECR_EL1);
-		busy(1000);
-		write_sysreg(BIT(31) | 3, pmcntenclr_el0);
-		live(&a);
-		v = capture(&polls);
-		saved(&s);
-		write_sysreg(BIT(31) | 3, pmcntenset_el0);
-		pr_info("armprof-ss: sse %u pmsscr 0x%llx polls %u live %llu %llu %llu saved %llu %llu %llu "
-			"before %llu %llu %llu\n", sse[i], v, polls, a.ev0, a.ev1, a.cc, s.ev0, s.ev1, s.cc,
-			before.ev0, before.ev1, before.cc);
+		for (i = 0; i < ARRAY_SIZE(pmsse); i++) {
+			write_sysreg(mdcr | (u64)pmsse[i] << 30, mdcr_el2);
+			row("pmsse", pmsse[i], pmsse[i] == 3 ? 0 : 3);
+		}
+		write_sysreg(mdcr | 1ull << 30, mdcr_el2);
 	}
+	/* Table D13-10, one row per PMECR_EL1.SSE [4:3], counters stopped. */
+	for (i = 0; i < ARRAY_SIZE(sse); i++)
+		row("sse", sse[i], sse[i]);
 	/* Allowed, counting: the saved values lie between the live ones read
 	 * before and after, which keep counting. */
 	write_sysreg_s(3 << 3, PMECR_EL1);
