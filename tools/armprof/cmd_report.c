@@ -15,6 +15,7 @@
 #include "cli_stream.h"
 #include "commands.h"
 #include "perf_input.h"
+#include "report_samples.h"
 #include "report_annotate.h"
 #include "report_diff.h"
 #include "report_format.h"
@@ -196,7 +197,11 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 	report_callchains_free(&chains);
 	if (!second_pass)
 		perf_input_note_cuts(&in, stderr);
-	rc = second_pass ? 0 : perf_input_check_selection(&in);
+	/* No SPE data: the samples are the records (report_samples.h). */
+	if (!second_pass && !info->n_aux_buffers && info->n_samples)
+		rc = report_samples(in.reader, path, cpu, tid, on_record, run);
+	else
+		rc = second_pass ? 0 : perf_input_check_selection(&in);
 	if (!rc && !second_pass && tid != AP_PERF_ANY && !run->kept) {
 		/* Buffers were selected (CPU-wide ones), but no record's
 		 * Context packet names the thread. */

@@ -5,7 +5,6 @@
  * kernel, arm_spe_pmu driver and perf (the kit of system/kit/build.sh),
  * runs the command in it with the share directory at the same path, and
  * exits with the command's status (docs/system.md). */
-#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,8 +13,11 @@
 #include <sys/wait.h>
 
 #include "armprof/number.h"
+#include "cli_output.h"
 #include "commands.h"
+#include "system_pcs.h"
 #include "system_run.h"
+#include "system_ss.h"
 #include "system_setup.h"
 
 const char cmd_system_summary[] = "run a shell command in a full-system aarch64 guest with SPE (Linux perf)";
@@ -53,12 +55,55 @@ static void usage(FILE *out)
 	        "  --config K=V      a setting of the SPE model (docs/model-config.md, e.g.\n"
 	        "                    spe.max_size=7), repeatable; passed to QEMU as\n"
 	        "                    -cpu neoverse-n1,spe=on,spe-config=K=V;K=V\n"
+	        "  --pc-sample PERIOD  PC sampling from outside: every PERIOD of guest time (N, Nns, Nus\n"
+	        "                    or Nms; at least 1000 ns; under -icount 1 ns is one instruction) an\n"
+	        "                    agent in QEMU reads every vCPU's PMPCSR through its external PMU\n"
+	        "                    frame; the samples go to -o FILE as a perf.data (docs/system.md)\n"
+	        "  -o FILE           --pc-sample's profile (default perf.data)\n"
+	        "  --pc-sample-bus B debug (default: the debug port, no Software Lock) or system (the\n"
+	        "                    memory-mapped frame, where the Software Lock applies)\n"
+	        "  --snapshot-every PERIOD  PMU snapshots from outside: every PERIOD of guest time (as\n"
+	        "                    --pc-sample's) QEMU asserts every vCPU's external snapshot request\n"
+	        "                    (FEAT_PMUv3_SS: snapshot.feat_pmuv3_ss=1 is added to --config) and\n"
+	        "                    reads the saved counters; the series goes to --snapshot-out as CSV\n"
+	        "  --snapshot-out FILE  --snapshot-every's series (default snapshots.csv)\n"
+	        "  --el2             EL2 in the CPUs (-M virt,virtualization=on): Linux runs at EL2 (VHE)\n"
+	        "  --no-niden        ExternalNoninvasiveDebugEnabled() FALSE (PC sampling prohibited)\n"
+	        "  --no-spniden      ExternalSecureNoninvasiveDebugEnabled() FALSE\n"
 	        "Exit status: the command's; 2 usage; %d the guest could not set up (share, command);\n"
 	        "%d the SPE driver is missing or did not probe (its kernel lines are shown); %d no QEMU\n"
 	        "or no guest kit; %d timeout (QEMU killed); %d QEMU failed to start or ended without\n"
 	        "the command's status; 128+N armprof got signal N (QEMU killed).\n",
 	        SYSTEM_EXIT_GUEST_SETUP, SYSTEM_EXIT_NO_SPE, SYSTEM_EXIT_MISSING, SYSTEM_EXIT_TIMEOUT,
 	        SYSTEM_EXIT_QEMU);
+}
+
+/* --pc-sample, --snapshot-every PERIOD: N[ns|us|ms] of guest time, in ns. */
+static int parse_period(const char *opt, const char *s, unsigned long long *out)
+{
+	/* The number in armprof's one syntax (armprof/number.h), then the unit. */
+	static const struct { const char *suffix; uint64_t mult; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "", 1 },
+	};
+	uint64_t v = 0, mult = 0;
+	size_t len = s ? strlen(s) : 0;
+	for (size_t i = 0; !mult && i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t n = strlen(units[i].suffix);
+		char digits[32];
+		if (len <= n || len - n >= sizeof(digits) || strcmp(s + len - n, units[i].suffix))
+			continue;
+		memcpy(digits, s, len - n);
+		digits[len - n] = 0;
+		if (ap_parse_u64(digits, &v) == 0)
+			mult = units[i].mult;
+	}
+	if (!mult || v > (1ull << 50) / mult || v * mult < 1000) {
+		fprintf(stderr, "armprof system: %s %s: want a period of guest time from 1000 ns: "
+		                "N, Nns, Nus or Nms\n", opt, s ? s : "");
+		return -1;
+	}
+	*out = v * mult;
+	return 0;
 }
 
 static int parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out)
@@ -140,8 +185,18 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 			o->spe = 0;
 			continue;
 		}
+		if (!strcmp(a, "--el2")) {
+			o->el2 = 1;
+			continue;
+		}
+		if (!strcmp(a, "--no-niden") || !strcmp(a, "--no-spniden")) {
+			*(a[5] == 'n' ? &o->no_niden : &o->no_spniden) = 1;
+			continue;
+		}
 		static const char *const with_value[] = { "--cpus", "--memory", "--share", "--dmesg",
-		                                           "--timeout", "--qemu", "--kit", "--config" };
+		                                           "--timeout", "--qemu", "--kit", "--config",
+		                                           "--pc-sample-bus", "--pc-sample", "-o",
+		                                           "--snapshot-every", "--snapshot-out" };
 		const char *val = NULL, *name = NULL;
 		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]) && !name; k++) {
 			size_t len = strlen(with_value[k]);
@@ -167,7 +222,21 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 			rc = parse_uint(name, val, 0, 7 * 24 * 3600, &o->timeout_s);
 		else if (!strcmp(name, "--config"))
 			rc = add_config(o, val);
-		else if (!strcmp(name, "--share"))
+		else if (!strcmp(name, "--pc-sample"))
+			rc = parse_period(name, val, &o->pcs_period_ns);
+		else if (!strcmp(name, "--snapshot-every"))
+			rc = parse_period(name, val, &o->ss_period_ns);
+		else if (!strcmp(name, "--snapshot-out"))
+			o->ss_out = val;
+		else if (!strcmp(name, "-o"))
+			o->pcs_out = val;
+		else if (!strcmp(name, "--pc-sample-bus")) {
+			if (strcmp(val, "debug") && strcmp(val, "system")) {
+				fprintf(stderr, "armprof system: --pc-sample-bus %s: want debug or system\n", val);
+				rc = -1;
+			}
+			o->pcs_system_bus = !strcmp(val, "system");
+		} else if (!strcmp(name, "--share"))
 			o->share = val;
 		else if (!strcmp(name, "--dmesg"))
 			o->dmesg = val;
@@ -186,6 +255,24 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 		fprintf(stderr, "armprof system: --config configures the SPE CPU: not with --no-spe\n");
 		return -1;
 	}
+	/* The external frames are part of armprof's model PE, which spe=on creates. */
+	if (!o->spe && (o->pcs_period_ns || o->ss_period_ns || o->no_niden || o->no_spniden)) {
+		fprintf(stderr, "armprof system: --pc-sample, --snapshot-every, --no-niden and --no-spniden "
+		                "need armprof's CPU model: not with --no-spe\n");
+		return -1;
+	}
+	if (!o->ss_period_ns && o->ss_out) {
+		fprintf(stderr, "armprof system: --snapshot-out is --snapshot-every's\n");
+		return -1;
+	}
+	if (o->ss_period_ns && !o->ss_out)
+		o->ss_out = "snapshots.csv";
+	if (!o->pcs_period_ns && (o->pcs_out || o->pcs_system_bus)) {
+		fprintf(stderr, "armprof system: -o and --pc-sample-bus are --pc-sample's\n");
+		return -1;
+	}
+	if (o->pcs_period_ns && !o->pcs_out)
+		o->pcs_out = "perf.data";
 	o->command = join_words(argc - i, argv + i);
 	if (!o->command) {
 		fprintf(stderr, "armprof system: out of memory\n");
@@ -279,6 +366,8 @@ int cmd_system(int argc, char **argv)
 	char err[2 * PATH_MAX];
 	int exit_status = EXIT_USAGE;
 	struct system_result *res = NULL;
+	struct cli_output pcs_out, ss_out;
+	int pcs_open = 0, ss_open = 0;
 	if ((rc = system_find_tools(&opts, &setup, err, sizeof(err))) != 0 ||
 	    (rc = system_find_share(&opts, &setup, err, sizeof(err))) != 0 ||
 	    (rc = system_prepare(&opts, &setup, err, sizeof(err))) != 0) {
@@ -291,9 +380,31 @@ int cmd_system(int argc, char **argv)
 		fprintf(stderr, "armprof system: out of memory\n");
 		goto out;
 	}
+	/* The profile's path is checked before the guest boots. */
+	if (opts.pcs_period_ns && cli_output_open_seekable(&pcs_out, "system", opts.pcs_out) != 0)
+		goto out;
+	pcs_open = opts.pcs_period_ns != 0;
+	if (opts.ss_period_ns && cli_output_open(&ss_out, "system", opts.ss_out) != 0)
+		goto out;
+	ss_open = opts.ss_period_ns != 0;
 	fflush(stdout);
 	system_run(setup.argv, setup.nonce, opts.timeout_s, res);
 	exit_status = report(&opts, &setup, res);
+	if (pcs_open && (res->outcome == SYSTEM_EXITED || res->outcome == SYSTEM_GUEST_ERROR)) {
+		struct pcs_summary sum;
+		int c = system_pcs_convert(setup.pcs_raw, &pcs_out, opts.pcs_out, &sum);
+		pcs_open = 0;
+		if (cli_output_close(&pcs_out, "system", c == 0) != 0 && exit_status == EXIT_OK)
+			exit_status = c == 1 ? EXIT_DATA_ERROR : EXIT_USAGE;
+		else if (c == 0)
+			system_pcs_print(&sum, opts.pcs_out);
+	}
+	if (ss_open && (res->outcome == SYSTEM_EXITED || res->outcome == SYSTEM_GUEST_ERROR)) {
+		int c = system_ss_convert(setup.ss_raw, &ss_out, opts.ss_out);
+		ss_open = 0;
+		if (cli_output_close(&ss_out, "system", c == 0) != 0 && exit_status == EXIT_OK)
+			exit_status = c == 1 ? EXIT_DATA_ERROR : EXIT_USAGE;
+	}
 	if (opts.dmesg) {
 		int d = system_save_dmesg(&setup, opts.dmesg);
 		if (d > 0)
@@ -303,6 +414,10 @@ int cmd_system(int argc, char **argv)
 			exit_status = EXIT_USAGE;
 	}
 out:
+	if (pcs_open)
+		cli_output_close(&pcs_out, "system", 0);
+	if (ss_open)
+		cli_output_close(&ss_out, "system", 0);
 	free(res);
 	system_cleanup(&setup);
 	free(opts.command);

@@ -19,7 +19,7 @@
 #endif
 
 /* The files of the control directory (init.sh reads and writes them). */
-static const char *const ctl_files[] = { "command", "config", "dmesg", "status" };
+static const char *const ctl_files[] = { "command", "config", "dmesg", "status", "pcs.raw", "ss.raw" };
 
 static int is_executable_file(const char *p)
 {
@@ -242,21 +242,60 @@ int system_prepare(const struct system_opts *opts, struct system_setup *s, char 
 	char smp[16], mem[16];
 	snprintf(smp, sizeof(smp), "%u", opts->cpus);
 	snprintf(mem, sizeof(mem), "%u", opts->memory_mb);
-	const char *spe_cfg = opts->spe_config[0] ? ",spe-config=" : "";
+	/* --snapshot-every needs FEAT_PMUv3_SS in the model (a --config may still
+	 * say otherwise, and QEMU then refuses the agent). */
+	const char *spe_config = opts->spe_config;
+	if (opts->ss_period_ns)
+		spe_config = fmt(s, "snapshot.feat_pmuv3_ss=1%s%s", opts->spe_config[0] ? ";" : "", opts->spe_config);
 	char *cpu = !opts->spe ? fmt(s, "neoverse-n1%s%s", "", "")
-	                       : fmt(s, "neoverse-n1,spe=on%s%s", spe_cfg, opts->spe_config);
+	          : spe_config ? fmt(s, "neoverse-n1,spe=on%s%s", spe_config[0] ? ",spe-config=" : "", spe_config)
+	                       : NULL;
 	char *append = fmt(s, "console=ttyAMA0 kpti=off panic=-1 quiet armprof.nonce=%s%s", s->nonce, "");
 	char *share_path = qemu_escaped(s, s->share), *ctl_path = qemu_escaped(s, s->ctl);
 	char *share_dev = share_path ? fmt(s, "local,id=share,path=%s,security_model=none%s", share_path, "") : NULL;
 	char *ctl_dev = ctl_path ? fmt(s, "local,id=ctl,path=%s,security_model=none%s", ctl_path, "") : NULL;
+	/* --pc-sample, --snapshot-every: every vCPU's external frames
+	 * (armprof-pmu-ext), the agents writing into the control directory, and
+	 * -icount shift=0 so that a period is guest time: one instruction is
+	 * 1 ns of QEMU's virtual clock. */
+	char *machine = fmt(s, "virt,gic-version=3%s%s",
+	                    opts->pcs_period_ns || opts->ss_period_ns || opts->no_niden || opts->no_spniden
+	                        ? ",armprof-pmu-ext=on" : "", "");
+	char per[24];
+	if (machine && opts->pcs_period_ns) {
+		snprintf(s->pcs_raw, sizeof(s->pcs_raw), "%s/pcs.raw", s->ctl);
+		snprintf(per, sizeof(per), "%llu", opts->pcs_period_ns);
+		machine = fmt(s, "%s,armprof-pcs-period=%s", machine, per);
+		char *raw = machine ? qemu_escaped(s, s->pcs_raw) : NULL;
+		machine = raw ? fmt(s, "%s,armprof-pcs-out=%s", machine, raw) : NULL;
+		if (machine && opts->pcs_system_bus)
+			machine = fmt(s, "%s%s", machine, ",armprof-pcs-bus=system");
+	}
+	if (machine && opts->ss_period_ns) {
+		snprintf(s->ss_raw, sizeof(s->ss_raw), "%s/ss.raw", s->ctl);
+		snprintf(per, sizeof(per), "%llu", opts->ss_period_ns);
+		machine = fmt(s, "%s,armprof-ss-period=%s", machine, per);
+		char *raw = machine ? qemu_escaped(s, s->ss_raw) : NULL;
+		machine = raw ? fmt(s, "%s,armprof-ss-out=%s", machine, raw) : NULL;
+	}
+	if (machine && opts->el2)
+		machine = fmt(s, "%s%s", machine, ",virtualization=on");
+	if (machine && opts->no_niden)
+		machine = fmt(s, "%s%s", machine, ",armprof-niden=off");
+	if (machine && opts->no_spniden)
+		machine = fmt(s, "%s%s", machine, ",armprof-spniden=off");
+	int icount = opts->pcs_period_ns || opts->ss_period_ns;
 	const char *args[] = {
-		s->qemu, "-M", "virt,gic-version=3", "-cpu", cpu, "-smp", own(s, strdup(smp)),
+		s->qemu, "-M", machine, "-cpu", cpu, "-smp", own(s, strdup(smp)),
 		"-m", own(s, strdup(mem)), "-nographic", "-no-reboot", "-nic", "none",
 		"-kernel", s->kernel, "-initrd", s->initrd, "-append", append,
 		"-fsdev", share_dev, "-device", "virtio-9p-device,fsdev=share,mount_tag=armprof",
 		"-fsdev", ctl_dev, "-device", "virtio-9p-device,fsdev=ctl,mount_tag=armprofctl",
+		icount ? "-icount" : NULL, "shift=0",
 	};
 	size_t n = sizeof(args) / sizeof(args[0]);
+	if (!icount)
+		n -= 2;
 	for (size_t i = 0; i < n; i++) {
 		if (!args[i]) {
 			snprintf(err, errlen, "out of memory");

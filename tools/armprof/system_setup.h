@@ -18,6 +18,16 @@ struct system_opts {
 	const char *qemu;      /* NULL: $ARMPROF_SYSTEM_QEMU, then the source tree's */
 	const char *kit;       /* NULL: $ARMPROF_KIT, then the source tree's */
 	char spe_config[1024]; /* "K=V;K=V" from --config, "" if none */
+	/* --pc-sample (docs/system.md): the external PMU frames and QEMU's
+	 * PC-sampling agent, under -icount. */
+	unsigned long long pcs_period_ns; /* 0: no agent */
+	const char *pcs_out;   /* -o: the profile (perf.data) */
+	int pcs_system_bus;    /* --pc-sample-bus system: memory-mapped reads */
+	int no_niden, no_spniden; /* the authentication inputs set FALSE */
+	int el2;               /* --el2: -M virt,virtualization=on (Linux at EL2, VHE) */
+	/* --snapshot-every: QEMU's external snapshot requests (FEAT_PMUv3_SS). */
+	unsigned long long ss_period_ns; /* 0: none */
+	const char *ss_out;    /* --snapshot-out: the counter series (CSV) */
 	char *command;         /* the shell command (malloc'd) */
 };
 
@@ -28,6 +38,8 @@ struct system_setup {
 	char cwd[PATH_MAX];   /* the guest's working directory, inside share */
 	char ctl[PATH_MAX];   /* the control directory, "" until made */
 	char nonce[33];
+	char pcs_raw[PATH_MAX + 16]; /* the agent's raw samples (in ctl), "" without --pc-sample */
+	char ss_raw[PATH_MAX + 16];  /* the snapshot agent's (in ctl), "" without --snapshot-every */
 	char *argv[64];       /* QEMU's command line, NULL-terminated */
 	char *owned[64];      /* the strings of argv made here, to free */
 	size_t n_owned;
