@@ -101,6 +101,7 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	if (register_fatal)
 		register_fatal(on_fatal_signal);
 	stop_signal_note_inherited();
+	plugin.inline_ring = inline_ring_setup(id);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
 	qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);
 	qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);

@@ -96,6 +96,21 @@ static void remove_tmp(const struct record_tmp *t)
 
 /* armprof-qemu-preload.so in the plugin's directory: 1 and its path in
  * out, or 0 when it is not there (a plugin given from elsewhere). */
+/* The qemu-aarch64 to run: --qemu, $ARMPROF_QEMU, else the one
+ * system/qemu/build.sh built in the source tree (its patch 0007 lets the
+ * plugin's events be logged inline: docs/PERFORMANCE.md), else Debian's
+ * on PATH (the plugin falls back to callbacks there). */
+static const char *find_qemu(const char *given, char *buf, size_t cap)
+{
+	const char *env = getenv("ARMPROF_QEMU");
+	if (given)
+		return given;
+	if (env && *env)
+		return env;
+	snprintf(buf, cap, "%s/.cache/qemu/current/bin/qemu-aarch64", ARMPROF_SOURCE_DIR);
+	return ARMPROF_SOURCE_DIR[0] && access(buf, X_OK) == 0 ? buf : "qemu-aarch64";
+}
+
 static int preload_beside(const char *plugin, char *out, size_t cap)
 {
 	const char *slash = strrchr(plugin, '/');
@@ -437,13 +452,14 @@ int cmd_record(int argc, char **argv)
 	char **qargv = calloc((size_t)nargs + 9, sizeof(*qargv));
 	char plugarg[2 * PATH_MAX + 32];
 	snprintf(plugarg, sizeof(plugarg), "%s,cfg=%s", plugin, t.cfg);
-	const char *qemu = o.qemu ? o.qemu : getenv("ARMPROF_QEMU");
+	char qemu_built[PATH_MAX];
+	const char *qemu = find_qemu(o.qemu, qemu_built, sizeof(qemu_built));
 	if (!qargv) {
 		remove_tmp(&t);
 		return EXIT_USAGE;
 	}
 	int q = 0;
-	qargv[q++] = (char *)(qemu ? qemu : "qemu-aarch64");
+	qargv[q++] = (char *)qemu;
 	if (sysroot[0]) {
 		qargv[q++] = (char *)"-L";
 		qargv[q++] = sysroot;

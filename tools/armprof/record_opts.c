@@ -53,7 +53,10 @@ void record_usage(FILE *out)
 	        "                         (default: runs of iterations that change nothing but counts\n"
 	        "                         are taken at once; the results are the same)\n"
 	        "      --counts FILE      also write exact executed-operation counts per PC\n"
-	        "      --qemu PATH        qemu-aarch64 to run (default $ARMPROF_QEMU or qemu-aarch64)\n"
+	        "      --qemu PATH        qemu-aarch64 to run (default $ARMPROF_QEMU, else the one\n"
+	        "                         `bash system/qemu/build.sh` builds, .cache/qemu/current/bin,\n"
+	        "                         which logs events inline; else qemu-aarch64 on PATH)\n"
+	        "      --no-inline-ring   use the plugin's callbacks even where QEMU can log inline\n"
 	        "      --plugin PATH      armprof-qemu.so (default next to armprof, or installed)\n"
 	        "      --sysroot DIR      aarch64 root file system of a dynamically linked program's\n"
 	        "                         interpreter and libraries, for QEMU's -L (default\n"
@@ -304,6 +307,8 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 			o->no_pipeline = 1;
 		} else if (!strcmp(a, "--no-loop-runs")) {
 			o->no_loop_runs = 1;
+		} else if (!strcmp(a, "--no-inline-ring")) {
+			o->no_inline_ring = 1;
 		} else if ((v = value_of(argc, argv, &i, "--counts", NULL))) {
 			if (!*v)
 				return bad("--counts needs a file name%s%s", "", "");
@@ -351,6 +356,8 @@ int record_write_plugin_cfg(const struct record_opts *o, const char *path, const
 		fprintf(f, "pipeline=0\n");
 	if (o->no_loop_runs)
 		fprintf(f, "loop_runs=0\n");
+	if (o->no_inline_ring)
+		fprintf(f, "inline_ring=0\n");
 	if (o->timing_window)
 		fprintf(f, "timing_window=%llu\n", (unsigned long long)o->timing_window);
 	if (o->interleave != RECORD_DEFAULT_INTERLEAVE) /* the plugin's default otherwise */
