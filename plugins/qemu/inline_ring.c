@@ -33,6 +33,8 @@ static void on_ring_flush(unsigned int vcpu_index, struct qemu_plugin_ring *ring
 	if (v && v->qring == ring && ring->pos) {
 		log_sync(v);
 		v->log = event_ring_publish(&v->ring);
+		/* Now: a checkpoint may read the log while vcpu_get holds us. */
+		log_attach(v);
 	}
 	/* A TB start is where a callback's vcpu_of would create the vCPU or
 	 * hold it for a checkpoint (its log complete: just synced). */
