@@ -16,6 +16,8 @@
 #include "armprof/uarch.h"
 #include "bpred.h"
 #include "cache.h"
+#include "directory.h"
+#include "shortcut.h"
 
 struct ap_uarch_system {
 	struct ap_uarch_config cfg;
@@ -40,6 +42,12 @@ struct ap_uarch_core {
 	/* Prefetches never fill last_line's L1D set (more sets than the
 	 * prefetch degree), so last_line stays the most recent of its set. */
 	uint8_t same_line_exact;
+	/* The line accessed before last_line and the L1D entry it was in
+	 * (shortcut.h: prev_line_hit); shortcuts: 0 in tests that compare. */
+	uint64_t prev_line;
+	int prev_l1d_way;
+	uint8_t shortcuts;
+	uint64_t shortcut_hits;
 	struct prefetch_stream stream[MAX_STREAMS];
 	unsigned stream_next;
 	uint8_t counted;     /* included in sys->ncores */
@@ -184,6 +192,9 @@ int ap_uarch_core_new(struct ap_uarch_core **out, struct ap_uarch_system *sys, u
 	same_line_result(cfg, AP_UARCH_LOAD, &c->same_line[0]);
 	same_line_result(cfg, AP_UARCH_STORE, &c->same_line[1]);
 	c->last_l1d_way = -1;
+	c->prev_line = UINT64_MAX;
+	c->prev_l1d_way = -1;
+	c->shortcuts = 1;
 	c->same_line_exact = c->l1d.sets > cfg->prefetch_degree;
 	for (unsigned i = 0; i < MAX_STREAMS; i++)
 		c->stream[i].last_line = UINT64_MAX - 1;
@@ -217,52 +228,11 @@ const uint64_t *ap_uarch_core_met_others(const struct ap_uarch_core *core)
 	return &core->met_others;
 }
 
-/* ---- coherence directory ------------------------------------------------ */
+/* ---- coherence directory (directory.h) ------------------------------------ */
 
-#define DIR_TAG_SHIFT 32
-#define DIR_WRITER_SHIFT 24 /* core id + 1; 0 = never written */
-#define DIR_DIRTY (1ull << 23)
-#define DIR_VERSION_MASK ((1ull << 23) - 1)
-
-struct dir_view {
-	int valid;         /* the entry describes this line */
-	unsigned writer;   /* core id + 1 of the last writer */
-	int dirty;         /* written and not yet read by another core */
-	uint32_t version;
-};
-
-/* A line's slot: its own low bits, with the higher ones folded in so that
- * regions far apart (the stack, the heap, the program) spread over the
- * table. Neighbouring lines get neighbouring slots, as they would in a
- * table indexed by address: a program's accesses, mostly near each other,
- * then touch few host cache lines and pages of this large table (a
- * multiplicative hash scattered them: a host cache and TLB miss on most
- * line changes of a multi-threaded program). */
 static inline _Atomic uint64_t *dir_slot(struct ap_uarch_system *s, uint64_t line)
 {
-	unsigned bits = s->cfg.directory_bits;
-	return &s->dir[(line ^ (line >> bits) ^ (line >> 2 * bits)) & s->dir_mask];
-}
-
-static inline struct dir_view dir_read(_Atomic uint64_t *slot, uint64_t line)
-{
-	uint64_t e = atomic_load_explicit(slot, memory_order_relaxed);
-	struct dir_view v = { 0, 0, 0, 0 };
-	if (e && (e >> DIR_TAG_SHIFT) == (uint32_t)line) {
-		v.valid = 1;
-		v.writer = (unsigned)((e >> DIR_WRITER_SHIFT) & 0xFF);
-		v.dirty = (e & DIR_DIRTY) != 0;
-		v.version = (uint32_t)(e & DIR_VERSION_MASK);
-	}
-	return v;
-}
-
-static inline void dir_write(_Atomic uint64_t *slot, uint64_t line, unsigned writer, int dirty,
-                             uint32_t version)
-{
-	uint64_t e = ((uint64_t)(uint32_t)line << DIR_TAG_SHIFT) | ((uint64_t)writer << DIR_WRITER_SHIFT) |
-	             (dirty ? DIR_DIRTY : 0) | (version & DIR_VERSION_MASK);
-	atomic_store_explicit(slot, e, memory_order_relaxed);
+	return dir_slot_of(s->dir, s->dir_mask, s->cfg.directory_bits, line);
 }
 
 /* Look line up in a private cache; a copy that another core has written
@@ -372,6 +342,64 @@ static inline void same_line_hit(struct ap_uarch_core *core, enum ap_uarch_acces
 	*out = core->same_line[kind == AP_UARCH_STORE];
 }
 
+void uarch_core_disable_shortcuts(struct ap_uarch_core *core)
+{
+	core->shortcuts = 0;
+}
+
+uint64_t uarch_core_shortcut_hits(const struct ap_uarch_core *core)
+{
+	return core->shortcut_hits;
+}
+
+/* train_prefetcher(core, line) would change nothing (shortcut.h). */
+static inline int prefetch_noop(const struct ap_uarch_core *core, uint64_t line)
+{
+	unsigned n = core->sys->cfg.prefetch_streams;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t ahead = line - core->stream[i].last_line;
+		if (ahead <= 1)
+			return ahead == 0;
+	}
+	return 0; /* a new stream would start */
+}
+
+/* A single core's access to prev_line (shortcut.h): 1 when it was an L1D
+ * and L1 DTLB hit that leaves the prefetcher as it is, made here with the
+ * full path's changes (the TLB's and the L1D set's LRU order, the MRU
+ * index, the last-line notes); 0, having changed nothing, when the full
+ * path is needed. */
+static inline int prev_line_hit(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr,
+                                enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
+{
+	struct uarch_cache *l1 = &core->l1d;
+	int way = core->prev_l1d_way;
+	if (!core->shortcuts || way < 0 || !l1->small ||
+	    atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1)
+		return 0;
+	if (core->sys->cfg.prefetch_degree && !prefetch_noop(core, line))
+		return 0;
+	/* Last: a TLB lookup that misses changes nothing (the full path
+	 * then looks again), one that hits is the full path's own. */
+	if (uarch_cache_lookup(&core->l1tlb, uarch_cache_line(&core->l1tlb, vaddr)) < 0)
+		return 0;
+	/* The L1D lookup's hit, knowing the way: the line to the front of its
+	 * set (uarch_cache_lookup). */
+	uint32_t order = (uint32_t)(line & l1->set_mask) * l1->stride, w = (uint32_t)way - order - 1;
+	uint64_t o = atomic_load_explicit(&l1->tag[order], memory_order_relaxed);
+	if ((o & 0xF) != w)
+		atomic_store_explicit(&l1->tag[order], uarch_order_to_front(o, uarch_order_pos(o, w), w),
+		                      memory_order_relaxed);
+	atomic_store_explicit(&l1->mru, (uint32_t)way, memory_order_relaxed);
+	core->prev_line = core->last_line;
+	core->prev_l1d_way = core->last_l1d_way;
+	core->last_line = line;
+	core->last_l1d_way = way;
+	core->shortcut_hits++;
+	same_line_hit(core, kind, out);
+	return 1;
+}
+
 /* A load or store to the line of the previous access while other cores
  * exist: what access_slow would do when the directory shows no newer write
  * by another core (an L1D hit; the L1 DTLB and L1D order do not change; a
@@ -428,6 +456,8 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 	}
 	if (line == core->last_line && kind != AP_UARCH_ATOMIC && core->same_line_exact &&
 	    same_line_shared(core, line, kind, out))
+		return;
+	if (line == core->prev_line && !shared && prev_line_hit(core, line, vaddr, kind, out))
 		return;
 	access_slow(core, line, vaddr, shared, kind, out);
 }
@@ -525,6 +555,10 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 			private_fill(&core->l2, line, d.version);
 		}
 		l1_way = private_fill(&core->l1d, line, d.version);
+	}
+	if (line != core->last_line) {
+		core->prev_line = core->last_line;
+		core->prev_l1d_way = core->last_l1d_way;
 	}
 	core->last_l1d_way = l1_way;
 	/* Stale in L1D and L2, then from the peer: one meeting. */
