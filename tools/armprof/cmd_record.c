@@ -294,6 +294,9 @@ static int write_meta(const struct record_opts *o, const char *prog, const char 
 	        st->stopped_by_signal);
 	/* Processes whose profile ends at an execve that replaced them. */
 	fprintf(out.f, "ended_by_exec=%" PRIu64 "\n", st->ended_by_exec);
+	/* How the plugin saw the program run (inline_ring.c): its QEMU's
+	 * inline event log (1) or its own callbacks (0). */
+	fprintf(out.f, "inline_ring=%" PRIu64 "\n", st->inline_ring);
 	/* The other files with code (dynamic loader, shared libraries), each
 	 * with its load bias, for armprof report's symbols. */
 	for (size_t k = 0; k < n_libs; k++)
@@ -392,10 +395,11 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 	}
 	if (o->model || o->timing)
 		fprintf(stderr, "armprof record: the models took %.2f s of CPU time (%s); %.1f%% of the operations "
-		        "were in loop runs, replayed a run at a time\n",
+		        "were in loop runs, replayed a run at a time; events logged %s\n",
 		        (double)st->replay_cpu_ns / 1e9,
 		        st->pipeline ? "on model threads, beside the program's" : "on the program's threads",
-		        pct(st->loop_run_ops, st->ops));
+		        pct(st->loop_run_ops, st->ops),
+		        st->inline_ring ? "inline by QEMU" : "by the plugin's callbacks");
 	if (!o->timing && o->model && st->n_vcpus > 1)
 		fprintf(stderr, "armprof record: each thread was replayed %s (--no-timing: without caches the threads "
 		        "do not meet, and their order changes nothing)\n",
