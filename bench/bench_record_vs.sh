@@ -10,7 +10,8 @@
 # zstd and a two-thread sort on generated text. Best of N runs each, all in
 # one run of this script, so the ratios compare like with like.
 #
-# usage: bench/bench_record_vs.sh [BUILD_DIR] [RUNS] [INPUT_KB]   (build, 3, 1000)
+# usage: bench/bench_record_vs.sh [BUILD_DIR] [RUNS] [INPUT_KB] [RECORD_OPTION...]
+#        (build, 3, 1000; e.g. --no-model --no-timing: the instrumentation alone)
 # Needs: bash system/qemu/build.sh (.cache/qemu/current: qemu-aarch64 and
 # contrib/libcache.so), scripts/debian-arm64-root.sh's root (or
 # ARMPROF_DEBIAN_ROOT), /usr/bin/time. Prints markdown for docs/PERFORMANCE.md.
@@ -18,6 +19,8 @@ set -euo pipefail
 build=${1:-build}
 runs=${2:-3}
 kb=${3:-1000}
+shift $(($# < 3 ? $# : 3))
+ropts=("$@")
 here=$(cd "$(dirname "$0")" && pwd)
 armprof=$build/armprof
 ex=$build/examples
@@ -52,7 +55,7 @@ export LC_ALL=C
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }'; }
 
 echo "<!-- $(date -u '+%Y-%m-%d %H:%M UTC'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg) -->"
-echo "Best of $runs runs; wall / CPU seconds; real programs on $kb KiB of text."
+echo "Best of $runs runs; wall / CPU seconds; real programs on $kb KiB of text; record options: ${ropts[*]:-(none)}."
 echo
 echo "| program | plain Debian qemu | plain armprof qemu | record, callbacks (Debian qemu) | record, inline (armprof qemu) | contrib cache plugin (armprof qemu) | models' CPU, inline (s) | callbacks / plain Debian (wall) | inline / plain armprof (wall) | inline / plain armprof (CPU) | cache plugin / inline (wall) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
@@ -63,14 +66,14 @@ row() { # NAME SYSROOT PROG ARGS...
   [ -z "$sysroot" ] || { L=(-L "$sysroot"); R=(--sysroot "$sysroot"); }
   read -r dw dc < <(best "$deb" "${L[@]}" "$@")
   read -r ow oc < <(best "$ours" "${L[@]}" "$@")
-  read -r cw cc < <(best "$armprof" record --qemu "$deb" "${R[@]}" -o "$tmp/x.data" -- "$@")
-  read -r iw ic < <(best "$armprof" record --qemu "$ours" "${R[@]}" -o "$tmp/x.data" -- "$@")
+  read -r cw cc < <(best "$armprof" record --qemu "$deb" "${ropts[@]}" "${R[@]}" -o "$tmp/x.data" -- "$@")
+  read -r iw ic < <(best "$armprof" record --qemu "$ours" "${ropts[@]}" "${R[@]}" -o "$tmp/x.data" -- "$@")
   local models
   models=$(sed -n 's/^armprof record: the models took \([0-9.]*\) s of CPU time.*/\1/p' "$tmp/err")
   grep -q "events logged inline by QEMU" "$tmp/err" ||
     { echo "bench_record_vs: $ours did not log inline: $(tail -2 "$tmp/err")" >&2; exit 2; }
   read -r pw pc < <(best "$ours" "${L[@]}" -plugin "$cachelib,$cache_args" -d plugin -D /dev/null "$@")
-  echo "| $name | $dw / $dc | $ow / $oc | $cw / $cc | $iw / $ic | $pw / $pc | $models | $(ratio "$cw" "$dw") |" \
+  echo "| $name | $dw / $dc | $ow / $oc | $cw / $cc | $iw / $ic | $pw / $pc | ${models:--} | $(ratio "$cw" "$dw") |" \
        "$(ratio "$iw" "$ow") | $(ratio "$ic" "$oc") | $(ratio "$pw" "$iw") |"
 }
 for run in "pointer_chase 4000000" "stream 8" "branchy 10" "false_sharing 5000000"; do

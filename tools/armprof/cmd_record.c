@@ -377,8 +377,9 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 			fprintf(stderr, "armprof record: %" PRIu64 " collisions, %" PRIu64 " records discarded, %" PRIu64
 			        " bytes lost\n", st->sample_collision, st->records_discarded, st->lost_bytes);
 	} else {
-		fprintf(stderr, "armprof record: %" PRIu64 " operations executed (--no-model: no SPE data written)\n",
-		        st->ops);
+		fprintf(stderr, "armprof record: %" PRIu64 " operations executed (--no-model: no SPE data written); events "
+		        "logged %s\n",
+		        st->ops, st->inline_ring ? "inline by QEMU" : "by the plugin's callbacks");
 	}
 	if (o->timing) {
 		uint64_t acc = st->loads + st->stores;
