@@ -18,7 +18,7 @@ if [ ! -x "$ours" ]; then
   echo "SKIP: needs armprof's qemu-aarch64 at $ours (bash system/qemu/build.sh)"
   exit 77
 fi
-deb=$(command -v qemu-aarch64)
+deb=$(command -v qemu-aarch64) || { echo "SKIP: needs Debian's qemu-aarch64 (qemu-user) on PATH"; exit 77; }
 [ "$(readlink -f "$deb")" != "$(readlink -f "$ours")" ] ||
   fail "qemu-aarch64 on PATH is armprof's own: the test needs Debian's there"
 meta_of() { sed -n "s/^$2=//p" "$1.raw.meta"; }
