@@ -58,15 +58,19 @@ for run in "pointer_chase 300000" "stream 2" "branchy 1"; do
   [ "$(wc -c < ours.raw)" -gt 10000 ] || fail "[$run] too few SPE bytes to mean anything"
 done
 
-# Two threads: every operation counted on both paths, the same total, and
-# the same number of data accesses (thread start-up's atomics are made by
-# QEMU's helpers when two threads run: QEMU's C code logs those).
+# Two threads: every operation counted on both paths, and the same number
+# of data accesses (thread start-up's atomics are made by QEMU's helpers
+# when two threads run: QEMU's C code logs those). The operations may
+# differ by a few between any two runs, on either QEMU (glibc's thread
+# start-up and join wait on each other: measured 7229743-7229748), so
+# their totals agree within 64.
 record deb "$deb" -- "$examples/false_sharing" 300000
 record ours "$ours" -- "$examples/false_sharing" 300000
 [ "$(meta_of ours threads)" = 2 ] || fail "false_sharing: $(meta_of ours threads) threads, want 2"
 every_op_counted deb.raw.meta deb.counts "false_sharing callbacks"
 every_op_counted ours.raw.meta ours.counts "false_sharing inline"
-[ "$(meta_of deb ops)" = "$(meta_of ours ops)" ] ||
+d=$(( $(meta_of deb ops) - $(meta_of ours ops) ))
+[ "${d#-}" -le 64 ] ||
   fail "false_sharing: $(meta_of deb ops) operations under Debian's QEMU, $(meta_of ours ops) inline"
 accesses() { grep -o "timing model: [0-9]* accesses" "$1.err"; }
 [ -n "$(accesses ours)" ] && [ "$(accesses deb)" = "$(accesses ours)" ] ||
