@@ -5,9 +5,10 @@
  * - Translation (translate.c): each instruction is classified once
  *   (a64_classify.c).
  * - Execution (event_log.c): one callback per data access, and one per
- *   executed TB that no access announces. Callbacks only log; the log is
- *   replayed through the models in batches (event_ring.h, replay.c), on a
- *   model thread per guest thread unless pipeline=0.
+ *   executed TB that no access announces; under armprof's own QEMU the
+ *   same events are logged by inline code (inline_ring.c). Callbacks only
+ *   log; the log is replayed through the models in batches (event_ring.h,
+ *   replay.c), on a model thread per guest thread unless pipeline=0.
  * - The replay accounts a TB when the next one starts; every access and
  *   branch goes through the timing model, and the SPE model sees every
  *   operation through its batch form, describing only the sampled ones

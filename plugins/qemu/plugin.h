@@ -5,6 +5,8 @@
  *   translate.c   translation: each TB's instructions classified once, its
  *                 execution instrumented
  *   event_log.c   execution: the callbacks that only log events
+ *   inline_ring.c the same events logged by QEMU's inline code, under
+ *                 armprof's own qemu-aarch64 (patch 0007)
  *   replay.c      the log replayed through the timing model, TB by TB
  *   replay_spe.c  the replayed operations given to the SPE model
  *   process.c     the program's threads, system calls, exec and fork
