@@ -58,12 +58,13 @@ for run in "pointer_chase 300000" "stream 2" "branchy 1"; do
   [ "$(wc -c < ours.raw)" -gt 10000 ] || fail "[$run] too few SPE bytes to mean anything"
 done
 
-# Two threads: every operation counted on both paths, and the same number
-# of data accesses (thread start-up's atomics are made by QEMU's helpers
-# when two threads run: QEMU's C code logs those). The operations may
-# differ by a few between any two runs, on either QEMU (glibc's thread
-# start-up and join wait on each other: measured 7229743-7229748), so
-# their totals agree within 64.
+# Two threads: every operation counted on both paths, and about the same
+# numbers of operations and data accesses (thread start-up's atomics are
+# made by QEMU's helpers when two threads run: QEMU's C code logs those).
+# Both vary a little between any two runs, on either QEMU (glibc's thread
+# start-up and join wait on each other: 24 runs gave 7229730-7229747
+# operations and 2408521-2408523 accesses), so the totals agree within 64
+# operations and 16 accesses.
 record deb "$deb" -- "$examples/false_sharing" 300000
 record ours "$ours" -- "$examples/false_sharing" 300000
 [ "$(meta_of ours threads)" = 2 ] || fail "false_sharing: $(meta_of ours threads) threads, want 2"
@@ -72,7 +73,8 @@ every_op_counted ours.raw.meta ours.counts "false_sharing inline"
 d=$(( $(meta_of deb ops) - $(meta_of ours ops) ))
 [ "${d#-}" -le 64 ] ||
   fail "false_sharing: $(meta_of deb ops) operations under Debian's QEMU, $(meta_of ours ops) inline"
-accesses() { grep -o "timing model: [0-9]* accesses" "$1.err"; }
-[ -n "$(accesses ours)" ] && [ "$(accesses deb)" = "$(accesses ours)" ] ||
-  fail "false_sharing: $(accesses deb) under Debian's QEMU, $(accesses ours) inline"
+accesses() { sed -n 's/.*timing model: \([0-9]*\) accesses.*/\1/p' "$1.err"; }
+[ -n "$(accesses ours)" ] && [ -n "$(accesses deb)" ] || fail "false_sharing: no timing-model summary"
+d=$(( $(accesses deb) - $(accesses ours) ))
+[ "${d#-}" -le 16 ] || fail "false_sharing: $(accesses deb) accesses under Debian's QEMU, $(accesses ours) inline"
 echo "record_inline_ring: ok"
