@@ -29,12 +29,60 @@
 
 #include <stdint.h>
 
-struct ap_uarch_core;
+#include "core.h"
 
 /* Turns the shortcuts of this header off for core (on by default): every
  * line change then takes the full path. For the tests that compare. */
 void uarch_core_disable_shortcuts(struct ap_uarch_core *core);
 /* How many accesses took the shortcut (the tests check that they do). */
 uint64_t uarch_core_shortcut_hits(const struct ap_uarch_core *core);
+
+/* train_prefetcher(core, line) would change nothing (shortcut.h). */
+static inline int prefetch_noop(const struct ap_uarch_core *core, uint64_t line)
+{
+	unsigned n = core->sys->cfg.prefetch_streams;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t ahead = line - core->stream[i].last_line;
+		if (ahead <= 1)
+			return ahead == 0;
+	}
+	return 0; /* a new stream would start */
+}
+
+/* A single core's access to prev_line (shortcut.h): 1 when it was an L1D
+ * and L1 DTLB hit that leaves the prefetcher as it is, made here with the
+ * full path's changes (the TLB's and the L1D set's LRU order, the MRU
+ * index, the last-line notes); 0, having changed nothing, when the full
+ * path is needed. */
+static inline int prev_line_hit(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr,
+                                enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
+{
+	struct uarch_cache *l1 = &core->l1d;
+	int way = core->prev_l1d_way;
+	if (!core->shortcuts || way < 0 || !l1->small ||
+	    atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1)
+		return 0;
+	if (core->sys->cfg.prefetch_degree && !prefetch_noop(core, line))
+		return 0;
+	/* Last: a TLB lookup that misses changes nothing (the full path
+	 * then looks again), one that hits is the full path's own. */
+	if (uarch_cache_lookup(&core->l1tlb, uarch_cache_line(&core->l1tlb, vaddr)) < 0)
+		return 0;
+	/* The L1D lookup's hit, knowing the way: the line to the front of its
+	 * set (uarch_cache_lookup). */
+	uint32_t order = (uint32_t)(line & l1->set_mask) * l1->stride, w = (uint32_t)way - order - 1;
+	uint64_t o = atomic_load_explicit(&l1->tag[order], memory_order_relaxed);
+	if ((o & 0xF) != w)
+		atomic_store_explicit(&l1->tag[order], uarch_order_to_front(o, uarch_order_pos(o, w), w),
+		                      memory_order_relaxed);
+	atomic_store_explicit(&l1->mru, (uint32_t)way, memory_order_relaxed);
+	core->prev_line = core->last_line;
+	core->prev_l1d_way = core->last_l1d_way;
+	core->last_line = line;
+	core->last_l1d_way = way;
+	core->shortcut_hits++;
+	same_line_hit(core, kind, out);
+	return 1;
+}
 
 #endif

@@ -14,53 +14,9 @@
 #include "armprof/codec.h"
 #include "armprof/error.h"
 #include "armprof/uarch.h"
-#include "bpred.h"
-#include "cache.h"
+#include "core.h"
 #include "directory.h"
 #include "shortcut.h"
-
-struct ap_uarch_system {
-	struct ap_uarch_config cfg;
-	_Atomic unsigned ncores; /* the directory is kept only with 2 or more */
-	struct uarch_cache llc;
-	_Atomic uint64_t *dir;
-	uint64_t dir_mask;
-};
-
-#define MAX_STREAMS 16
-
-struct prefetch_stream {
-	uint64_t last_line;
-	uint8_t confirmed;
-};
-
-struct ap_uarch_core {
-	struct ap_uarch_system *sys;
-	unsigned id;
-	uint64_t last_line;  /* line of the previous access (prefetcher filter) */
-	int last_l1d_way;    /* the L1D entry holding last_line, -1 before any access */
-	/* Prefetches never fill last_line's L1D set (more sets than the
-	 * prefetch degree), so last_line stays the most recent of its set. */
-	uint8_t same_line_exact;
-	/* The line accessed before last_line and the L1D entry it was in
-	 * (shortcut.h: prev_line_hit); shortcuts: 0 in tests that compare. */
-	uint64_t prev_line;
-	int prev_l1d_way;
-	uint8_t shortcuts;
-	uint64_t shortcut_hits;
-	struct prefetch_stream stream[MAX_STREAMS];
-	unsigned stream_next;
-	uint8_t counted;     /* included in sys->ncores */
-	/* What an L1D hit on the line of the previous access returns, made
-	 * once from the configuration: [0] a load or atomic, [1] a store. */
-	struct ap_uarch_result same_line[2];
-	struct uarch_cache l1d, l2, l1tlb, l2tlb;
-	struct uarch_bpred bp;
-	struct ap_uarch_stats stats;
-	/* Accesses that met another core's write (ap_uarch_core_met_others):
-	 * kept apart from stats, which ap_uarch_warm puts back. */
-	uint64_t met_others;
-};
 
 void ap_uarch_config_init(struct ap_uarch_config *cfg)
 {
@@ -323,82 +279,6 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 
 static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
                         enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
-
-static inline void count_access(struct ap_uarch_core *core, enum ap_uarch_access_kind kind)
-{
-	/* A branch, not two additions of 0 or 1: the compiler vectorizes
-	 * those into more instructions than this takes. */
-	if (kind == AP_UARCH_STORE)
-		core->stats.stores++;
-	else
-		core->stats.loads++;
-}
-
-/* An L1D hit on the line of the previous access (nothing else changes). */
-static inline void same_line_hit(struct ap_uarch_core *core, enum ap_uarch_access_kind kind,
-                                 struct ap_uarch_result *out)
-{
-	count_access(core, kind);
-	*out = core->same_line[kind == AP_UARCH_STORE];
-}
-
-void uarch_core_disable_shortcuts(struct ap_uarch_core *core)
-{
-	core->shortcuts = 0;
-}
-
-uint64_t uarch_core_shortcut_hits(const struct ap_uarch_core *core)
-{
-	return core->shortcut_hits;
-}
-
-/* train_prefetcher(core, line) would change nothing (shortcut.h). */
-static inline int prefetch_noop(const struct ap_uarch_core *core, uint64_t line)
-{
-	unsigned n = core->sys->cfg.prefetch_streams;
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t ahead = line - core->stream[i].last_line;
-		if (ahead <= 1)
-			return ahead == 0;
-	}
-	return 0; /* a new stream would start */
-}
-
-/* A single core's access to prev_line (shortcut.h): 1 when it was an L1D
- * and L1 DTLB hit that leaves the prefetcher as it is, made here with the
- * full path's changes (the TLB's and the L1D set's LRU order, the MRU
- * index, the last-line notes); 0, having changed nothing, when the full
- * path is needed. */
-static inline int prev_line_hit(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr,
-                                enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
-{
-	struct uarch_cache *l1 = &core->l1d;
-	int way = core->prev_l1d_way;
-	if (!core->shortcuts || way < 0 || !l1->small ||
-	    atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1)
-		return 0;
-	if (core->sys->cfg.prefetch_degree && !prefetch_noop(core, line))
-		return 0;
-	/* Last: a TLB lookup that misses changes nothing (the full path
-	 * then looks again), one that hits is the full path's own. */
-	if (uarch_cache_lookup(&core->l1tlb, uarch_cache_line(&core->l1tlb, vaddr)) < 0)
-		return 0;
-	/* The L1D lookup's hit, knowing the way: the line to the front of its
-	 * set (uarch_cache_lookup). */
-	uint32_t order = (uint32_t)(line & l1->set_mask) * l1->stride, w = (uint32_t)way - order - 1;
-	uint64_t o = atomic_load_explicit(&l1->tag[order], memory_order_relaxed);
-	if ((o & 0xF) != w)
-		atomic_store_explicit(&l1->tag[order], uarch_order_to_front(o, uarch_order_pos(o, w), w),
-		                      memory_order_relaxed);
-	atomic_store_explicit(&l1->mru, (uint32_t)way, memory_order_relaxed);
-	core->prev_line = core->last_line;
-	core->prev_l1d_way = core->last_l1d_way;
-	core->last_line = line;
-	core->last_l1d_way = way;
-	core->shortcut_hits++;
-	same_line_hit(core, kind, out);
-	return 1;
-}
 
 /* A load or store to the line of the previous access while other cores
  * exist: what access_slow would do when the directory shows no newer write
