@@ -14,45 +14,9 @@
 #include "armprof/codec.h"
 #include "armprof/error.h"
 #include "armprof/uarch.h"
-#include "bpred.h"
-#include "cache.h"
-
-struct ap_uarch_system {
-	struct ap_uarch_config cfg;
-	_Atomic unsigned ncores; /* the directory is kept only with 2 or more */
-	struct uarch_cache llc;
-	_Atomic uint64_t *dir;
-	uint64_t dir_mask;
-};
-
-#define MAX_STREAMS 16
-
-struct prefetch_stream {
-	uint64_t last_line;
-	uint8_t confirmed;
-};
-
-struct ap_uarch_core {
-	struct ap_uarch_system *sys;
-	unsigned id;
-	uint64_t last_line;  /* line of the previous access (prefetcher filter) */
-	int last_l1d_way;    /* the L1D entry holding last_line, -1 before any access */
-	/* Prefetches never fill last_line's L1D set (more sets than the
-	 * prefetch degree), so last_line stays the most recent of its set. */
-	uint8_t same_line_exact;
-	struct prefetch_stream stream[MAX_STREAMS];
-	unsigned stream_next;
-	uint8_t counted;     /* included in sys->ncores */
-	/* What an L1D hit on the line of the previous access returns, made
-	 * once from the configuration: [0] a load or atomic, [1] a store. */
-	struct ap_uarch_result same_line[2];
-	struct uarch_cache l1d, l2, l1tlb, l2tlb;
-	struct uarch_bpred bp;
-	struct ap_uarch_stats stats;
-	/* Accesses that met another core's write (ap_uarch_core_met_others):
-	 * kept apart from stats, which ap_uarch_warm puts back. */
-	uint64_t met_others;
-};
+#include "core.h"
+#include "directory.h"
+#include "shortcut.h"
 
 void ap_uarch_config_init(struct ap_uarch_config *cfg)
 {
@@ -184,6 +148,9 @@ int ap_uarch_core_create(struct ap_uarch_core **out, struct ap_uarch_system *sys
 	same_line_result(cfg, AP_UARCH_LOAD, &c->same_line[0]);
 	same_line_result(cfg, AP_UARCH_STORE, &c->same_line[1]);
 	c->last_l1d_way = -1;
+	c->prev_line = UINT64_MAX;
+	c->prev_l1d_way = -1;
+	c->shortcuts = 1;
 	c->same_line_exact = c->l1d.sets > cfg->prefetch_degree;
 	for (unsigned i = 0; i < MAX_STREAMS; i++)
 		c->stream[i].last_line = UINT64_MAX - 1;
@@ -217,52 +184,11 @@ const uint64_t *ap_uarch_core_met_others(const struct ap_uarch_core *core)
 	return &core->met_others;
 }
 
-/* ---- coherence directory ------------------------------------------------ */
+/* ---- coherence directory (directory.h) ------------------------------------ */
 
-#define DIR_TAG_SHIFT 32
-#define DIR_WRITER_SHIFT 24 /* core id + 1; 0 = never written */
-#define DIR_DIRTY (1ull << 23)
-#define DIR_VERSION_MASK ((1ull << 23) - 1)
-
-struct dir_view {
-	int valid;         /* the entry describes this line */
-	unsigned writer;   /* core id + 1 of the last writer */
-	int dirty;         /* written and not yet read by another core */
-	uint32_t version;
-};
-
-/* A line's slot: its own low bits, with the higher ones folded in so that
- * regions far apart (the stack, the heap, the program) spread over the
- * table. Neighbouring lines get neighbouring slots, as they would in a
- * table indexed by address: a program's accesses, mostly near each other,
- * then touch few host cache lines and pages of this large table (a
- * multiplicative hash scattered them: a host cache and TLB miss on most
- * line changes of a multi-threaded program). */
 static inline _Atomic uint64_t *dir_slot(struct ap_uarch_system *s, uint64_t line)
 {
-	unsigned bits = s->cfg.directory_bits;
-	return &s->dir[(line ^ (line >> bits) ^ (line >> 2 * bits)) & s->dir_mask];
-}
-
-static inline struct dir_view dir_read(_Atomic uint64_t *slot, uint64_t line)
-{
-	uint64_t e = atomic_load_explicit(slot, memory_order_relaxed);
-	struct dir_view v = { 0, 0, 0, 0 };
-	if (e && (e >> DIR_TAG_SHIFT) == (uint32_t)line) {
-		v.valid = 1;
-		v.writer = (unsigned)((e >> DIR_WRITER_SHIFT) & 0xFF);
-		v.dirty = (e & DIR_DIRTY) != 0;
-		v.version = (uint32_t)(e & DIR_VERSION_MASK);
-	}
-	return v;
-}
-
-static inline void dir_write(_Atomic uint64_t *slot, uint64_t line, unsigned writer, int dirty,
-                             uint32_t version)
-{
-	uint64_t e = ((uint64_t)(uint32_t)line << DIR_TAG_SHIFT) | ((uint64_t)writer << DIR_WRITER_SHIFT) |
-	             (dirty ? DIR_DIRTY : 0) | (version & DIR_VERSION_MASK);
-	atomic_store_explicit(slot, e, memory_order_relaxed);
+	return dir_slot_of(s->dir, s->dir_mask, s->cfg.directory_bits, line);
 }
 
 /* Look line up in a private cache; a copy that another core has written
@@ -354,24 +280,6 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
                         enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
 
-static inline void count_access(struct ap_uarch_core *core, enum ap_uarch_access_kind kind)
-{
-	/* A branch, not two additions of 0 or 1: the compiler vectorizes
-	 * those into more instructions than this takes. */
-	if (kind == AP_UARCH_STORE)
-		core->stats.stores++;
-	else
-		core->stats.loads++;
-}
-
-/* An L1D hit on the line of the previous access (nothing else changes). */
-static inline void same_line_hit(struct ap_uarch_core *core, enum ap_uarch_access_kind kind,
-                                 struct ap_uarch_result *out)
-{
-	count_access(core, kind);
-	*out = core->same_line[kind == AP_UARCH_STORE];
-}
-
 /* A load or store to the line of the previous access while other cores
  * exist: what access_slow would do when the directory shows no newer write
  * by another core (an L1D hit; the L1 DTLB and L1D order do not change; a
@@ -428,6 +336,8 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 	}
 	if (line == core->last_line && kind != AP_UARCH_ATOMIC && core->same_line_exact &&
 	    same_line_shared(core, line, kind, out))
+		return;
+	if (line == core->prev_line && !shared && prev_line_hit(core, line, vaddr, kind, out))
 		return;
 	access_slow(core, line, vaddr, shared, kind, out);
 }
@@ -525,6 +435,10 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 			private_fill(&core->l2, line, d.version);
 		}
 		l1_way = private_fill(&core->l1d, line, d.version);
+	}
+	if (line != core->last_line) {
+		core->prev_line = core->last_line;
+		core->prev_l1d_way = core->last_l1d_way;
 	}
 	core->last_l1d_way = l1_way;
 	/* Stale in L1D and L2, then from the peer: one meeting. */

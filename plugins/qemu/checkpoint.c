@@ -39,6 +39,7 @@ static void write_outputs(void)
 		                       .hub = plugin.use_hub ? &plugin.hub : NULL,
 		                       .thread_ids = plugin.thread_ids,
 		                       .n_thread_ids = plugin.n_thread_ids,
+		                       .inline_ring = plugin.inline_ring,
 		                       .child = getpid() != plugin.first_pid };
 	plugin_write_outputs(&run);
 }

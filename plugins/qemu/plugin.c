@@ -5,9 +5,10 @@
  * - Translation (translate.c): each instruction is classified once
  *   (a64_classify.c).
  * - Execution (event_log.c): one callback per data access, and one per
- *   executed TB that no access announces. Callbacks only log; the log is
- *   replayed through the models in batches (event_ring.h, replay.c), on a
- *   model thread per guest thread unless pipeline=0.
+ *   executed TB that no access announces; under armprof's own QEMU the
+ *   same events are logged by inline code (inline_ring.c). Callbacks only
+ *   log; the log is replayed through the models in batches (event_ring.h,
+ *   replay.c), on a model thread per guest thread unless pipeline=0.
  * - The replay accounts a TB when the next one starts; every access and
  *   branch goes through the timing model, and the SPE model sees every
  *   operation through its batch form, describing only the sampled ones
@@ -102,6 +103,7 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	if (register_fatal)
 		register_fatal(on_fatal_signal);
 	stop_signal_note_inherited();
+	plugin.inline_ring = inline_ring_setup(id);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
 	qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);
 	qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);

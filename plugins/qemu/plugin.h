@@ -5,6 +5,8 @@
  *   translate.c   translation: each TB's instructions classified once, its
  *                 execution instrumented
  *   event_log.c   execution: the callbacks that only log events
+ *   inline_ring.c the same events logged by QEMU's inline code, under
+ *                 armprof's own qemu-aarch64 (patch 0007)
  *   replay.c      the log replayed through the timing model, TB by TB
  *   replay_spe.c  the replayed operations given to the SPE model
  *   process.c     the program's threads, system calls, exec and fork
@@ -31,6 +33,31 @@ void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 void on_tb_exec(unsigned int vcpu_index, void *udata);
 void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata);
 void on_mem_tb_start(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata);
+
+/* inline_ring.c: QEMU logs the events itself, where it offers that. */
+/* Looks QEMU's ring calls up and registers the flush callback (unless
+ * opts.inline_ring is 0): returns 1 when QEMU will log the events. */
+int inline_ring_setup(qemu_plugin_id_t id);
+/* translate.c's registrations, instead of the callbacks. */
+void inline_ring_tb(struct qemu_plugin_tb *tb, struct tb_info *t);
+void inline_ring_mem(struct qemu_plugin_insn *insn, struct insn_info *in, int announce);
+/* In a forked child: detach every vCPU from its ring, so that the thread's
+ * next TB calls back first (its vCPU is the child's own). */
+void inline_ring_forget(void);
+/* log->n from the ring's position, before the log is read or handed over. */
+static inline void log_sync(struct vcpu_state *v)
+{
+	if (v->qring)
+		v->log->n = (uint32_t)((v->qring->pos - (uintptr_t)v->log->ev) / sizeof(struct plugin_event));
+}
+/* Point the ring at the free part of the current batch, after v->log changed. */
+static inline void log_attach(struct vcpu_state *v)
+{
+	if (v->qring) {
+		v->qring->pos = (uintptr_t)&v->log->ev[v->log->n];
+		v->qring->end = (uintptr_t)&v->log->ev[EVENT_RING_BATCH];
+	}
+}
 
 /* replay.c */
 /* event_replay_fn of a vCPU's ring (ctx: its struct vcpu_state). */

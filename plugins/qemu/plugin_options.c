@@ -37,6 +37,7 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 	o->timing = 1;
 	o->pipeline = -1; /* a model thread when the host has a CPU to spare */
 	o->loop_runs = 1;
+	o->inline_ring = 1;
 	o->interleave = 8; /* = armprof record's RECORD_DEFAULT_INTERLEAVE */
 	o->interval = 1024;
 	o->ts = 1;
@@ -85,7 +86,7 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 		} flags[] = { { "model", &o->model }, { "timing", &o->timing }, { "jitter", &o->jitter },
 			      { "ts", &o->ts },       { "pa", &o->pa },         { "ctx", &o->ctx },
 			      { "pipeline", &o->pipeline }, { "loop_runs", &o->loop_runs },
-			      { "call_graph", &o->call_graph } };
+			      { "call_graph", &o->call_graph }, { "inline_ring", &o->inline_ring } };
 		int done = 0;
 		for (size_t i = 0; !done && i < sizeof(paths) / sizeof(paths[0]); i++)
 			if (!strcmp(k, paths[i].name)) {

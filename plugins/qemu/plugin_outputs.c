@@ -267,6 +267,7 @@ static int emit_stats(FILE *f, const void *ctx)
 	 * models, on model threads (pipeline=1) or the program's own. */
 	if (run->hub)
 		replay_ns += run->hub->cpu_ns;
+	fprintf(f, "inline_ring=%d\n", run->inline_ring);
 	fprintf(f, "pipeline=%d\nreplay_cpu_ns=%" PRIu64 "\nloop_run_ops=%" PRIu64 "\n", model_threads, replay_ns,
 	        run_ops);
 	/* Interleaved replay (replay_hub.h): the quantum, how often the hub

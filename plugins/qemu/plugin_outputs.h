@@ -33,6 +33,7 @@ struct plugin_run_view {
 	const int64_t *thread_ids;    /* every thread that ran */
 	unsigned n_thread_ids;
 	int child;             /* a forked child: its pid is added to the names */
+	int inline_ring;       /* QEMU logged the events inline (inline_ring.c) */
 };
 
 void plugin_write_outputs(const struct plugin_run_view *run);

@@ -13,6 +13,7 @@
 
 #include "a64_tb.h"
 #include "event_ring.h"
+#include "qemu_plugin_api.h"
 #include "replay_hub.h"
 #include "armprof/uarch.h"
 
@@ -127,6 +128,10 @@ struct vcpu_state {
 	unsigned index;
 	int64_t tid;            /* guest thread id (= host tid under qemu-user) */
 	struct event_batch *log; /* the batch being filled */
+	/* Where QEMU appends this thread's events inline (inline_ring.c), or
+	 * NULL (callbacks, or not yet attached): then log->n counts them;
+	 * else its pos does, and log_sync brings log->n up to date. */
+	struct qemu_plugin_ring *qring;
 	struct event_ring ring;
 	/* Holding the vCPUs for a checkpoint (stop_signal.h): held at a TB
 	 * start (under hold_lock), or in a system call, where its log is
@@ -161,6 +166,7 @@ struct plugin_options {
 	int timing;            /* 1: run the timing model on every access/branch */
 	int pipeline;          /* 1: replay on a model thread per vCPU (event_ring.h); -1: if >1 host CPU */
 	int loop_runs;         /* 1: replay runs of a one-TB loop at once where exact (replay_run) */
+	int inline_ring;       /* 1: let QEMU log events inline where it can (inline_ring.c) */
 	/* Cycles of model clock a vCPU's replay may run ahead of the others'
 	 * (replay_hub.h): the threads' replays interleave in model order on
 	 * one model thread. 0: a model thread per vCPU, each replaying its
@@ -212,6 +218,7 @@ struct plugin_state {
 	 * thread to spare, every vCPU's log is replayed on this hub's thread. */
 	struct replay_hub hub;
 	int use_hub;
+	int inline_ring; /* QEMU logs the events (inline_ring.c) */
 
 	/* The vCPUs (process.c vcpu_get creates them, under hold_lock). */
 	struct vcpu_state *vcpus[PLUGIN_MAX_VCPUS];

@@ -105,6 +105,7 @@ void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 	pthread_mutex_lock(&plugin.output_lock);
 	finish_thread(v);
 	v->active = 0; /* a new thread may reuse the index: new tid */
+	v->qring = NULL; /* QEMU frees the thread's ring */
 	pthread_mutex_unlock(&plugin.output_lock);
 }
 
@@ -159,8 +160,11 @@ void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint6
 	/* Interleaved replay: what the thread logged so far goes to the hub
 	 * now, and the hub need not wait for more until the call returns
 	 * (it may block: a futex, a read). */
-	if (v->ring.hub && v->log->n)
+	log_sync(v);
+	if (v->ring.hub && v->log->n) {
 		v->log = event_ring_publish(&v->ring);
+		log_attach(v);
+	}
 	atomic_store(&v->in_syscall, 1);
 	if (v->ring.hub)
 		replay_hub_poke(&plugin.hub);
@@ -241,6 +245,8 @@ void after_fork_in_child(void)
 	pthread_mutex_init(&plugin.exec_failed_lock, NULL);
 	plugin.aarch64_execs_failed = 0; /* and so are its execs */
 	plugin.fork_stack_pending = plugin.fork_stack != NULL; /* for the forking thread's new vCPU */
+	if (plugin.inline_ring)
+		inline_ring_forget();
 	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
 		struct vcpu_state *v = plugin.vcpus[i];
 		if (!v)

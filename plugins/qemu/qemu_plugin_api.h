@@ -102,6 +102,15 @@ void *qemu_plugin_insn_haddr(const struct qemu_plugin_insn *insn);
 unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 
+/* armprof's qemu-aarch64 (system/qemu/patches/0007): a vCPU's event ring,
+ * which inline code appends to. The calls that register its sites are
+ * looked up at run time (inline_ring.c), not linked. */
+struct qemu_plugin_ring {
+	uint64_t pos;     /* host address of the next 16-byte entry */
+	uint64_t end;     /* just past the room */
+	uint64_t reserve; /* QEMU's */
+};
+
 /* linux-user: guest addresses of the loaded program (0 in system mode). */
 uint64_t qemu_plugin_entry_code(void);
 

@@ -211,8 +211,10 @@ static inline void on_access(const struct replay_env *env, struct replay_state *
 /* Replay what the thread's log holds (plugin.h). */
 void replay_logged(struct vcpu_state *v)
 {
+	log_sync(v);
 	event_ring_drain(&v->ring);
 	v->log = event_ring_current(&v->ring);
+	log_attach(v);
 }
 
 /* The end of a thread's execution (plugin.h). */

@@ -49,8 +49,11 @@ void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		                                          : AP_UARCH_STORE);
 		int announce = a64_announces_tb(&in->cls, !seen_ldst);
 		seen_ldst = 1;
-		qemu_plugin_register_vcpu_mem_cb(insn, announce ? on_mem_tb_start : on_mem, QEMU_PLUGIN_CB_NO_REGS,
-		                                 QEMU_PLUGIN_MEM_RW, in);
+		if (plugin.inline_ring)
+			inline_ring_mem(insn, in, announce);
+		else
+			qemu_plugin_register_vcpu_mem_cb(insn, announce ? on_mem_tb_start : on_mem,
+			                                 QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, in);
 		announced |= announce;
 	}
 	const struct insn_info *last = &t->insn[n - 1];
@@ -66,7 +69,9 @@ void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		                        (f & AP_A64_F_CALL ? AP_UARCH_BR_CALL : 0) |
 		                        (f & AP_A64_F_RETURN ? AP_UARCH_BR_RETURN : 0));
 	}
-	if (!announced)
+	if (!announced && plugin.inline_ring)
+		inline_ring_tb(tb, t);
+	else if (!announced)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
 	pthread_mutex_lock(&plugin.tb_lock);
 	t->id = (uint32_t)plugin.n_tbs_translated;

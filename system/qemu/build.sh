@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Builds qemu-system-aarch64 whose CPUs implement SPE with armprof's model:
-# Debian 12's QEMU source (the version in system/qemu/DEBIAN_VERSION, got
-# with `apt-get source`), the patch series in system/qemu/patches/, linked
-# against libarmprof-core from an armprof build.
+# Builds, from one source tree and one configuration, the two QEMUs of
+# armprof: qemu-system-aarch64 whose CPUs implement SPE with armprof's model
+# (`armprof system`), and qemu-aarch64 (linux-user) whose plugin API lets
+# armprof's plugin have events logged by inline code (patch 0007; `armprof
+# record` prefers it to Debian's qemu-user). Debian 12's QEMU source (the
+# version in system/qemu/DEBIAN_VERSION, got with `apt-get source`), the
+# patch series in system/qemu/patches/, linked against libarmprof-core from
+# an armprof build.
 #
 #   bash system/qemu/build.sh [ARMPROF_BUILD_DIR]     (default: build/)
 #
@@ -12,7 +16,7 @@
 # it. A cached build is reused at once. The model itself is a shared
 # library: `armprof system` runs QEMU with the armprof build's own
 # libarmprof-core, so changing the model needs no QEMU rebuild. Prints the
-# directory holding bin/qemu-system-aarch64.
+# directory holding bin/qemu-system-aarch64 and bin/qemu-aarch64.
 #
 # Needs root (or sudo) the first time: build dependencies, and a deb-src
 # entry for the Debian mirror the machine already uses. Exit status: 0
@@ -31,7 +35,7 @@ die() { echo "system/qemu/build.sh: $*" >&2; exit 2; }
 key=$( (cat "$here"/patches/*.patch "$here/build.sh" "$here/DEBIAN_VERSION"
         cat "$top"/include/armprof/*.h) | sha256sum | cut -c1-16)
 out=$cache/$key
-if [ -x "$out/bin/qemu-system-aarch64" ]; then
+if [ -x "$out/bin/qemu-system-aarch64" ] && [ -x "$out/bin/qemu-aarch64" ] && [ -e "$out/contrib/libcache.so" ]; then
   ln -sfn "$key" "$cache/current"
   echo "$out"
   exit 0
@@ -91,7 +95,7 @@ pc_dir=$(dirname "$(find "$out.armprof" -name armprof-core.pc | head -1)")
 
 mkdir -p "$work/src/build"
 (cd "$work/src/build" &&
-  PKG_CONFIG_PATH=$pc_dir ../configure --prefix="$out" --target-list=aarch64-softmmu \
+  PKG_CONFIG_PATH=$pc_dir ../configure --prefix="$out" --target-list=aarch64-softmmu,aarch64-linux-user \
     --without-default-features --without-default-devices --with-devices-aarch64=armprof \
     --enable-fdt=system --enable-plugins --enable-slirp --enable-virtfs --enable-attr \
     --enable-cap-ng --disable-docs --disable-tools \
@@ -99,12 +103,18 @@ mkdir -p "$work/src/build"
   die "configure failed: $(tail -5 "$work/configure.log")"
 grep -q "armprof-core found: YES" "$work/src/build/meson-logs/meson-log.txt" ||
   die "configure did not find libarmprof-core (pkg-config armprof-core in $pc_dir)"
-echo "system/qemu/build.sh: building qemu-system-aarch64 $version + $(ls "$here"/patches | wc -l) patches (6-10 minutes on 2 cores)" >&2
-ninja -C "$work/src/build" qemu-system-aarch64 >"$work/build.log" 2>&1 ||
+echo "system/qemu/build.sh: building qemu-system-aarch64 and qemu-aarch64 $version + $(ls "$here"/patches | wc -l) patches (8-14 minutes on 2 cores)" >&2
+ninja -C "$work/src/build" qemu-system-aarch64 qemu-aarch64 >"$work/build.log" 2>&1 ||
   die "the build failed: $(grep -m5 -E 'error|Error' "$work/build.log")"
 
-mkdir -p "$work/out/bin"
-cp "$work/src/build/qemu-system-aarch64" "$work/out/bin/"
+# The peer bench/bench_record.sh measures armprof record against: QEMU's
+# own cache-simulation plugin from the same source, optimized like ours.
+mkdir -p "$work/out/bin" "$work/out/contrib"
+# shellcheck disable=SC2046
+cc -O2 -fPIC -shared $(pkg-config --cflags glib-2.0) -I"$work/src/include/qemu" \
+  "$work/src/contrib/plugins/cache.c" -o "$work/out/contrib/libcache.so" $(pkg-config --libs glib-2.0) \
+  >"$work/contrib.log" 2>&1 || die "contrib/plugins/cache.c did not build: $(head -5 "$work/contrib.log")"
+cp "$work/src/build/qemu-system-aarch64" "$work/src/build/qemu-aarch64" "$work/out/bin/"
 cp "$work/src/build/pc-bios/efi-virtio.rom" "$work/out/bin/" 2>/dev/null || true
 echo "$version" > "$work/out/DEBIAN_VERSION"
 rm -rf "$out"

@@ -17,9 +17,12 @@ every_op_counted() {
   [ -n "$ops" ] && [ "$ops" = "$pop" ] && [ "$ops" = "$sum" ] ||
     fail "$3: ops $ops, SAMPLE_POP $pop, counts $sum"
 }
-if ! command -v qemu-aarch64 >/dev/null || [ ! -e "$build/armprof-qemu.so" ] ||
+# armprof record runs $ARMPROF_QEMU, else armprof's own qemu-aarch64
+# (system/qemu/build.sh), else Debian's on PATH: any of them will do.
+if { [ -z "${ARMPROF_QEMU:-}" ] && [ ! -x "$src/.cache/qemu/current/bin/qemu-aarch64" ] &&
+     ! command -v qemu-aarch64 >/dev/null; } || [ ! -e "$build/armprof-qemu.so" ] ||
    [ ! -x "$examples/pointer_chase" ]; then
-  echo "SKIP: needs qemu-aarch64, armprof-qemu.so and the aarch64 examples"
+  echo "SKIP: needs qemu-aarch64 (Debian's qemu-user, or bash system/qemu/build.sh), armprof-qemu.so and the aarch64 examples"
   exit 77
 fi
 # Function of each PC in a counts file (pc count kind), from the binary's

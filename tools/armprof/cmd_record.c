@@ -101,6 +101,21 @@ static void remove_tmp(const struct record_tmp *t)
 
 /* armprof-qemu-preload.so in the plugin's directory: 1 and its path in
  * out, or 0 when it is not there (a plugin given from elsewhere). */
+/* The qemu-aarch64 to run: --qemu, $ARMPROF_QEMU, else the one
+ * system/qemu/build.sh built in the source tree (its patch 0007 lets the
+ * plugin's events be logged inline: docs/PERFORMANCE.md), else Debian's
+ * on PATH (the plugin falls back to callbacks there). */
+static const char *find_qemu(const char *given, char *buf, size_t cap)
+{
+	const char *env = getenv("ARMPROF_QEMU");
+	if (given)
+		return given;
+	if (env && *env)
+		return env;
+	snprintf(buf, cap, "%s/.cache/qemu/current/bin/qemu-aarch64", ARMPROF_SOURCE_DIR);
+	return ARMPROF_SOURCE_DIR[0] && access(buf, X_OK) == 0 ? buf : "qemu-aarch64";
+}
+
 static int preload_beside(const char *plugin, char *out, size_t cap)
 {
 	const char *slash = strrchr(plugin, '/');
@@ -216,6 +231,9 @@ static int write_meta(const struct record_opts *o, const char *prog, const char 
 	        st->stopped_by_signal);
 	/* Processes whose profile ends at an execve that replaced them. */
 	fprintf(out.f, "ended_by_exec=%" PRIu64 "\n", st->ended_by_exec);
+	/* How the plugin saw the program run (inline_ring.c): its QEMU's
+	 * inline event log (1) or its own callbacks (0). */
+	fprintf(out.f, "inline_ring=%" PRIu64 "\n", st->inline_ring);
 	/* The other files with code (dynamic loader, shared libraries), each
 	 * with its load bias, for armprof report's symbols. */
 	for (size_t k = 0; k < n_libs; k++)
@@ -296,8 +314,9 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 			fprintf(stderr, "armprof record: %" PRIu64 " collisions, %" PRIu64 " records discarded, %" PRIu64
 			        " bytes lost\n", st->sample_collision, st->records_discarded, st->lost_bytes);
 	} else {
-		fprintf(stderr, "armprof record: %" PRIu64 " operations executed (--no-model: no SPE data written)\n",
-		        st->ops);
+		fprintf(stderr, "armprof record: %" PRIu64 " operations executed (--no-model: no SPE data written); events "
+		        "logged %s\n",
+		        st->ops, st->inline_ring ? "inline by QEMU" : "by the plugin's callbacks");
 	}
 	if (o->timing) {
 		uint64_t acc = st->loads + st->stores;
@@ -314,10 +333,11 @@ static void summary(const struct record_opts *o, const char *prog, int status,
 	}
 	if (o->model || o->timing)
 		fprintf(stderr, "armprof record: the models took %.2f s of CPU time (%s); %.1f%% of the operations "
-		        "were in loop runs, replayed a run at a time\n",
+		        "were in loop runs, replayed a run at a time; events logged %s\n",
 		        (double)st->replay_cpu_ns / 1e9,
 		        st->pipeline ? "on model threads, beside the program's" : "on the program's threads",
-		        pct(st->loop_run_ops, st->ops));
+		        pct(st->loop_run_ops, st->ops),
+		        st->inline_ring ? "inline by QEMU" : "by the plugin's callbacks");
 	/* How often the call stacks had to resynchronise (plugins/qemu/call_stack.h). */
 	if (st->call_graph)
 		fprintf(stderr,
@@ -383,13 +403,14 @@ int cmd_record(int argc, char **argv)
 	char **qargv = calloc((size_t)nargs + 9, sizeof(*qargv));
 	char plugarg[2 * PATH_MAX + 32];
 	snprintf(plugarg, sizeof(plugarg), "%s,cfg=%s", plugin, t.cfg);
-	const char *qemu = o.qemu ? o.qemu : getenv("ARMPROF_QEMU");
+	char qemu_built[PATH_MAX];
+	const char *qemu = find_qemu(o.qemu, qemu_built, sizeof(qemu_built));
 	if (!qargv) {
 		remove_tmp(&t);
 		return EXIT_USAGE;
 	}
 	int q = 0;
-	qargv[q++] = (char *)(qemu ? qemu : "qemu-aarch64");
+	qargv[q++] = (char *)qemu;
 	if (sysroot[0]) {
 		qargv[q++] = (char *)"-L";
 		qargv[q++] = sysroot;

@@ -63,7 +63,10 @@ void record_usage(FILE *out)
 	        "                         stacks keep their newest N frames)\n"
 	        "      --stack-counts FILE  also write exact executed-operation counts per call path\n"
 	        "                         and block: \"count block-pc return-addresses...\"\n"
-	        "      --qemu PATH        qemu-aarch64 to run (default $ARMPROF_QEMU or qemu-aarch64)\n"
+	        "      --qemu PATH        qemu-aarch64 to run (default $ARMPROF_QEMU, else the one\n"
+	        "                         `bash system/qemu/build.sh` builds, .cache/qemu/current/bin,\n"
+	        "                         which logs events inline; else qemu-aarch64 on PATH)\n"
+	        "      --no-inline-ring   use the plugin's callbacks even where QEMU can log inline\n"
 	        "      --plugin PATH      armprof-qemu.so (default next to armprof, or installed)\n"
 	        "      --sysroot DIR      aarch64 root file system of a dynamically linked program's\n"
 	        "                         interpreter and libraries, for QEMU's -L (default\n"
@@ -315,6 +318,8 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 			if (!*v)
 				return bad("--stack-counts needs a file name%s%s", "", "");
 			o->stack_counts = v;
+		} else if (!strcmp(a, "--no-inline-ring")) {
+			o->no_inline_ring = 1;
 		} else if ((v = value_of(argc, argv, &i, "--counts", NULL))) {
 			if (!*v)
 				return bad("--counts needs a file name%s%s", "", "");
@@ -368,6 +373,8 @@ int record_write_plugin_cfg(const struct record_opts *o, const char *path, const
 	fprintf(f, "call_graph=%d\ncall_graph_depth=%llu\nstacks=%s\nstack_counts=%s\n",
 	        o->call_graph && (stacks_out[0] || stack_counts_out[0]), (unsigned long long)o->call_graph_depth,
 	        stacks_out, stack_counts_out);
+	if (o->no_inline_ring)
+		fprintf(f, "inline_ring=0\n");
 	if (o->timing_window)
 		fprintf(f, "timing_window=%llu\n", (unsigned long long)o->timing_window);
 	if (o->interleave != RECORD_DEFAULT_INTERLEAVE) /* the plugin's default otherwise */

@@ -29,6 +29,7 @@ struct record_opts {
 	int model, timing;
 	int no_pipeline;         /* --no-pipeline: models on the guest threads */
 	int no_loop_runs;        /* --no-loop-runs: every loop iteration through the models */
+	int no_inline_ring;      /* --no-inline-ring: the plugin's callbacks under any QEMU */
 	uint64_t timing_window;  /* --timing-window N: 0 = every operation */
 	uint64_t interleave;     /* --interleave N: cycles of model clock; 0 = a model thread per thread */
 	int quiet;

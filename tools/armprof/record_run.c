@@ -308,6 +308,7 @@ int record_read_stats(const char *path, struct record_stats *st)
 			{ "detailed_ops", &st->detailed_ops },
 			{ "replay_cpu_ns", &st->replay_cpu_ns },
 			{ "pipeline", &st->pipeline },
+			{ "inline_ring", &st->inline_ring },
 			{ "loop_run_ops", &st->loop_run_ops },
 			{ "interleave", &st->interleave },
 			{ "interleave_switches", &st->interleave_switches },

@@ -34,6 +34,9 @@ struct record_stats {
 	/* CPU time the plugin spent replaying its event logs through the
 	 * models; pipeline: on model threads (1) or the program's own (0). */
 	uint64_t replay_cpu_ns, pipeline;
+	/* QEMU logged the events inline (plugins/qemu/inline_ring.c) rather
+	 * than through the plugin's callbacks. */
+	uint64_t inline_ring;
 	uint64_t loop_run_ops; /* operations replayed in loop runs (plugin.c replay_run) */
 	/* Interleaved replay (plugins/qemu/replay_hub.h): the quantum in
 	 * cycles (0: off), hand-overs between threads' logs, and waits for a

@@ -1,0 +1,74 @@
+/* The timing model's state (lib/uarch/uarch.c): the system shared by the
+ * cores and each core's private part, with the two helpers every access
+ * path ends in. Private to lib/uarch (uarch.c and shortcut.h). */
+#ifndef ARMPROF_UARCH_CORE_H
+#define ARMPROF_UARCH_CORE_H
+
+#include <stdint.h>
+
+#include "armprof/uarch.h"
+#include "bpred.h"
+#include "cache.h"
+
+struct ap_uarch_system {
+	struct ap_uarch_config cfg;
+	_Atomic unsigned ncores; /* the directory is kept only with 2 or more */
+	struct uarch_cache llc;
+	_Atomic uint64_t *dir;
+	uint64_t dir_mask;
+};
+
+#define MAX_STREAMS 16
+
+struct prefetch_stream {
+	uint64_t last_line;
+	uint8_t confirmed;
+};
+
+struct ap_uarch_core {
+	struct ap_uarch_system *sys;
+	unsigned id;
+	uint64_t last_line;  /* line of the previous access (prefetcher filter) */
+	int last_l1d_way;    /* the L1D entry holding last_line, -1 before any access */
+	/* Prefetches never fill last_line's L1D set (more sets than the
+	 * prefetch degree), so last_line stays the most recent of its set. */
+	uint8_t same_line_exact;
+	/* The line accessed before last_line and the L1D entry it was in
+	 * (shortcut.h: prev_line_hit); shortcuts: 0 in tests that compare. */
+	uint64_t prev_line;
+	int prev_l1d_way;
+	uint8_t shortcuts;
+	uint64_t shortcut_hits;
+	struct prefetch_stream stream[MAX_STREAMS];
+	unsigned stream_next;
+	uint8_t counted;     /* included in sys->ncores */
+	/* What an L1D hit on the line of the previous access returns, made
+	 * once from the configuration: [0] a load or atomic, [1] a store. */
+	struct ap_uarch_result same_line[2];
+	struct uarch_cache l1d, l2, l1tlb, l2tlb;
+	struct uarch_bpred bp;
+	struct ap_uarch_stats stats;
+	/* Accesses that met another core's write (ap_uarch_core_met_others):
+	 * kept apart from stats, which ap_uarch_warm puts back. */
+	uint64_t met_others;
+};
+
+static inline void count_access(struct ap_uarch_core *core, enum ap_uarch_access_kind kind)
+{
+	/* A branch, not two additions of 0 or 1: the compiler vectorizes
+	 * those into more instructions than this takes. */
+	if (kind == AP_UARCH_STORE)
+		core->stats.stores++;
+	else
+		core->stats.loads++;
+}
+
+/* An L1D hit on the line of the previous access (nothing else changes). */
+static inline void same_line_hit(struct ap_uarch_core *core, enum ap_uarch_access_kind kind,
+                                 struct ap_uarch_result *out)
+{
+	count_access(core, kind);
+	*out = core->same_line[kind == AP_UARCH_STORE];
+}
+
+#endif
