@@ -19,14 +19,20 @@
 #     loop with the branch always taken: none; E[6] not taken
 #     (SPE-5.3.7-15) only on the random one.
 # Then the same program without --timing: the constants of today (Data
-# Source 0, no cache events), so that the option changes nothing when off.
+# Source 0, no cache events), so that the option changes nothing when off;
+# and SAMPLE_POP (SPE 2.6 Table 1) counts the same operations either way.
 set -euo pipefail
 . "$(dirname "$0")/system_common.sh" "$@"
 command -v aarch64-linux-gnu-gcc > /dev/null || { echo "SKIP: needs aarch64-linux-gnu-gcc"; exit 77; }
 aarch64-linux-gnu-gcc -O1 -g -static -o timing "$src/tests/system_spe/progs/timing.c"
 steps=400000
 spe=arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,branch_filter=1/u
-sys --timing -- "perf record -q -e $spe -o t.data ./timing $steps > /dev/null &&
+# SAMPLE_POP (PMU event 0x4000, SPE 2.6 Table 1): the user operations of
+# one run, with and without the timing model; equal, so that its drain
+# stops neither lose nor repeat an instruction of the count.
+pop="perf stat -x, -e r4000 -o POP -- perf record -q -e arm_spe_0//u -o p.data ./timing 100000 > /dev/null"
+sys --timing -- "${pop/POP/pop-t.txt} &&
+        perf record -q -e $spe -o t.data ./timing $steps > /dev/null &&
         perf report -i t.data --stdio --mem-mode --sort mem,sym > guest-mem.txt 2> /dev/null &&
         perf script -i t.data -F event,ip,sym > guest-script.txt 2> /dev/null" > out.txt ||
   fail "armprof system --timing: $(tail -20 out.txt)"
@@ -120,7 +126,7 @@ PY
 
 # Without --timing: latencies and Data Source are the constants of before
 # (docs/system-qemu.md): the large chase looks like the small one.
-sys -- "perf record -q -e $spe -o c.data ./timing 100000 > /dev/null" > out-c.txt ||
+sys -- "${pop/POP/pop-c.txt} && perf record -q -e $spe -o c.data ./timing 100000 > /dev/null" > out-c.txt ||
   fail "armprof system: $(tail -20 out-c.txt)"
 "$armprof" report --format json --top 0 c.data > c.json 2> c.err || fail "armprof report: $(cat c.err)"
 python3 - c.json <<'PY'
@@ -134,5 +140,17 @@ assert large["loads"] >= 20, large
 assert large["lat_p50"] == 5 and large["lat_p99"] == 5 and large["xlat_lat_mean"] == 1, large
 assert set(large["data_source"]) == {"L1D"} and large["llc_miss"] == 0 and large["l1d_refill"] == 0, large
 assert fn["branch_random"]["mispredicted"] == 0, fn["branch_random"]
+PY
+python3 - pop-t.txt pop-c.txt <<'PY'
+import sys
+def pop(path):
+    for line in open(path):
+        f = line.split(",")
+        if len(f) > 2 and f[2].startswith("r4000"):
+            return int(f[0])
+    raise SystemExit(f"{path}: no r4000 count: {open(path).read()}")
+t, c = pop(sys.argv[1]), pop(sys.argv[2])
+print(f"SAMPLE_POP of timing 100000: {t} with the timing model, {c} without")
+assert c > 1_000_000 and abs(t - c) <= c // 1000, (t, c)
 PY
 echo "timing: ok"
