@@ -10,6 +10,10 @@
 #            the program: sampling every 1024 operations (the driver's
 #            default), records written through the guest's page tables,
 #            PMBIRQ, the driver, perf copying the AUX buffer
+#   timing   spe=on with the timing model (armprof system --timing), nothing
+#            recording: every load, store and branch logged inline and fed
+#            to lib/uarch (docs/system-qemu.md)
+#   perf-timing  perf as above, with the timing model
 # Each configuration boots once and times RUNS runs of the program inside
 # the guest (`time`: the guest clock is QEMU's virtual clock, host time
 # without -icount), best and median. Then prints a markdown row per
@@ -45,6 +49,8 @@ run off --no-spe -- ""
 run idle -- ""
 run clock -- "perf record -q -e cpu-clock -o /tmp/c.data --"
 run perf -- "perf record -q -e arm_spe_0/ts_enable=1,pa_enable=1/ -o /tmp/p.data --"
+run timing --timing -- ""
+run perf-timing --timing -- "perf record -q -e arm_spe_0/ts_enable=1,pa_enable=1/ -o /tmp/p.data --"
 
 med() { awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' "$tmp/$1.sorted"; }
 best() { head -n 1 "$tmp/$1.sorted"; }
@@ -52,7 +58,7 @@ base=$(med off)
 clock=$(med clock)
 echo "| configuration | best s | median s | median / off | median / clock |"
 echo "|---|---|---|---|---|"
-for c in off idle clock perf; do
+for c in off idle clock perf timing perf-timing; do
   printf '| %s | %s | %s | %.2fx | %.2fx |\n' "$c" "$(best $c)" "$(med $c)" \
     "$(echo "$(med $c) / $base" | bc -l)" "$(echo "$(med $c) / $clock" | bc -l)"
 done

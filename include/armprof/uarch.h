@@ -126,6 +126,16 @@ enum ap_uarch_access_kind {
  * one access of the first line). */
 AP_API void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
                             enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
+/* ap_uarch_access of a host that knows the physical address too (the
+ * full-system QEMU): the TLBs are looked up by vaddr's page, the caches,
+ * the prefetcher and the coherence directory by paddr's line, as in a core
+ * whose data caches are physically indexed and tagged (Neoverse cores):
+ * equal virtual addresses of two processes are different lines, and a
+ * page mapped at two virtual addresses is one. Approximation kept from the
+ * fast path: an access to the previous access's physical line is an L1
+ * DTLB hit even if it came through another virtual page (an alias). */
+AP_API void ap_uarch_access_pa(struct ap_uarch_core *core, uint64_t vaddr, uint64_t paddr,
+                               enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
 /* An access whose result is not wanted: the caches, TLBs, prefetcher and
  * directory change exactly as ap_uarch_access would change them, but the
  * core's statistics do not count it. An access to the line of the

@@ -108,6 +108,13 @@ static inline int uarch_cache_lookup(struct uarch_cache *c, uint64_t line);
 /* Insert line (which must not be present), evicting the least recently used
  * entry of its set. Returns the entry index, or -1 if the cache is disabled. */
 static inline int uarch_cache_fill(struct uarch_cache *c, uint64_t line);
+/* The line a fill of line would evict, or UINT64_MAX when that entry is
+ * invalid or the cache keeps no order word per set (wide sets, a disabled
+ * cache). Changes nothing. */
+static inline uint64_t uarch_cache_victim(const struct uarch_cache *c, uint64_t line);
+/* Whether line is in the cache, without making it the most recent (small
+ * sets only; 0 otherwise). */
+static inline int uarch_cache_holds(const struct uarch_cache *c, uint64_t line);
 /* Drop the entry at index (a coherence invalidation). */
 void uarch_cache_invalidate(struct uarch_cache *c, int index);
 
@@ -196,6 +203,28 @@ static inline int uarch_cache_fill(struct uarch_cache *c, uint64_t line)
 	atomic_store_explicit(&c->tag[order], uarch_order_to_front(o, last, victim), memory_order_relaxed);
 	atomic_store_explicit(&c->mru, e, memory_order_relaxed);
 	return (int)e;
+}
+
+static inline uint64_t uarch_cache_victim(const struct uarch_cache *c, uint64_t line)
+{
+	if (!c->small)
+		return UINT64_MAX;
+	uint32_t order = (uint32_t)(line & c->set_mask) * c->stride;
+	uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed);
+	uint32_t victim = (uint32_t)(o >> (4 * (c->ways - 1))) & 0xF;
+	uint64_t tag = atomic_load_explicit(&c->tag[order + 1 + victim], memory_order_relaxed);
+	return tag ? tag - 1 : UINT64_MAX;
+}
+
+static inline int uarch_cache_holds(const struct uarch_cache *c, uint64_t line)
+{
+	if (!c->small)
+		return 0;
+	uint32_t order = (uint32_t)(line & c->set_mask) * c->stride;
+	for (uint32_t w = 0; w < c->ways; w++)
+		if (atomic_load_explicit(&c->tag[order + 1 + w], memory_order_relaxed) == line + 1)
+			return 1;
+	return 0;
 }
 
 #endif

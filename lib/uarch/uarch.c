@@ -215,6 +215,26 @@ __attribute__((always_inline)) static inline int private_fill(struct uarch_cache
 	return way;
 }
 
+/* A fill of line into the core's L2 (its last private level), with the
+ * write-back of the line it evicts: a line this core holds dirty and no
+ * longer has in L1D or L2 went to memory, so the directory stops naming
+ * this core as the one to snoop (without it, a thread that moved to
+ * another core, or the kernel zeroing pages on one CPU for a program on
+ * another, would find every line it wrote long ago "in a peer core").
+ * Only with the directory (shared); a victim still in L1D stays dirty. */
+static int l2_fill(struct ap_uarch_core *core, uint64_t line, uint32_t version, int shared)
+{
+	uint64_t victim = shared ? uarch_cache_victim(&core->l2, line) : UINT64_MAX;
+	int way = private_fill(&core->l2, line, version);
+	if (victim != UINT64_MAX && !uarch_cache_holds(&core->l1d, victim)) {
+		_Atomic uint64_t *slot = dir_slot(core->sys, victim);
+		struct dir_view d = dir_read(slot, victim);
+		if (d.valid && d.dirty && d.writer == core->id + 1)
+			dir_write(slot, victim, d.writer, 0, d.version);
+	}
+	return way;
+}
+
 /* ---- operations ------------------------------------------------------------ */
 
 static uint16_t translate(struct ap_uarch_core *core, uint64_t vaddr, uint64_t *events)
@@ -243,7 +263,7 @@ static void prefetch_line(struct ap_uarch_core *core, uint64_t line)
 	/* The core's prefetcher fills its private levels; the LLC (a
 	 * non-inclusive system cache) does not allocate prefetched lines. */
 	if (uarch_cache_lookup(&core->l2, line) < 0)
-		private_fill(&core->l2, line, 0);
+		l2_fill(core, line, 0, atomic_load_explicit(&core->sys->ncores, memory_order_relaxed) > 1);
 }
 
 /* Stream detection on each new line: a line following a tracked stream's
@@ -317,14 +337,15 @@ __attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core
 	return 1;
 }
 
-void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
-                     enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
+/* An access of the cache line line (by the cache's address) at virtual
+ * address vaddr (by the TLBs'). */
+__attribute__((always_inline)) static inline void access_line(struct ap_uarch_core *core, uint64_t line,
+                                                             uint64_t vaddr, enum ap_uarch_access_kind kind,
+                                                             struct ap_uarch_result *out)
 {
 	struct ap_uarch_system *sys = core->sys;
-	uint64_t line = uarch_cache_line(&core->l1d, vaddr);
 	/* With one core there is nobody to share with: skip the directory. */
 	int shared = atomic_load_explicit(&sys->ncores, memory_order_relaxed) > 1;
-	(void)size;
 
 	if (line == core->last_line && !shared) {
 		/* The line (and its page) of the previous access: an L1D and L1
@@ -340,6 +361,19 @@ void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
 	if (line == core->prev_line && !shared && prev_line_hit(core, line, vaddr, kind, out))
 		return;
 	access_slow(core, line, vaddr, shared, kind, out);
+}
+
+void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
+                     enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
+{
+	(void)size;
+	access_line(core, uarch_cache_line(&core->l1d, vaddr), vaddr, kind, out);
+}
+
+void ap_uarch_access_pa(struct ap_uarch_core *core, uint64_t vaddr, uint64_t paddr,
+                        enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
+{
+	access_line(core, uarch_cache_line(&core->l1d, paddr), vaddr, kind, out);
 }
 
 int ap_uarch_access_repeat(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind,
@@ -432,7 +466,7 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 				lat = cfg->dram_latency;
 				source = AP_DS_DRAM;
 			}
-			private_fill(&core->l2, line, d.version);
+			l2_fill(core, line, d.version, shared);
 		}
 		l1_way = private_fill(&core->l1d, line, d.version);
 	}

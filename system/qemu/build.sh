@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # Builds, from one source tree and one configuration, the two QEMUs of
 # armprof: qemu-system-aarch64 whose CPUs implement SPE with armprof's model
-# (`armprof system`), and qemu-aarch64 (linux-user) whose plugin API lets
-# armprof's plugin have events logged by inline code (patch 0007; `armprof
-# record` prefers it to Debian's qemu-user). Debian 12's QEMU source (the
-# version in system/qemu/DEBIAN_VERSION, got with `apt-get source`), the
-# patch series in system/qemu/patches/, linked against libarmprof-core from
-# an armprof build.
+# and its timing model (`armprof system`), and qemu-aarch64 (linux-user)
+# whose plugin API lets armprof's plugin have events logged by inline code
+# (patch 0007; `armprof record` prefers it to Debian's qemu-user). Debian
+# 12's QEMU source (the version in system/qemu/DEBIAN_VERSION, got with
+# `apt-get source`), the patch series in system/qemu/patches/, linked
+# against libarmprof-core and libarmprof-uarch from an armprof build.
 #
 #   bash system/qemu/build.sh [ARMPROF_BUILD_DIR]     (default: build/)
 #
 # The result is cached in .cache/qemu/<key>/ (or $ARMPROF_CACHE/qemu/<key>),
 # key = the patches, this script, the Debian version and armprof's public
-# headers (the ABI QEMU compiles against); .cache/qemu/current points at
-# it. A cached build is reused at once. The model itself is a shared
-# library: `armprof system` runs QEMU with the armprof build's own
-# libarmprof-core, so changing the model needs no QEMU rebuild. Prints the
-# directory holding bin/qemu-system-aarch64 and bin/qemu-aarch64.
+# headers (the ABI QEMU compiles against, uarch.h included); .cache/qemu/current
+# points at it. A cached build is reused at once. The models are shared
+# libraries: `armprof system` runs QEMU with the armprof build's own
+# libarmprof-core and libarmprof-uarch, so changing a model's code (not its
+# headers) needs no QEMU rebuild. Prints the directory holding
+# bin/qemu-system-aarch64 and bin/qemu-aarch64.
 #
 # Needs root (or sudo) the first time: build dependencies, and a deb-src
 # entry for the Debian mirror the machine already uses. Exit status: 0
@@ -101,8 +102,10 @@ mkdir -p "$work/src/build"
     --enable-cap-ng --disable-docs --disable-tools \
     --extra-ldflags="-Wl,-rpath,$out/armprof/lib" >"$work/configure.log" 2>&1) ||
   die "configure failed: $(tail -5 "$work/configure.log")"
-grep -q "armprof-core found: YES" "$work/src/build/meson-logs/meson-log.txt" ||
-  die "configure did not find libarmprof-core (pkg-config armprof-core in $pc_dir)"
+for lib in armprof-core armprof-uarch; do
+  grep -q "$lib found: YES" "$work/src/build/meson-logs/meson-log.txt" ||
+    die "configure did not find lib$lib (pkg-config $lib in $pc_dir)"
+done
 echo "system/qemu/build.sh: building qemu-system-aarch64 and qemu-aarch64 $version + $(ls "$here"/patches | wc -l) patches (8-14 minutes on 2 cores)" >&2
 ninja -C "$work/src/build" qemu-system-aarch64 qemu-aarch64 >"$work/build.log" 2>&1 ||
   die "the build failed: $(grep -m5 -E 'error|Error' "$work/build.log")"

@@ -52,6 +52,17 @@ for want in "virt,gic-version=3" "neoverse-n1,spe=on,spe-config=spe.max_size=7;s
   grep -qxF -- "$want" "$work/args.txt" || bad "QEMU argument $want missing: $(tr '\n' ' ' < "$work/args.txt")"
 done
 grep -Eq '^console=ttyAMA0 kpti=off .*armprof\.nonce=[0-9a-f]{16}$' "$work/args.txt" || bad "kernel command line: $(grep console "$work/args.txt")"
+# The timing model: --timing, and --uarch K=V (checked here, passed as
+# uarch.K=V items; docs/system.md).
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --timing -- true
+grep -qxF "neoverse-n1,spe=on,spe-config=uarch=on" "$work/args.txt" || bad "--timing: $(grep neoverse "$work/args.txt")"
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --config spe.max_size=7 --uarch llc.size=2M --uarch dram.latency=250 -- true
+grep -qxF "neoverse-n1,spe=on,spe-config=spe.max_size=7;uarch.llc.size=2M;uarch.dram.latency=250;uarch=on" "$work/args.txt" ||
+  bad "--uarch: $(grep neoverse "$work/args.txt")"
+expect 2 "--uarch no.such=1: unknown key or bad value" -- "${sys[@]}" --uarch no.such=1 -- true
+expect 2 "--uarch l1d.size: want KEY=VALUE" -- "${sys[@]}" --uarch l1d.size -- true
+expect 2 "--uarch: inconsistent timing model" -- "${sys[@]}" --uarch l1d.size=3K -- true
+expect 2 "not with --no-spe" -- "${sys[@]}" --no-spe --timing -- true
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --no-spe -- true
 grep -qx "neoverse-n1" "$work/args.txt" || bad "--no-spe: $(grep neoverse "$work/args.txt")"
 # A path with a comma is escaped for QEMU's option syntax.

@@ -169,6 +169,39 @@ TEST(coherence_peer_core_and_cluster)
 	rig_close(&r);
 }
 
+/* A dirty line that leaves the writer's L1D and L2 is written back: another
+ * core then finds it in the LLC, not in the writer (SPE-5.3.5-1 Data
+ * Source, SPE-5.3.7-12 LLC access). A line evicted from L2 but still in L1D
+ * stays the writer's. */
+TEST(coherence_write_back_on_eviction)
+{
+	struct ap_uarch_config cfg;
+	ap_uarch_config_init(&cfg);
+	cfg.prefetch_degree = 0;
+	struct rig r;
+	rig_open(&r, &cfg, 2);
+	struct ap_uarch_result s;
+	const uint64_t l2_set_span = (uint64_t)cfg.l2.size_bytes / cfg.l2.ways; /* same L2 and L1D set */
+	/* Line A: written by core 0, then pushed out of its L1D and L2 by as
+	 * many lines of its sets as they have ways. */
+	ap_uarch_access(r.core[0], 0x100000, 8, AP_UARCH_STORE, &s);
+	for (uint64_t k = 1; k <= cfg.l2.ways; k++)
+		load(r.core[0], 0x100000 + k * l2_set_span);
+	struct ap_uarch_result a = load(r.core[1], 0x100000);
+	CHECK_EQ_U64(a.data_source, AP_DS_SYS_CACHE);
+	CHECK(!(a.events & AP_EV_LLC_MISS));
+	/* Line B: written, then kept hot in core 0's L1D (its hits do not
+	 * touch L2) while the same fills evict it from L2. */
+	const uint64_t b = 0x300000;
+	ap_uarch_access(r.core[0], b, 8, AP_UARCH_STORE, &s);
+	for (uint64_t k = 1; k <= cfg.l2.ways; k++) {
+		load(r.core[0], b + k * l2_set_span);
+		CHECK_EQ_U64(load(r.core[0], b).data_source, AP_DS_L1D);
+	}
+	CHECK_EQ_U64(load(r.core[1], b).data_source, AP_DS_PEER_CORE);
+	rig_close(&r);
+}
+
 /* The directory has one slot per line of a span of memory as large as it
  * (2^directory_bits lines): the lines of such a span never lose each
  * other's entries, and neither do lines a span apart (the stack and the
@@ -346,6 +379,42 @@ TEST(invalid_configurations)
 	CHECK_EQ_U64(ap_uarch_system_create(&sys, &cfg), (uint64_t)-AP_ERR_INVALID);
 }
 
+/* ap_uarch_access_pa: the caches by physical line, the TLBs by virtual
+ * page (the full-system QEMU's feed). SPE-5.3.7-18/19 L1D refill/access,
+ * SPE-5.3.7-16/17 TLB walk/access, SPE-5.3.5-1 Data Source. */
+static struct ap_uarch_result load_pa(struct ap_uarch_core *c, uint64_t va, uint64_t pa)
+{
+	struct ap_uarch_result res;
+	ap_uarch_access_pa(c, va, pa, AP_UARCH_LOAD, &res);
+	return res;
+}
+
+TEST(physical_lines_virtual_pages)
+{
+	struct rig r;
+	rig_open(&r, NULL, 1);
+	struct ap_uarch_result a = load_pa(r.core[0], 0x400000, 0x80000000);
+	CHECK_EQ_U64(a.data_source, AP_DS_DRAM);
+	CHECK(a.events & AP_EV_TLB_WALK);
+	/* The same virtual address, another physical line (another process):
+	 * a TLB hit and a miss to DRAM, where ap_uarch_access would see the
+	 * first line again. */
+	a = load_pa(r.core[0], 0x400000, 0x90000000);
+	CHECK_EQ_U64(a.data_source, AP_DS_DRAM);
+	CHECK(!(a.events & AP_EV_TLB_WALK));
+	CHECK_EQ_U64(a.lat_xlat, r.cfg.l1tlb_latency);
+	/* Another process's virtual page mapped to the first physical line:
+	 * an L1D hit, through a table walk. */
+	a = load_pa(r.core[0], 0x7f0000001000, 0x80000000);
+	CHECK_EQ_U64(a.data_source, AP_DS_L1D);
+	CHECK(!(a.events & AP_EV_L1D_REFILL));
+	CHECK(a.events & AP_EV_TLB_WALK);
+	CHECK_EQ_U64(a.lat_xlat, r.cfg.walk_latency);
+	CHECK_EQ_U64(a.lat_total, r.cfg.issue_latency + r.cfg.walk_latency + r.cfg.l1d.latency);
+	CHECK_EQ_U64(ap_uarch_core_stats(r.core[0])->l1d_misses, 2);
+	rig_close(&r);
+}
+
 TEST(config_keys_by_name)
 {
 	struct ap_uarch_config cfg;
@@ -370,8 +439,8 @@ TEST(config_keys_by_name)
 	CHECK(n >= 30);
 }
 
-TEST_MAIN(CASE(config_keys_by_name), CASE(first_touch_goes_to_dram_then_hits_l1), CASE(working_set_sizes_pick_the_level),
+TEST_MAIN(CASE(config_keys_by_name), CASE(physical_lines_virtual_pages), CASE(first_touch_goes_to_dram_then_hits_l1), CASE(working_set_sizes_pick_the_level),
           CASE(l1d_lru_replacement), CASE(tlb_levels), CASE(stores_have_no_data_source_and_short_latency),
-          CASE(coherence_peer_core_and_cluster), CASE(coherence_directory_keeps_a_span_of_lines), CASE(met_others_counts_meetings_only), CASE(owner_stores_keep_other_copies_stale),
+          CASE(coherence_peer_core_and_cluster), CASE(coherence_write_back_on_eviction), CASE(coherence_directory_keeps_a_span_of_lines), CASE(met_others_counts_meetings_only), CASE(owner_stores_keep_other_copies_stale),
           CASE(branch_predictor_learns_patterns),
           CASE(stream_prefetcher), CASE(invalid_configurations))

@@ -14,6 +14,7 @@
 
 #include "armprof/number.h"
 #include "cli_output.h"
+#include "armprof/uarch.h"
 #include "commands.h"
 #include "system_pcs.h"
 #include "system_run.h"
@@ -70,6 +71,11 @@ static void usage(FILE *out)
 	        "  --el2             EL2 in the CPUs (-M virt,virtualization=on): Linux runs at EL2 (VHE)\n"
 	        "  --no-niden        ExternalNoninvasiveDebugEnabled() FALSE (PC sampling prohibited)\n"
 	        "  --no-spniden      ExternalSecureNoninvasiveDebugEnabled() FALSE\n"
+	        "  --timing          feed the timing model (caches, TLBs, branch predictor; every\n"
+	        "                    load, store and branch of the guest): the sampled operations'\n"
+	        "                    latencies, events and Data Source are its (default: constants)\n"
+	        "  --uarch K=V       a setting of the timing model (docs/record-and-report.md, e.g.\n"
+	        "                    llc.size=2M), repeatable; implies --timing\n"
 	        "Exit status: the command's; 2 usage; %d the guest could not set up (share, command);\n"
 	        "%d the SPE driver is missing or did not probe (its kernel lines are shown); %d no QEMU\n"
 	        "or no guest kit; %d timeout (QEMU killed); %d QEMU failed to start or ended without\n"
@@ -144,6 +150,29 @@ static int add_config(struct system_opts *o, const char *kv)
 	return 0;
 }
 
+/* --uarch K=V: checked here (a bad key is a usage error, not a QEMU that
+ * fails to start), passed as the spe-config item uarch.K=V. */
+static int add_uarch(struct system_opts *o, struct ap_uarch_config *cfg, const char *kv)
+{
+	char key[256], item[300];
+	const char *eq = strchr(kv, '=');
+	size_t n = eq ? (size_t)(eq - kv) : 0;
+	if (!eq || n >= sizeof(key)) {
+		fprintf(stderr, "armprof system: --uarch %s: want KEY=VALUE\n", kv);
+		return -1;
+	}
+	memcpy(key, kv, n);
+	key[n] = 0;
+	if (ap_uarch_config_set(cfg, key, eq + 1) < 0) {
+		fprintf(stderr, "armprof system: --uarch %s: unknown key or bad value (the keys: "
+		                "docs/record-and-report.md, \"The timing model\")\n", kv);
+		return -1;
+	}
+	snprintf(item, sizeof(item), "uarch.%s", kv);
+	o->timing = 1;
+	return add_config(o, item);
+}
+
 /* The words of the command, joined by spaces (as ssh does). */
 static char *join_words(int argc, char **argv)
 {
@@ -170,6 +199,8 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 	o->memory_mb = 1024;
 	o->timeout_s = 600;
 	o->spe = 1;
+	struct ap_uarch_config ucfg;
+	ap_uarch_config_init(&ucfg);
 	int i = 1;
 	for (; i < argc; i++) {
 		const char *a = argv[i];
@@ -193,10 +224,15 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 			*(a[5] == 'n' ? &o->no_niden : &o->no_spniden) = 1;
 			continue;
 		}
+		if (!strcmp(a, "--timing")) {
+			o->timing = 1;
+			continue;
+		}
 		static const char *const with_value[] = { "--cpus", "--memory", "--share", "--dmesg",
 		                                           "--timeout", "--qemu", "--kit", "--config",
 		                                           "--pc-sample-bus", "--pc-sample", "-o",
-		                                           "--snapshot-every", "--snapshot-out" };
+		                                           "--snapshot-every", "--snapshot-out",
+		                                           "--uarch" };
 		const char *val = NULL, *name = NULL;
 		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]) && !name; k++) {
 			size_t len = strlen(with_value[k]);
@@ -222,6 +258,8 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 			rc = parse_uint(name, val, 0, 7 * 24 * 3600, &o->timeout_s);
 		else if (!strcmp(name, "--config"))
 			rc = add_config(o, val);
+		else if (!strcmp(name, "--uarch"))
+			rc = add_uarch(o, &ucfg, val);
 		else if (!strcmp(name, "--pc-sample"))
 			rc = parse_period(name, val, &o->pcs_period_ns);
 		else if (!strcmp(name, "--snapshot-every"))
@@ -251,8 +289,8 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 		fprintf(stderr, "armprof system: no command: armprof system [options] -- 'SHELL COMMAND'\n");
 		return -1;
 	}
-	if (!o->spe && o->spe_config[0]) {
-		fprintf(stderr, "armprof system: --config configures the SPE CPU: not with --no-spe\n");
+	if (!o->spe && (o->spe_config[0] || o->timing)) {
+		fprintf(stderr, "armprof system: --config, --timing and --uarch configure the SPE CPU: not with --no-spe\n");
 		return -1;
 	}
 	/* The external frames are part of armprof's model PE, which spe=on creates. */
@@ -273,6 +311,22 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 	}
 	if (o->pcs_period_ns && !o->pcs_out)
 		o->pcs_out = "perf.data";
+	if (o->timing) {
+		/* The settings must make a model (power-of-two sets, one line
+		 * size): checked here, as armprof record does. */
+		struct ap_uarch_system *sys = NULL;
+		struct ap_uarch_core *core = NULL;
+		int bad = ap_uarch_system_create(&sys, &ucfg) < 0 || ap_uarch_core_create(&core, sys, 0) < 0;
+		ap_uarch_core_destroy(core);
+		ap_uarch_system_destroy(sys);
+		if (bad) {
+			fprintf(stderr, "armprof system: --uarch: inconsistent timing model (sizes and entries "
+			                "must give power-of-two sets; one line size for all levels)\n");
+			return -1;
+		}
+		if (add_config(o, "uarch=on") < 0)
+			return -1;
+	}
 	o->command = join_words(argc - i, argv + i);
 	if (!o->command) {
 		fprintf(stderr, "armprof system: out of memory\n");

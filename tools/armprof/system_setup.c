@@ -188,10 +188,11 @@ static char *qemu_escaped(struct system_setup *s, const char *path)
 	return own(s, p);
 }
 
-/* QEMU links libarmprof-core as a shared library (system/qemu/build.sh), so
- * that the model this armprof was built with runs in it, not the copy
- * installed when QEMU was built: the library beside this executable (a
- * build tree) or in ../lib (an installed one) goes first on
+/* QEMU links libarmprof-core and libarmprof-uarch as shared libraries
+ * (system/qemu/build.sh), so that the models this armprof was built with
+ * run in it, not the copies installed when QEMU was built: the directory
+ * of the libraries beside this executable (a build tree) or in ../lib (an
+ * installed one) goes first on
  * LD_LIBRARY_PATH. Without either, QEMU's own RUNPATH copy runs; so it does
  * for a sanitizer build, whose library QEMU (no sanitizer runtime) cannot load. */
 static void use_own_model(void)

@@ -13,6 +13,7 @@ struct system_opts {
 	unsigned memory_mb;    /* -m */
 	unsigned timeout_s;    /* 0: none */
 	int spe;               /* -cpu ...,spe=on; the guest requires arm_spe_0 */
+	int timing;            /* --timing or --uarch: spe-config uarch=on */
 	const char *share;     /* NULL: the current directory */
 	const char *dmesg;     /* NULL: not saved */
 	const char *qemu;      /* NULL: $ARMPROF_SYSTEM_QEMU, then the source tree's */
