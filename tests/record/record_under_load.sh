@@ -5,9 +5,10 @@
 # checkpoint thread are preempted at random) decodes byte for byte as it
 # does on an idle host -- for a run that exits, and for one a signal ends
 # (raise(SIGTERM): the plugin's checkpoint, plugins/qemu/stop_signal.h),
-# whose records are the first ones of the run that exits (the test
-# record_ended_by_signal compares that once; here it is repeated under
-# load). With --jitter: the sampling interval's random part comes from the
+# whose records are the first ones of the run that exits (raise(SIGCHLD),
+# ignored: the same instructions until then; the test
+# record_ended_by_signal compares that once and says why 17; here it is
+# repeated under load). With --jitter: the sampling interval's random part comes from the
 # seeded PRNG, never from the host. Thread ids (CONTEXTIDR_EL1) differ from
 # run to run: not compared.
 set -euo pipefail
@@ -17,7 +18,7 @@ aarch64-linux-gnu-gcc -O1 -g -static -pthread -o ebs "$src/tests/record/progs/en
 runs=${ARMPROF_LOAD_RUNS:-8}
 decoded() { "$armprof" decode "$1" | sed 's/ ctx1=0x[0-9a-f]*//'; }
 record_pair() { # record_pair TAG: TAG-exit.txt and TAG-signal.txt
-  "$armprof" record -q --jitter -o "$1-exit.spe" -- ./ebs raise 00 > /dev/null
+  "$armprof" record -q --jitter -o "$1-exit.spe" -- ./ebs raise 17 > /dev/null
   "$armprof" record -q --jitter -o "$1-signal.spe" -- ./ebs raise 15 > /dev/null || true
   decoded "$1-exit.spe" > "$1-exit.txt"
   decoded "$1-signal.spe" > "$1-signal.txt"
