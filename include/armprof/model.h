@@ -167,7 +167,6 @@ AP_API void ap_config_init(struct ap_config *cfg);
  * (include/armprof/number.h), an enum name). On failure returns a
  * negative ap_error and writes a message naming the key and the accepted
  * values to err (which may be NULL). */
-#define ap_config_error ap_error_ctx /* AP_COMPAT: the name the QEMU series (system/qemu/patches) uses */
 AP_API int ap_config_set(struct ap_config *cfg, const char *key, const char *value,
                          struct ap_error_ctx *err);
 /* Read one field back as text ("1", "0x40", an enum name). */
