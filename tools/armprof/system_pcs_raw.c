@@ -14,29 +14,41 @@ static uint64_t get64(const uint8_t *p)
 	return get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
-int pcs_raw_open(struct pcs_raw *r, const uint8_t *buf, size_t len, char *err, size_t errlen)
+/* The header both agents' files share: an 8-byte magic, then version 1,
+ * the vCPU count, the period (ns) and one word of the agent's own at 24
+ * (*word24). Returns 0, or -1 with err naming the offset. */
+static int raw_header(const uint8_t *buf, size_t len, const char *magic, const char *what,
+                      uint32_t *ncpus, uint64_t *period_ns, uint32_t *word24, char *err, size_t errlen)
 {
-	memset(r, 0, sizeof(*r));
-	if (len < PCS_RAW_HEADER || memcmp(buf, "APPCSRAW", 8)) {
-		snprintf(err, errlen, "offset 0: not a PC-sampling agent's file (no APPCSRAW header)");
+	if (len < PCS_RAW_HEADER || memcmp(buf, magic, 8)) {
+		snprintf(err, errlen, "offset 0: not a %s's file (no %s header)", what, magic);
 		return -1;
 	}
 	uint32_t version = get32(buf + 8);
-	r->ncpus = get32(buf + 12);
-	r->period_ns = get64(buf + 16);
-	r->layout = get32(buf + 24);
+	*ncpus = get32(buf + 12);
+	*period_ns = get64(buf + 16);
+	*word24 = get32(buf + 24);
 	if (version != 1) {
 		snprintf(err, errlen, "offset 8: version %u (this armprof reads 1)", version);
 		return -1;
 	}
-	if (r->ncpus == 0 || r->ncpus > 4096) {
-		snprintf(err, errlen, "offset 12: %u vCPUs", r->ncpus);
+	if (*ncpus == 0 || *ncpus > 4096) {
+		snprintf(err, errlen, "offset 12: %u vCPUs", *ncpus);
 		return -1;
 	}
-	if (r->period_ns == 0) {
+	if (*period_ns == 0) {
 		snprintf(err, errlen, "offset 16: period 0");
 		return -1;
 	}
+	return 0;
+}
+
+int pcs_raw_open(struct pcs_raw *r, const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	if (raw_header(buf, len, "APPCSRAW", "PC-sampling agent", &r->ncpus, &r->period_ns, &r->layout, err,
+	               errlen))
+		return -1;
 	if (r->layout > 2) {
 		snprintf(err, errlen, "offset 24: layout %u (0, 1 or 2)", r->layout);
 		return -1;
@@ -91,26 +103,8 @@ int pcs_raw_next(struct pcs_raw *r, struct pcs_record *out, char *err, size_t er
 int ss_raw_open(struct ss_raw *r, const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
-	if (len < PCS_RAW_HEADER || memcmp(buf, "APSSRAW1", 8)) {
-		snprintf(err, errlen, "offset 0: not a snapshot agent's file (no APSSRAW1 header)");
+	if (raw_header(buf, len, "APSSRAW1", "snapshot agent", &r->ncpus, &r->period_ns, &r->counters, err, errlen))
 		return -1;
-	}
-	uint32_t version = get32(buf + 8);
-	r->ncpus = get32(buf + 12);
-	r->period_ns = get64(buf + 16);
-	r->counters = get32(buf + 24);
-	if (version != 1) {
-		snprintf(err, errlen, "offset 8: version %u (this armprof reads 1)", version);
-		return -1;
-	}
-	if (r->ncpus == 0 || r->ncpus > 4096) {
-		snprintf(err, errlen, "offset 12: %u vCPUs", r->ncpus);
-		return -1;
-	}
-	if (r->period_ns == 0) {
-		snprintf(err, errlen, "offset 16: period 0");
-		return -1;
-	}
 	if (r->counters > SS_RAW_MAX_COUNTERS) {
 		snprintf(err, errlen, "offset 24: %u event counters (at most %d)", r->counters, SS_RAW_MAX_COUNTERS);
 		return -1;
