@@ -15,54 +15,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "armprof/error.h"
 #include "armprof/perfdata.h"
+#include "cli_io.h"
 #include "system_pcs_raw.h"
-
-static uint8_t *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 20, n = 0;
-	uint8_t *buf = malloc(cap);
-	for (;;) {
-		if (!buf)
-			break;
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		uint8_t *grown = realloc(buf, cap *= 2);
-		if (!grown) {
-			free(buf);
-			buf = NULL;
-			errno = ENOMEM;
-		}
-		buf = grown;
-	}
-	if (buf && ferror(f)) {
-		free(buf);
-		buf = NULL;
-	}
-	int saved = errno;
-	fclose(f);
-	errno = saved;
-	*len = n;
-	return buf;
-}
 
 int system_pcs_convert(const char *raw_path, struct cli_output *out, const char *out_name,
                        struct pcs_summary *sum)
 {
 	memset(sum, 0, sizeof(*sum));
-	size_t len = 0;
-	uint8_t *buf = read_all(raw_path, &len);
-	if (!buf) {
-		fprintf(stderr, "armprof system: %s (the PC-sampling agent's samples): %s\n", raw_path,
-		        errno == ENOENT ? "QEMU wrote none (did it start the agent?)" : strerror(errno));
+	/* No file at all: QEMU never started the agent (its own error is on
+	 * stderr already). */
+	if (access(raw_path, F_OK) != 0 && errno == ENOENT) {
+		fprintf(stderr, "armprof system: %s (the PC-sampling agent's samples): QEMU wrote none (did it start the agent?)\n",
+		        raw_path);
 		return 2;
 	}
+	uint8_t *buf;
+	size_t len;
+	if (cli_read_all("system", raw_path, &buf, &len) != 0)
+		return 2;
 	char why[256];
 	struct pcs_raw raw;
 	if (pcs_raw_open(&raw, buf, len, why, sizeof(why)) != 0) {

@@ -14,44 +14,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli_io.h"
 #include "system_pcs_raw.h"
-
-/* The whole file (the raw file is private to the run and small: 8 rows of
- * at most 280 bytes per period). */
-static uint8_t *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	*len = 0;
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0) {
-		long size = ftell(f);
-		if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)size + 1)) != NULL) {
-			*len = fread(buf, 1, (size_t)size, f);
-			if (*len != (size_t)size) {
-				free(buf);
-				buf = NULL;
-				errno = EIO;
-			}
-		}
-	}
-	int saved = errno;
-	fclose(f);
-	errno = saved;
-	return buf;
-}
 
 int system_ss_convert(const char *raw_path, struct cli_output *out, const char *out_name)
 {
-	size_t len;
-	uint8_t *buf = read_all(raw_path, &len);
-	if (!buf) {
-		fprintf(stderr, "armprof system: %s (the snapshot agent's series): %s\n", raw_path,
-		        errno == ENOENT ? "QEMU wrote none (did it start the agent?)" : strerror(errno));
+	/* No file at all: QEMU never started the agent (its own error is on
+	 * stderr already). */
+	if (access(raw_path, F_OK) != 0 && errno == ENOENT) {
+		fprintf(stderr, "armprof system: %s (the snapshot agent's series): QEMU wrote none (did it start the agent?)\n",
+		        raw_path);
 		return 2;
 	}
+	uint8_t *buf;
+	size_t len;
+	if (cli_read_all("system", raw_path, &buf, &len) != 0)
+		return 2;
 	char why[256];
 	struct ss_raw raw;
 	if (ss_raw_open(&raw, buf, len, why, sizeof(why)) != 0) {
