@@ -1,5 +1,5 @@
 /* The raw files of QEMU's PC-sampling and snapshot agents
- * (tools/armprof/system_pcs_raw.h, what `armprof system --pc-sample` and
+ * (tools/armprof/system/system_pcs_raw.h, what `armprof system --pc-sample` and
  * `--snapshot-every` read back): any bytes give the records or an error
  * naming an offset inside the input, never a crash; both readers get every
  * input.

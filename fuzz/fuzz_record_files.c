@@ -1,4 +1,4 @@
-/* The files armprof record reads after a run (tools/armprof/record_run.c,
+/* The files armprof record reads after a run (tools/armprof/record/record_run.c,
  * record_procs.c): the plugin's run summary (key=value lines, vcpu= and
  * map= lines) and its per-PC counts ("0xPC COUNT KIND"), a forked child's
  * as well as the program's. They come from the plugin, but a plugin built

@@ -1,5 +1,5 @@
 /* The call stacks file armprof record reads after a run
- * (tools/armprof/record_stacks.c, written by plugins/qemu/call_stack.c: a
+ * (tools/armprof/record/record_stacks.c, written by plugins/qemu/call_stack.c: a
  * magic, then per sampled operation 64-bit words tid, time, n, PC, return
  * addresses). It comes from the plugin, but a file cut short by a killed
  * process must give a clear refusal, never a crash or a read past it:

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../tools/armprof/sim_core.c"
-#include "../tools/armprof/sim_cmd_core.c"
+#include "../tools/armprof/sim/sim_core.c"
+#include "../tools/armprof/sim/sim_cmd_core.c"
 
 const struct sim_module *const sim_modules[] = { &sim_module_core };
 const size_t sim_module_count = 1;

@@ -91,3 +91,28 @@ void ap_pe_update_pmbirq(struct ap_pe *pe)
 	if (pe->host.pmbirq)
 		pe->host.pmbirq(pe->host.ctx, level);
 }
+
+/* The Security state and EL2 predicates of the pseudocode (pe.h). */
+bool ap_is_secure(const struct ap_pe *pe)
+{
+	return ap_pe_security(pe) == AP_SS_SECURE;
+}
+
+enum ap_security ap_pe_security(const struct ap_pe *pe)
+{
+	if (pe->st.el == AP_EL3)
+		return pe->cfg.have_rme ? AP_SS_ROOT : AP_SS_SECURE;
+	bool ns = ap_scr_ns(pe);
+	if (pe->cfg.have_el3 && pe->cfg.have_rme && ap_bit(pe->st.scr_el3, AP_SCR_EL3_NSE))
+		return ns ? AP_SS_REALM : AP_SS_SECURE; /* {NSE,NS} = {1,0} is reserved */
+	return ns ? AP_SS_NONSECURE : AP_SS_SECURE;
+}
+
+bool ap_el2_enabled(const struct ap_pe *pe)
+{
+	if (!pe->cfg.have_el2)
+		return false;
+	if (!pe->cfg.have_el3)
+		return true;
+	return ap_scr_ns(pe) || (pe->cfg.have_sel2 && ap_bit(pe->st.scr_el3, AP_SCR_EL3_EEL2));
+}

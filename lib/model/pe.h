@@ -19,6 +19,7 @@
 #include "model/spe/engine.h"
 #include "model/pcsr/unit.h"
 #include "model/snapshot/unit.h"
+#include "model/state.h"
 
 /* The writable SPE System registers (section 4). PMSIDR_EL1 and PMBIDR_EL1
  * are computed from the configuration and state when read. Values are
@@ -79,9 +80,6 @@ static inline bool ap_e2h(const struct ap_pe *pe)
 }
 static inline unsigned ap_mdcr_el2_e2pb(const struct ap_pe *pe) { return ap_field(pe->st.mdcr_el2, AP_MDCR_EL2_E2PB, 2); }
 static inline unsigned ap_mdcr_el3_nspb(const struct ap_pe *pe) { return ap_field(pe->st.mdcr_el3, AP_MDCR_EL3_NSPB, 2); }
-
-/* Is st a state this configuration can be in? 0 or -AP_ERR_INVALID. */
-int ap_pe_state_check(const struct ap_config *cfg, const struct ap_pe_state *st);
 
 /* Drive PMBIRQ from PMBSR_EL1.S (3.5): calls host.pmbirq when the level
  * changes. Call after any change of PMBSR_EL1. */

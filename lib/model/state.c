@@ -1,9 +1,10 @@
-/* The PE state: defaults, access by field name, the predicates of the
- * pseudocode (IsSecure, EL2Enabled) and the consistency check. */
+/* The PE state: defaults, access by field name and the consistency check
+ * (the pseudocode's predicates on a PE, IsSecure and EL2Enabled: pe.c). */
 #include <string.h>
 #include <strings.h>
 
-#include "model/pe.h"
+#include "armprof/model.h"
+#include "model/state.h"
 #include "model/state_fields.h"
 
 void ap_pe_state_init(struct ap_pe_state *st)
@@ -105,30 +106,6 @@ int ap_pe_state_get_field(const struct ap_pe_state *st, const char *name, uint64
 		return -AP_ERR_INVALID;
 	*value = (load_member(st, f) & field_mask(f)) >> f->lsb;
 	return 0;
-}
-
-bool ap_is_secure(const struct ap_pe *pe)
-{
-	return ap_pe_security(pe) == AP_SS_SECURE;
-}
-
-enum ap_security ap_pe_security(const struct ap_pe *pe)
-{
-	if (pe->st.el == AP_EL3)
-		return pe->cfg.have_rme ? AP_SS_ROOT : AP_SS_SECURE;
-	bool ns = ap_scr_ns(pe);
-	if (pe->cfg.have_el3 && pe->cfg.have_rme && ap_bit(pe->st.scr_el3, AP_SCR_EL3_NSE))
-		return ns ? AP_SS_REALM : AP_SS_SECURE; /* {NSE,NS} = {1,0} is reserved */
-	return ns ? AP_SS_NONSECURE : AP_SS_SECURE;
-}
-
-bool ap_el2_enabled(const struct ap_pe *pe)
-{
-	if (!pe->cfg.have_el2)
-		return false;
-	if (!pe->cfg.have_el3)
-		return true;
-	return ap_scr_ns(pe) || (pe->cfg.have_sel2 && ap_bit(pe->st.scr_el3, AP_SCR_EL3_EEL2));
 }
 
 /* Is st a state this configuration can be in? */

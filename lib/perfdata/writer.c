@@ -50,26 +50,6 @@ void ap_perf_write_config_init(struct ap_perf_write_config *cfg)
 	cfg->spe = 1;
 }
 
-void pd_w_bytes(struct ap_perf_writer *w, const void *p, size_t n)
-{
-	if (w->failed || !n)
-		return;
-	if (fwrite(p, 1, n, w->f) != n) {
-		w->failed = 1;
-		w->io_errno = errno;
-	}
-	w->pos += n;
-}
-void pd_w_zero(struct ap_perf_writer *w, size_t n)
-{
-	static const uint8_t z[64];
-	while (n) {
-		size_t k = n < sizeof(z) ? n : sizeof(z);
-		pd_w_bytes(w, z, k);
-		n -= k;
-	}
-}
-
 /* The sample_id trailer of side-band records: the first attr's (perf
  * finds the attr by the IDENTIFIER word and parses the trailer by its
  * sample_type), in perf_event.h order: TID, TIME, ID, CPU, IDENTIFIER. */

@@ -66,14 +66,3 @@ void inline_ring_mem(struct qemu_plugin_insn *insn, struct insn_info *in, int an
 {
 	register_mem_ring(insn, QEMU_PLUGIN_MEM_RW, (uintptr_t)in | (announce ? EV_START_ACCESS : EV_ACCESS));
 }
-
-void inline_ring_forget(void)
-{
-	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
-		struct vcpu_state *v = plugin.vcpus[i];
-		if (v && v->qring) {
-			v->qring->pos = v->qring->end = 0;
-			v->qring = NULL;
-		}
-	}
-}

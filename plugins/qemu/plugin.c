@@ -32,25 +32,6 @@
 
 AP_QEMU_EXPORT int qemu_plugin_version = AP_QEMU_PLUGIN_API_VERSION;
 
-struct plugin_state plugin = {
-	.tb_lock = PTHREAD_MUTEX_INITIALIZER,
-	.hold_lock = PTHREAD_MUTEX_INITIALIZER,
-	.hold_cond = PTHREAD_COND_INITIALIZER,
-	.output_lock = PTHREAD_MUTEX_INITIALIZER,
-	.exec_failed_lock = PTHREAD_MUTEX_INITIALIZER,
-};
-
-void plugin_fail(const char *msg)
-{
-	/* Setup errors cannot be returned through QEMU once running: report
-	 * and stop the program with the usage exit code armprof uses. */
-	char line[1200];
-	snprintf(line, sizeof(line), "armprof plugin: %s\n", msg);
-	qemu_plugin_outs(line);
-	fputs(line, stderr);
-	_exit(2);
-}
-
 AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
                                        char **argv)
 {

@@ -2,6 +2,7 @@
  * state they share is struct plugin_state (plugin_state.h).
  *
  *   plugin.c      install: options, models, QEMU's callbacks
+ *   plugin_state.c the state they share (plugin_state.h), plugin_fail
  *   translate.c   translation: each TB's instructions classified once, its
  *                 execution instrumented
  *   event_log.c   execution: the callbacks that only log events
@@ -22,10 +23,6 @@
 #include "plugin_state.h"
 #include "qemu_plugin_api.h"
 
-/* plugin.c: a setup error once QEMU runs (it cannot be returned there):
- * report msg and end the program with armprof's usage exit code. */
-__attribute__((noreturn)) void plugin_fail(const char *msg);
-
 /* translate.c */
 void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 
@@ -41,23 +38,6 @@ int inline_ring_setup(qemu_plugin_id_t id);
 /* translate.c's registrations, instead of the callbacks. */
 void inline_ring_tb(struct qemu_plugin_tb *tb, struct tb_info *t);
 void inline_ring_mem(struct qemu_plugin_insn *insn, struct insn_info *in, int announce);
-/* In a forked child: detach every vCPU from its ring, so that the thread's
- * next TB calls back first (its vCPU is the child's own). */
-void inline_ring_forget(void);
-/* log->n from the ring's position, before the log is read or handed over. */
-static inline void log_sync(struct vcpu_state *v)
-{
-	if (v->qring)
-		v->log->n = (uint32_t)((v->qring->pos - (uintptr_t)v->log->ev) / sizeof(struct plugin_event));
-}
-/* Point the ring at the free part of the current batch, after v->log changed. */
-static inline void log_attach(struct vcpu_state *v)
-{
-	if (v->qring) {
-		v->qring->pos = (uintptr_t)&v->log->ev[v->log->n];
-		v->qring->end = (uintptr_t)&v->log->ev[EVENT_RING_BATCH];
-	}
-}
 
 /* replay.c */
 /* event_replay_fn of a vCPU's ring (ctx: its struct vcpu_state). */

@@ -1,6 +1,6 @@
 /* What the plugin writes: the SPE bytes of every vCPU (raw, one after the
  * other), the exact per-PC operation counts (on request) and the run
- * summary that armprof record reads (tools/armprof/record_run.c), each to
+ * summary that armprof record reads (tools/armprof/record/record_run.c), each to
  * a temporary file renamed into place, the summary last, so that its
  * presence says the others are complete. Written at exit, at a checkpoint
  * (stop_signal.h) and before a fault ends the program (fatal_preload.c).

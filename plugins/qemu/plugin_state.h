@@ -264,6 +264,26 @@ struct plugin_state {
 };
 
 extern struct plugin_state plugin;
+/* plugin_state.c: a setup error once QEMU runs (it cannot be returned there):
+ * report msg and end the program with armprof's usage exit code. */
+__attribute__((noreturn)) void plugin_fail(const char *msg);
+
+/* inline_ring.c's vCPU log (struct vcpu_state.qring), kept by every part that
+ * hands the log over. */
+/* log->n from the ring's position, before the log is read or handed over. */
+static inline void log_sync(struct vcpu_state *v)
+{
+	if (v->qring)
+		v->log->n = (uint32_t)((v->qring->pos - (uintptr_t)v->log->ev) / sizeof(struct plugin_event));
+}
+/* Point the ring at the free part of the current batch, after v->log changed. */
+static inline void log_attach(struct vcpu_state *v)
+{
+	if (v->qring) {
+		v->qring->pos = (uintptr_t)&v->log->ev[v->log->n];
+		v->qring->end = (uintptr_t)&v->log->ev[EVENT_RING_BATCH];
+	}
+}
 
 int plugin_options_load(struct plugin_options *o, const char *path, char *err, size_t errlen);
 int plugin_uarch_config(struct ap_uarch_config *cfg, const char *keys, char *err, size_t errlen);

@@ -221,6 +221,19 @@ void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, i
 		vcpu_get(vcpu_index);
 }
 
+/* In a forked child: detach every vCPU from its inline ring (inline_ring.c),
+ * so that the thread's next TB calls back first (its vCPU is the child's own). */
+static void inline_ring_forget(void)
+{
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
+		struct vcpu_state *v = plugin.vcpus[i];
+		if (v && v->qring) {
+			v->qring->pos = v->qring->end = 0;
+			v->qring = NULL;
+		}
+	}
+}
+
 /* The program forked (qemu-user forks the host process, plugin and all):
  * the child is a process of the program's to profile on its own, as perf
  * record's inherited events do. It has only the forking thread, and every

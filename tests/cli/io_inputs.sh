@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Inputs as shells give them (tools/armprof/cli_stream.h, docs/outputs.md):
+# Inputs as shells give them (tools/armprof/common/cli_stream.h, docs/outputs.md):
 #  - a perf.data through a pipe is recognised by its magic, as a named file
 #    is: decode, report and convert give what they give for the file;
 #  - raw SPE data through a pipe streams, its first bytes not lost;

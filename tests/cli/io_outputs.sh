@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Outputs never destroy what the user's path points at, and a failed write
-# says why (tools/armprof/cli_output.h, docs/outputs.md): every writer
+# says why (tools/armprof/common/cli_output.h, docs/outputs.md): every writer
 # (encode -o, report -o, convert both ways, sim's `mem save`) to
 #  - a symbolic link to a file: the target is replaced, its mode kept, the
 #    link kept;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A signal while armprof writes an output (SIGINT, SIGTERM, SIGHUP, SIGPIPE:
-# tools/armprof/cli_tmpfiles.h): the temporary file is removed, a file
+# tools/armprof/common/cli_tmpfiles.h): the temporary file is removed, a file
 # already at the output path is left as it was, and armprof ends by the
 # signal (exit status 128 + its number). The output is a large convert
 # from an input that never ends, so the signal comes mid-write.

@@ -1,4 +1,4 @@
-/* armprof system's reading of the guest console (tools/armprof/system_console.c):
+/* armprof system's reading of the guest console (tools/armprof/system/system_console.c):
  * the protocol of system/kit/init.sh. Boot lines are kept as a log; the
  * command's output passes through byte for byte, whatever the chunks it
  * arrives in, but for the newline init prints before the exit marker; the

@@ -1,4 +1,4 @@
-/* The armprof subcommands: one file each, tools/armprof/cmd_<name>.c, found
+/* The armprof subcommands: one file each, tools/armprof/<name>/cmd_<name>.c, found
  * by the build (tools/armprof/CMakeLists.txt generates command_table.inc). */
 #ifndef ARMPROF_TOOL_COMMANDS_H
 #define ARMPROF_TOOL_COMMANDS_H

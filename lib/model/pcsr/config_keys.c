@@ -9,7 +9,7 @@
 
 #include "armprof/model.h"
 #include "model/config_keys.h"
-#include "model/pcsr/pcsr.h"
+#include "armprof/error.h"
 #include "model/pcsr/prof_config.h"
 #include "model/pmu/pmu.h"
 
@@ -115,6 +115,33 @@ static int fail(struct ap_error_ctx *err, const char *msg)
 	if (err)
 		snprintf(err->message, sizeof(err->message), "%s", msg);
 	return -AP_ERR_INVALID;
+}
+
+int ap_pcsr_config_check(const struct ap_config *cfg, const char **why)
+{
+	const struct ap_pcsr_config *c = &cfg->pcsr;
+	const char *msg = NULL;
+	bool v8_2_or_later = c->arch_major > 8 || (c->arch_major == 8 && c->arch_minor >= 2);
+	if (c->feat_pcsrv8 && c->feat_pcsrv8p2)
+		msg = "PCS-H7.1.2-4: an implementation must not include both FEAT_PCSRv8 and FEAT_PCSRv8p2 (H7.1.2)";
+	else if (c->feat_pcsrv8 && v8_2_or_later)
+		msg = "PCS-H7.1.2-5: FEAT_PCSRv8 is not permitted from Armv8.2 (H7.1.2)";
+	else if (c->feat_pcsrv8p9 && !c->feat_pcsrv8p2)
+		msg = "FEAT_PCSRv8p9 needs FEAT_PCSRv8p2: PMPCSCTL is a PMU register (DDI 0487 I5.3.46)";
+	else if (c->feat_pcsrv8p9 && c->pmu_ext == AP_PCSR_EXT_NONE)
+		msg = "PMPCSCTL is present only with FEAT_PCSRv8p9 and FEAT_PMUv3_EXT (DDI 0487 I5.3.46); pmu_ext=none has no PMPCSCTL";
+	else if (c->feat_pcsrv8p2 && c->pmu_ext == AP_PCSR_EXT_NONE &&
+	         c->pmdevarch_archid != 0x0A10 && c->pmdevarch_archid != 0x0A20)
+		msg = "PCS-H7.1.2-13: PMDEVARCH.ARCHID must be 0x0A10 or 0x0A20 without a PMU (H7.1.2)";
+	else if (cfg->have_rme && !cfg->have_el3)
+		msg = "FEAT_RME needs EL3";
+	else if (c->pmu_ext > AP_PCSR_EXT64)
+		msg = "pmu_ext must be none, ext32 or ext64";
+	else if (c->unknown > AP_PCSR_UNKNOWN_STALE)
+		msg = "unknown policy must be ones or stale";
+	if (why)
+		*why = msg;
+	return msg ? -AP_ERR_INVALID : 0;
 }
 
 int ap_prof_config_validate(const struct ap_config *cfg, struct ap_error_ctx *err)

@@ -10,11 +10,7 @@
 #include <stdint.h>
 
 #include "model/pe.h"
-
-/* Checks the pcsr.* configuration with the core features against the rules
- * of H7.1.2. Returns 0 or -AP_ERR_INVALID with a static message naming the
- * rule in *why. */
-int ap_pcsr_config_check(const struct ap_config *cfg, const char **why);
+#include "model/pcsr/prof_config.h" /* ap_pcsr_config_check */
 
 /* H7.1.1: "PC Sample-based Profiling is allowed" in the PE's state. */
 bool ap_pcsr_allowed(const struct ap_pe *pe);

@@ -1,14 +1,16 @@
-/* Output of `armprof report`: text for people, JSON and CSV for tools. */
-#ifndef ARMPROF_TOOL_REPORT_FORMAT_H
-#define ARMPROF_TOOL_REPORT_FORMAT_H
+/* The cells of `armprof report`'s tables, beneath the report's sections
+ * (report_format.c writes the whole report; report_lines.c,
+ * report_annotate.c, report_diff.c, report_html_data.c ... their parts):
+ * what is shown (struct report_view), the statistics columns of a row in
+ * text, JSON and CSV, and the Data Source names they use. */
+#ifndef ARMPROF_TOOL_REPORT_TABLE_H
+#define ARMPROF_TOOL_REPORT_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "armprof/report.h"
-
-enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
 
 struct report_view {
 	const char *input;      /* file name */
@@ -25,19 +27,15 @@ struct report_view {
 	int ended_by_signal;
 };
 
-int report_format_parse(const char *name, enum report_format *fmt);
-/* --sort names: samples, latency, l1d-miss, llc-miss, tlb-walk, mispredict. */
-int report_sort_parse(const char *name, enum ap_report_key *key);
-const char *report_sort_name(enum ap_report_key key);
-void report_write(FILE *out, enum report_format fmt, const struct ap_report *r,
-                  const struct report_view *v);
 /* The Data Source encoding the tables name sources by
  * (ap_report_data_source_encoding of the report written): its Neoverse
  * classes, or raw numbers for AP_DS_ENC_RAW. */
 void report_format_set_encoding(enum ap_ds_encoding enc);
+/* The encoding report_format_set_encoding set. */
+enum ap_ds_encoding report_format_encoding(void);
 
-/* Pieces of the tables, shared with report_annotate.c. share and lat-share
- * are of t's samples and latency. */
+/* The pieces of a table. share and lat-share are of t's samples and
+ * latency. */
 void report_text_header(FILE *out, const char *what);
 void report_text_row(FILE *out, const struct ap_report_row *row, const struct ap_report_stats *t);
 /* n / total, 0 for an empty total. */
@@ -51,5 +49,11 @@ void report_csv_field(FILE *out, const char *s);
  * then the statistics columns. */
 void report_csv_row(FILE *out, const struct ap_report *r, const struct report_view *v, const char *kind,
                     const char *name, const struct ap_report_row *row);
+/* A row's name: its symbol, "[unknown]" without one. */
+const char *report_row_name(const struct ap_report_row *row);
+/* ,"binary":"libc.so.6" for a library's function; nothing for the program's. */
+void report_json_binary(FILE *out, const struct ap_report_row *row);
+/* The CSV header line: the columns report_csv_row writes. */
+void report_csv_header(FILE *out);
 
 #endif

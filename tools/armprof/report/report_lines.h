@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "report_format.h"
+#include "report_table.h"
 
 void report_lines_text(FILE *out, const struct ap_report *r, const struct report_view *v);
 /* ,\n"shared_lines":[...] (always there, maybe empty). */

@@ -3,6 +3,7 @@
  * "function" (name, "[unknown]" without a symbol) and "samples". */
 #include "report_format.h"
 #include "report_lines.h"
+#include "report_table.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -47,130 +48,6 @@ const char *report_sort_name(enum ap_report_key key)
 	return "samples";
 }
 
-static const char *row_name(const struct ap_report_row *row)
-{
-	return row->name ? row->name : "[unknown]";
-}
-
-double report_share(uint64_t n, uint64_t total)
-{
-	return total ? (double)n / (double)total : 0.0;
-}
-
-/* The Data Source encoding of the report being written: the tables'
- * source names come from it (report_format_set_encoding). */
-static enum ap_ds_encoding shown_encoding = AP_DS_ENC_NEOVERSE;
-
-void report_format_set_encoding(enum ap_ds_encoding enc)
-{
-	shown_encoding = enc;
-}
-
-/* The name of a counted Data Source value, or NULL (shown as a number). */
-static const char *source_name(unsigned value)
-{
-	return shown_encoding == AP_DS_ENC_RAW ? NULL : ap_report_data_source_name(value);
-}
-
-/* "DRAM 80% L1D 20%": the three most frequent data sources. */
-static void sources_text(const struct ap_report_stats *s, char *buf, size_t cap)
-{
-	buf[0] = 0;
-	if (!s->n_data_source) {
-		snprintf(buf, cap, "-");
-		return;
-	}
-	int taken[AP_REPORT_DS_VALUES] = { 0 };
-	size_t len = 0;
-	for (int k = 0; k < 3; k++) {
-		int best = -1;
-		for (int i = 0; i < AP_REPORT_DS_VALUES; i++)
-			if (!taken[i] && s->data_source[i] && (best < 0 || s->data_source[i] > s->data_source[best]))
-				best = i;
-		if (best < 0)
-			break;
-		taken[best] = 1;
-		const char *n = source_name((unsigned)best);
-		char other[16];
-		if (!n) {
-			snprintf(other, sizeof(other), "0x%x", best);
-			n = other;
-		}
-		len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s %.0f%%", k ? " " : "", n,
-		                        100.0 * report_share(s->data_source[best], s->n_data_source));
-		if (len >= cap)
-			break;
-	}
-}
-
-void report_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-/* ,"binary":"libc.so.6" for a library's function; nothing for the program's. */
-static void json_binary(FILE *out, const struct ap_report_row *row)
-{
-	if (!row->binary)
-		return;
-	fprintf(out, ",\"binary\":");
-	report_json_string(out, row->binary);
-}
-
-void report_csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-static const unsigned ds_values[] = { 0x0, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe };
-
-/* share: of the samples; lat-share: of the summed total latency of all
- * samples, where the cycles go (report.h, enum ap_report_key). */
-#define TEXT_COLUMNS "%9s %7s %9s %8s %6s %6s %6s %8s %8s %8s %7s  %-24s "
-
-void report_text_header(FILE *out, const char *what)
-{
-	fprintf(out, TEXT_COLUMNS "%s\n", "samples", "share", "lat-share", "lat-mean", "p50", "p90", "p99",
-	        "l1d-miss", "llc-miss", "tlb-walk", "mispred", "data-sources", what);
-}
-
-void report_text_blank(FILE *out)
-{
-	fprintf(out, TEXT_COLUMNS, "", "", "", "", "", "", "", "", "", "", "", "");
-}
-
-void report_text_row(FILE *out, const struct ap_report_row *row, const struct ap_report_stats *t)
-{
-	struct ap_report_rates q;
-	char src[96];
-	ap_report_rates(&row->stats, &q);
-	sources_text(&row->stats, src, sizeof(src));
-	fprintf(out, "%9" PRIu64 " %6.2f%% %8.2f%% %8.1f %6.0f %6.0f %6.0f %7.1f%% %7.1f%% %7.2f%% %6.1f%%  %-24s ",
-	        row->stats.samples, 100.0 * report_share(row->stats.samples, t->samples),
-	        100.0 * report_share(row->stats.lat_total_sum, t->lat_total_sum), q.lat_mean, q.lat_p50, q.lat_p90,
-	        q.lat_p99, 100.0 * q.l1d_miss, 100.0 * q.llc_miss, 100.0 * q.tlb_walk, 100.0 * q.mispredict, src);
-}
-
 /* Where the records' threads came from (ap_report_set_context): the
  * register, "CONTEXTIDR_EL2 or _EL1" when some records had only one. */
 static const char *context_register(const struct ap_report *r)
@@ -204,8 +81,8 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	if (v->binary && v->load_bias)
 		fprintf(out, " (load bias 0x%" PRIx64 ")", v->load_bias);
 	if (t->n_data_source)
-		fprintf(out, "\n# data sources: %s", shown_encoding == AP_DS_ENC_NEOVERSE    ? "Neoverse N1/N2/V1/V2 values"
-		                                     : shown_encoding == AP_DS_ENC_AMPEREONE ? "AmpereOne values, as Neoverse classes"
+		fprintf(out, "\n# data sources: %s", report_format_encoding() == AP_DS_ENC_NEOVERSE    ? "Neoverse N1/N2/V1/V2 values"
+		                                     : report_format_encoding() == AP_DS_ENC_AMPEREONE ? "AmpereOne values, as Neoverse classes"
 		                                                                            : "raw values (CPU unknown: --cpu-model names it)");
 	uint64_t el1, el2;
 	ap_report_context_counts(r, &el1, &el2);
@@ -223,7 +100,7 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 	report_text_header(out, "function");
 	for (size_t i = 0; i < n; i++) {
 		report_text_row(out, &rows[i], t);
-		fprintf(out, "%s", row_name(&rows[i]));
+		fprintf(out, "%s", report_row_name(&rows[i]));
 		if (rows[i].binary)
 			fprintf(out, " (%s)", rows[i].binary);
 		fputc('\n', out);
@@ -255,7 +132,7 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 		if (rows[i].name)
 			fprintf(out, "0x%" PRIx64 " %s+0x%" PRIx64, rows[i].addr, rows[i].name, rows[i].offset);
 		else
-			fprintf(out, "0x%" PRIx64 " %s", rows[i].addr, row_name(&rows[i]));
+			fprintf(out, "0x%" PRIx64 " %s", rows[i].addr, report_row_name(&rows[i]));
 		if (rows[i].binary)
 			fprintf(out, " (%s)", rows[i].binary);
 		if (v->disasm && ap_report_disassemble(r, rows[i].addr, dis, sizeof(dis)) == 0)
@@ -271,39 +148,6 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 		fprintf(out, "\n# more: armprof report --annotate %s %s (one function, instruction by instruction);"
 		             " --diff OLD %s (against an earlier run)\n",
 		        fns[0].name, v->input, v->input);
-}
-
-void report_json_stats(FILE *out, const struct ap_report_stats *s, const struct ap_report_stats *t)
-{
-	struct ap_report_rates q;
-	ap_report_rates(s, &q);
-	fprintf(out, "\"lat_total_sum\":%" PRIu64 ",\"latency_share\":%.6f,", s->lat_total_sum,
-	        report_share(s->lat_total_sum, t->lat_total_sum));
-	fprintf(out,
-	        "\"samples\":%" PRIu64 ",\"share\":%.6f,\"loads\":%" PRIu64 ",\"stores\":%" PRIu64
-	        ",\"atomics\":%" PRIu64 ",\"branches\":%" PRIu64 ",\"other\":%" PRIu64
-	        ",\"lat_mean\":%.3f,\"lat_p50\":%.1f,\"lat_p90\":%.1f,\"lat_p99\":%.1f"
-	        ",\"issue_lat_mean\":%.3f,\"xlat_lat_mean\":%.3f"
-	        ",\"l1d_miss_rate\":%.6f,\"llc_miss_rate\":%.6f,\"tlb_walk_rate\":%.6f,\"mispredict_rate\":%.6f"
-	        ",\"l1d_access\":%" PRIu64 ",\"l1d_refill\":%" PRIu64 ",\"llc_access\":%" PRIu64
-	        ",\"llc_miss\":%" PRIu64 ",\"tlb_access\":%" PRIu64 ",\"tlb_walk\":%" PRIu64
-	        ",\"mispredicted\":%" PRIu64 ",\"not_taken\":%" PRIu64 ",\"data_source\":{",
-	        s->samples, report_share(s->samples, t->samples), s->loads, s->stores, s->atomics, s->branches, s->others,
-	        q.lat_mean, q.lat_p50, q.lat_p90, q.lat_p99, s->n_lat_issue ? (double)s->lat_issue_sum / (double)s->n_lat_issue : 0.0,
-	        s->n_lat_xlat ? (double)s->lat_xlat_sum / (double)s->n_lat_xlat : 0.0, q.l1d_miss, q.llc_miss,
-	        q.tlb_walk, q.mispredict, s->l1d_access, s->l1d_refill, s->llc_access, s->llc_miss, s->tlb_access,
-	        s->tlb_walk, s->mispredicted, s->not_taken);
-	int first = 1;
-	for (unsigned i = 0; i < AP_REPORT_DS_VALUES; i++) {
-		if (!s->data_source[i])
-			continue;
-		const char *n = source_name(i);
-		char other[16];
-		snprintf(other, sizeof(other), "0x%x", i);
-		fprintf(out, "%s\"%s\":%" PRIu64, first ? "" : ",", n ? n : other, s->data_source[i]);
-		first = 0;
-	}
-	fputc('}', out);
 }
 
 static void write_json(FILE *out, const struct ap_report *r, const struct report_view *v)
@@ -328,16 +172,16 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	size_t n = v->top_functions && v->top_functions < nf ? v->top_functions : nf;
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "%s\n{\"function\":", i ? "," : "");
-		report_json_string(out, row_name(&rows[i]));
-		json_binary(out, &rows[i]);
+		report_json_string(out, report_row_name(&rows[i]));
+		report_json_binary(out, &rows[i]);
 		fprintf(out, ",\"addr\":\"0x%" PRIx64 "\",", rows[i].addr);
 		report_json_stats(out, &rows[i].stats, t);
 		fputc('}', out);
 	}
 	uint64_t el1, el2;
 	ap_report_context_counts(r, &el1, &el2);
-	fprintf(out, "],\n\"data_source_encoding\":\"%s\"", shown_encoding == AP_DS_ENC_NEOVERSE    ? "neoverse"
-	                                                       : shown_encoding == AP_DS_ENC_AMPEREONE ? "ampereone"
+	fprintf(out, "],\n\"data_source_encoding\":\"%s\"", report_format_encoding() == AP_DS_ENC_NEOVERSE    ? "neoverse"
+	                                                       : report_format_encoding() == AP_DS_ENC_AMPEREONE ? "ampereone"
 	                                                                                              : "raw");
 	fprintf(out, ",\n\"thread_context\":{\"contextidr_el1\":%" PRIu64 ",\"contextidr_el2\":%" PRIu64 "}", el1, el2);
 	fprintf(out, ",\n\"threads\":[");
@@ -359,8 +203,8 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	for (size_t i = 0; i < n; i++) {
 		char buf[160];
 		fprintf(out, "%s\n{\"pc\":\"0x%" PRIx64 "\",\"function\":", i ? "," : "", rows[i].addr);
-		report_json_string(out, row_name(&rows[i]));
-		json_binary(out, &rows[i]);
+		report_json_string(out, report_row_name(&rows[i]));
+		report_json_binary(out, &rows[i]);
 		fprintf(out, ",\"offset\":%" PRIu64 ",", rows[i].offset);
 		if (v->disasm && ap_report_disassemble(r, rows[i].addr, buf, sizeof(buf)) == 0) {
 			fprintf(out, "\"disasm\":");
@@ -378,35 +222,6 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	fprintf(out, "]}\n");
 }
 
-void report_csv_row(FILE *out, const struct ap_report *r, const struct report_view *v, const char *kind,
-                    const char *name, const struct ap_report_row *row)
-{
-	const struct ap_report_stats *t = ap_report_totals(r), *s = &row->stats;
-	struct ap_report_rates q;
-	ap_report_rates(s, &q);
-	fprintf(out, "%s,", kind);
-	report_csv_field(out, name);
-	fprintf(out, ",0x%" PRIx64 ",%" PRIu64 ",%.6f,%.6f,%.3f,%.1f,%.1f,%.1f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
-	        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-	        row->addr, s->samples, report_share(s->samples, t->samples), report_share(s->lat_total_sum, t->lat_total_sum),
-	        q.lat_mean, q.lat_p50, q.lat_p90, q.lat_p99, q.l1d_miss, q.llc_miss, q.tlb_walk, q.mispredict, s->loads,
-	        s->stores, s->atomics, s->branches, s->others);
-	/* The columns are the Neoverse classes: empty for raw values. */
-	for (size_t k = 0; k < sizeof(ds_values) / sizeof(ds_values[0]); k++)
-		if (shown_encoding == AP_DS_ENC_RAW)
-			fputc(',', out);
-		else
-			fprintf(out, ",%" PRIu64, s->data_source[ds_values[k]]);
-	char dis[96] = "";
-	if (!strcmp(kind, "instruction") && v->disasm)
-		ap_report_disassemble(r, row->addr, dis, sizeof(dis));
-	fputc(',', out);
-	report_csv_field(out, dis);
-	fputc(',', out);
-	report_csv_field(out, row->binary ? row->binary : "");
-	fputc('\n', out);
-}
-
 enum csv_kind { CSV_FUNCTION, CSV_INSTRUCTION, CSV_THREAD };
 
 static void csv_rows(FILE *out, const struct ap_report *r, const struct report_view *v, enum csv_kind kind)
@@ -422,7 +237,7 @@ static void csv_rows(FILE *out, const struct ap_report *r, const struct report_v
 		char tid[24] = "";
 		if (kind == CSV_THREAD && rows[i].addr != AP_REPORT_NO_CONTEXT)
 			snprintf(tid, sizeof(tid), "%" PRIu64, rows[i].addr);
-		report_csv_row(out, r, v, kinds[kind], kind == CSV_THREAD ? tid : row_name(&rows[i]), &rows[i]);
+		report_csv_row(out, r, v, kinds[kind], kind == CSV_THREAD ? tid : report_row_name(&rows[i]), &rows[i]);
 	}
 }
 
@@ -433,18 +248,7 @@ void report_write(FILE *out, enum report_format fmt, const struct ap_report *r, 
 	} else if (fmt == REPORT_JSON) {
 		write_json(out, r, v);
 	} else {
-		fprintf(out, "kind,name,addr,samples,share,latency_share,lat_mean,lat_p50,lat_p90,lat_p99,l1d_miss_rate,"
-		             "llc_miss_rate,tlb_walk_rate,mispredict_rate,loads,stores,atomics,branches,other");
-		for (size_t k = 0; k < sizeof(ds_values) / sizeof(ds_values[0]); k++) {
-			char lower[24];
-			const char *n = ap_report_data_source_name(ds_values[k]);
-			size_t j = 0;
-			for (; n[j] && j + 1 < sizeof(lower); j++)
-				lower[j] = n[j] == '-' ? '_' : (char)(n[j] | 0x20);
-			lower[j] = 0;
-			fprintf(out, ",ds_%s", lower);
-		}
-		fprintf(out, ",disasm,binary\n");
+		report_csv_header(out);
 		csv_rows(out, r, v, CSV_FUNCTION);
 		csv_rows(out, r, v, CSV_INSTRUCTION);
 		csv_rows(out, r, v, CSV_THREAD);
