@@ -9,7 +9,7 @@
 #include "cli_output.h"
 
 struct decode_sink {
-	int parquet, packets, n_out;
+	int parquet, packets, n_out, spe_parser;
 	struct cli_output out[CLASS_COUNT];  /* [0] alone unless --split */
 	struct record_parquet *table[CLASS_COUNT];
 	struct record_writer *writer;        /* text formats */
@@ -20,7 +20,8 @@ struct decode_sink {
 
 int decode_sink_parse_format(const char *name, struct decode_sink_opts *o)
 {
-	if (!strcmp(name, "parquet")) {
+	o->spe_parser = !strcmp(name, "spe-parser");
+	if (!strcmp(name, "parquet") || o->spe_parser) {
 		o->parquet = 1;
 		return 0;
 	}
@@ -53,8 +54,32 @@ static int make_dir(const char *dir)
 	return -1;
 }
 
+/* spe-parser's PREFIX-ldst.parquet, PREFIX-br.parquet, PREFIX-other.parquet
+ * (parser.py merge_write), each its own output. */
+static int open_spe_parser(struct decode_sink *s, const struct decode_sink_opts *o)
+{
+	for (int c = 0; c < CLASS_COUNT; c++) {
+		const char *stem = record_class_name((enum record_class)c);
+		size_t n = strlen(o->out_path) + strlen(stem) + 16;
+		char *path = malloc(n);
+		if (path)
+			snprintf(path, n, "%s-%s.parquet", o->out_path, stem);
+		int rc = path ? cli_output_open(&s->out[c], "decode", path) : -1;
+		free(path);
+		if (rc != 0)
+			return -1;
+		s->n_out = c + 1;
+		s->table[c] = record_parquet_new_spe_parser(&s->out[c], (enum record_class)c);
+		if (!s->table[c])
+			return -1;
+	}
+	return 0;
+}
+
 static int open_parquet(struct decode_sink *s, const struct decode_sink_opts *o)
 {
+	if (o->spe_parser)
+		return open_spe_parser(s, o);
 	if (!o->split) {
 		s->n_out = 1;
 		if (cli_output_open(&s->out[0], "decode", o->out_path) != 0)
@@ -86,6 +111,7 @@ struct decode_sink *decode_sink_open(const struct decode_sink_opts *o)
 		return NULL;
 	}
 	s->parquet = o->parquet;
+	s->spe_parser = o->spe_parser;
 	s->symbols = o->symbols;
 	s->packets = o->packets;
 	int rc;
@@ -165,7 +191,8 @@ void decode_sink_end_buffer(struct decode_sink *s)
 int decode_sink_new_tables(const struct decode_sink *s, struct record_parquet **tables)
 {
 	for (int c = 0; c < s->n_out; c++) {
-		tables[c] = record_parquet_new(NULL, s->symbols);
+		tables[c] = s->spe_parser ? record_parquet_new_spe_parser(NULL, (enum record_class)c)
+		                          : record_parquet_new(NULL, s->symbols);
 		if (!tables[c])
 			return -1;
 		record_parquet_set_encoding(tables[c], s->enc);

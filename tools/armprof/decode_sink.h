@@ -21,6 +21,8 @@ struct decode_sink_opts {
 	enum record_format fmt; /* for text formats */
 	int parquet;            /* --format parquet */
 	int split;              /* --split: out_path is a directory */
+	int spe_parser;         /* --format spe-parser: out_path is the prefix of
+	                           spe-parser's three files (decode_spe_parser.h) */
 	int packets;            /* --packets listing (text) */
 	const char *out_path;   /* -o, NULL: standard output */
 	const struct ap_report *symbols; /* --binary, or NULL */
@@ -29,7 +31,7 @@ struct decode_sink_opts {
 
 struct decode_sink;
 
-/* "text", "jsonl", "csv" or "parquet": 0, or -1 for an unknown name. */
+/* "text", "jsonl", "csv", "parquet" or "spe-parser": 0, or -1 for an unknown name. */
 int decode_sink_parse_format(const char *name, struct decode_sink_opts *o);
 /* Open the outputs (creating the --split directory). NULL after printing
  * the reason. */
