@@ -1,5 +1,6 @@
 /* ap_perf reader: open (map or read the file), parse everything, resolve the
  * AUX buffers and their AUX-record flags, iterate. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -241,6 +242,22 @@ int ap_perf_reader_create_file(struct ap_perf_reader **out, const char *path,
 	rc = ap_perf_reader_create_fd(out, fd, cfg, err);
 	close(fd);
 	return rc;
+}
+
+void ap_perf_reader_release(const struct ap_perf_reader *r, const uint8_t *data, size_t len)
+{
+	/* only pages of the file mapping, and only whole ones inside the range:
+	 * a private read-only file mapping gives them back to the page cache
+	 * and reads them again if touched; memory read from a pipe or
+	 * decompressed is kept as it is */
+	const uint8_t *map = r->map;
+	if (!map || data < map || len > r->map_len || (size_t)(data - map) > r->map_len - len)
+		return;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)data + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)data + len) & ~(page - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
 const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r)

@@ -186,7 +186,7 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 		/* Each AUX buffer is a stream of its own: records never span two.
 		 * A last record cut where perf says why is not a decode error. */
 		uint64_t errors = run->decode_errors;
-		if (ap_decoder_feed(dec, p, n) != 0)
+		if (perf_input_feed_buffer(&in, dec, p, n) != 0)
 			break;
 		if (perf_input_finish_buffer(&in, dec) && run->decode_errors == errors + 1)
 			run->decode_errors--;
