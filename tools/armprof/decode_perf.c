@@ -18,12 +18,11 @@
  * of the input and of its AUX buffers. */
 #define BATCH_INPUT_BYTES_PER_JOB (256u << 10)
 #define BATCH_MAX_BUFFERS 256
-/* Text formats: a job decodes at most about this much of a buffer, cut
- * after a record's End or Timestamp packet (found by a decode on this
- * thread without output: a tenth of the time formatting takes), so that a
- * large AUX buffer's text is never held whole. Parquet jobs take whole
- * buffers (their row groups end at buffer ends, as -j 1's do); their
- * output in memory is compressed. */
+/* A job decodes a segment of a buffer, cut after a record's End or
+ * Timestamp packet (found by a decode on this thread without output: a
+ * tenth of the time formatting takes), so that a large AUX buffer's output
+ * is never held whole: text formats, about this many bytes; Parquet,
+ * DECODE_GROUP_RECORDS records, where -j 1's row groups end too. */
 #define SEGMENT_BYTES (256u << 10)
 
 unsigned decode_default_jobs(void)
@@ -277,13 +276,15 @@ struct cursor {
 
 struct scan {
 	uint64_t start, cut;
+	int text;
+	uint32_t records;
 };
 
 static int scan_record(void *ctx, const struct ap_record *rec)
 {
 	struct scan *s = ctx;
 	uint64_t end = rec->offset + rec->size;
-	if (end - s->start < SEGMENT_BYTES)
+	if (s->text ? end - s->start < SEGMENT_BYTES : ++s->records < DECODE_GROUP_RECORDS)
 		return 0;
 	s->cut = end;
 	return 1; /* stop: the segment ends here */
@@ -291,14 +292,14 @@ static int scan_record(void *ctx, const struct ap_record *rec)
 
 /* The bytes of the next segment of c's buffer: all that is left, or up to
  * the end of the first record that ends SEGMENT_BYTES or more after the
- * start. A decoder started there from scratch (at its stream offset) is
+ * start (text), of the DECODE_GROUP_RECORDS-th record (Parquet). A decoder started there from scratch (at its stream offset) is
  * in the state the serial one is: between records, nothing carried. */
 static size_t segment_len(const struct cursor *c, int text)
 {
 	size_t left = c->len - c->pos;
-	if (!text || left <= SEGMENT_BYTES + SEGMENT_BYTES / 2)
+	if (text && left <= SEGMENT_BYTES + SEGMENT_BYTES / 2)
 		return left;
-	struct scan s = { c->base + c->pos, 0 };
+	struct scan s = { c->base + c->pos, 0, text, 0 };
 	struct ap_decoder_config cfg;
 	ap_decoder_config_init(&cfg);
 	cfg.on_record = scan_record;

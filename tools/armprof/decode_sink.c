@@ -14,6 +14,7 @@ struct decode_sink {
 	struct record_parquet *table[CLASS_COUNT];
 	struct record_writer *writer;        /* text formats */
 	int failed;                          /* a put failed: the outputs are incomplete */
+	uint32_t group_records;              /* records put in the row groups under way */
 	enum ap_ds_encoding enc;
 	const struct ap_report *symbols;
 };
@@ -154,6 +155,8 @@ void decode_sink_put(struct decode_sink *s, const struct ap_record *rec,
 	int c = s->n_out == 1 ? 0 : (int)record_class_of(rec);
 	if (record_parquet_put(s->table[c], rec, origin) != 0)
 		s->failed = 1;
+	if (++s->group_records == DECODE_GROUP_RECORDS)
+		decode_sink_end_buffer(s);
 }
 
 void decode_sink_put_bytes(struct decode_sink *s, const void *data, size_t len)
@@ -183,6 +186,7 @@ enum ap_ds_encoding decode_sink_encoding(const struct decode_sink *s)
 
 void decode_sink_end_buffer(struct decode_sink *s)
 {
+	s->group_records = 0;
 	for (int c = 0; s->parquet && c < s->n_out; c++)
 		if (record_parquet_end_group(s->table[c]) != 0)
 			s->failed = 1;

@@ -17,6 +17,12 @@
 
 struct ap_report;
 
+/* Parquet: every table's row group ends after this many records of a
+ * stream or AUX buffer (and at a buffer's end), so that -j's jobs, cut at
+ * the same records, write the bytes -j 1 writes while holding at most this
+ * many records' rows each. */
+#define DECODE_GROUP_RECORDS 65536u
+
 struct decode_sink_opts {
 	enum record_format fmt; /* for text formats */
 	int parquet;            /* --format parquet */
@@ -45,7 +51,8 @@ void decode_sink_put(struct decode_sink *s, const struct ap_record *rec,
                      const struct record_origin *origin);
 /* Bytes already formatted in the sink's text format (parallel decode). */
 void decode_sink_put_bytes(struct decode_sink *s, const void *data, size_t len);
-/* Parquet: end the tables' row groups at the end of an AUX buffer. */
+/* Parquet: end the tables' row groups at the end of an AUX buffer (and
+ * every DECODE_GROUP_RECORDS records, which decode_sink_put does). */
 void decode_sink_end_buffer(struct decode_sink *s);
 /* Parquet, -j: in-memory tables (record_parquet_new(NULL, ...)) like the
  * sink's, one per output (three with --split, in enum record_class order),
