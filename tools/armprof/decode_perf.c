@@ -27,10 +27,15 @@
 
 unsigned decode_default_jobs(void)
 {
+	/* The CPUs this process may run on, less those the last minute's load
+	 * average keeps busy: a thread beyond the idle CPUs only waits for one,
+	 * and -j's cutting and copying then make it slower than -j 1 (measured
+	 * at a load of 5 on 2 CPUs, docs/PERFORMANCE.md). */
 	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return (unsigned)CPU_COUNT(&set);
-	return 1;
+	int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
+	double load[1];
+	int idle = getloadavg(load, 1) == 1 && load[0] >= 0 && load[0] < cpus ? cpus - (int)load[0] : 1;
+	return (unsigned)(idle < 1 ? 1 : idle);
 }
 
 static void add_stats(struct ap_decoder_stats *into, const struct ap_decoder_stats *s)
