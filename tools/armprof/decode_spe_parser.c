@@ -224,7 +224,7 @@ int spe_parser_put(struct ap_parquet_writer *w, enum record_class c, const struc
                    int64_t cpu)
 {
 	struct spe_row row;
-	char pc[24], vaddr[24], paddr[24], tgt[24], ctx[16], ds[8], ev[256];
+	char pc[24], vaddr[24], paddr[24], tgt[24], ctx[16], ds[24], ev[256]; /* ds: "LOCAL-CLUSTER" */
 	memset(row.i, 0, sizeof(row.i));
 	memset(row.b, 0, sizeof(row.b));
 	memset(row.e, 0, sizeof(row.e));
