@@ -59,7 +59,7 @@ perf_row() { # LABEL FILE SLICE_FILE SIZE_MIB ARMPROF_WALL PERF_ARGS...
 	fi
 }
 
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); CPUs: $(nproc); default -j: $(nproc)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); CPUs: $(nproc) (decode -j default: those the load average leaves idle, at least 1)"
 "$B/bench/bench_gen_perfdata" "$tmp/slice.data" 16 4 > /dev/null
 for mib in $SIZES; do
 	f=$tmp/$mib.data
