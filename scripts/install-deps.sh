@@ -3,7 +3,7 @@
 # Skips apt-get when everything is already there; needs root otherwise.
 set -euo pipefail
 pkgs=(build-essential python3 cmake ninja-build pkg-config clang libclang-rt-14-dev
-      libelf-dev libdw-dev libcapstone-dev libzstd-dev zstd bc binutils
+      libelf-dev libdw-dev libcapstone-dev libzstd-dev zlib1g-dev zstd bc binutils golang-go
       qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross linux-perf dwz
       qemu-system-arm cpio chromium)
 missing=()

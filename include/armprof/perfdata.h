@@ -298,6 +298,12 @@ AP_API int ap_perf_reader_create_fd(struct ap_perf_reader **out, int fd,
 AP_API int ap_perf_reader_create_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
                             const struct ap_perf_read_config *cfg, struct ap_error_ctx *err);
 AP_API void ap_perf_reader_destroy(struct ap_perf_reader *r);
+/* The caller is done with len bytes at data (an AUX buffer's, or part of
+ * one): where they are pages of the mapped file, those wholly inside the
+ * range leave the process's memory (they are read from the file again if
+ * touched), so that reading a file of any size keeps the resident size
+ * flat. Data held in memory (a pipe's, decompressed) stays. */
+AP_API void ap_perf_reader_release(const struct ap_perf_reader *r, const uint8_t *data, size_t len);
 
 AP_API const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r);
 

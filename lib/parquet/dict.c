@@ -48,7 +48,8 @@ int64_t dict_index(struct dict *d, const char *s, size_t len)
 	uint32_t h = hash(s, len) & (d->n_slots - 1);
 	for (uint32_t idx; (idx = d->slots[h]) != 0; h = (h + 1) & (d->n_slots - 1)) {
 		uint32_t a = d->start[idx - 1], b = d->start[idx];
-		if (b - a == len && memcmp(d->arena.p + a, s, len) == 0)
+		/* (len 0: the empty string, whose arena may still be NULL) */
+		if (b - a == len && (len == 0 || memcmp(d->arena.p + a, s, len) == 0))
 			return idx - 1;
 	}
 	/* new string: keep the table at most half full */

@@ -72,7 +72,7 @@ static void group(const struct aux_key *keys, size_t n, int64_t cpu, size_t *fir
 }
 
 int pd_match_aux_flags(const struct ap_perf_aux_record *aux, size_t n_aux, struct ap_perf_aux_buffer *bufs,
-                       size_t n_bufs)
+                       size_t n_bufs, const struct ap_perf_reader *r)
 {
 	struct aux_key *keys = n_aux ? malloc(n_aux * sizeof(*keys)) : NULL;
 	if (n_aux && !keys)
@@ -122,6 +122,7 @@ int pd_match_aux_flags(const struct ap_perf_aux_record *aux, size_t n_aux, struc
 				k++;
 			if (k == b->size) /* only zero (Padding) bytes past what AUX covered */
 				b->unpadded_size = covered;
+			pd_release_around(r, b->data + covered);
 		}
 	}
 	free(keys);

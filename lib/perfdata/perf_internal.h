@@ -101,6 +101,7 @@ struct ap_perf_reader {
 	size_t file_len;
 	void *map;          /* munmap at close */
 	size_t map_len;
+	size_t map_released; /* pd_release_parsed: bytes of the map given back */
 	uint8_t *owned;     /* free at close (fd read whole) */
 	struct ap_perf_read_config cfg;
 
@@ -160,7 +161,7 @@ const char *pd_parse_sample(const struct ap_perf_attr *a, const uint8_t *rec, si
 
 /* lib/perfdata/aux_flags.c: AUX record flags and padding of each buffer. */
 int pd_match_aux_flags(const struct ap_perf_aux_record *aux, size_t n_aux,
-                       struct ap_perf_aux_buffer *bufs, size_t n_bufs);
+                       struct ap_perf_aux_buffer *bufs, size_t n_bufs, const struct ap_perf_reader *r);
 
 /* lib/perfdata/read_zstd.c: append the decompression of src to r->arena. */
 int pd_decompress(struct ap_perf_reader *r, const uint8_t *src, size_t len,
@@ -171,5 +172,12 @@ void pd_zstd_free(struct ap_perf_reader *r);
  * NUMA_TOPOLOGY or MEM_TOPOLOGY) for nr_cpus CPUs into buf, at most cap of
  * them; returns the feature's size (call with NULL, 0 to learn it). */
 size_t pd_topology_feature(unsigned feat, uint32_t nr_cpus, uint8_t *buf, size_t cap);
+
+/* reader.c: the parse has walked the mapped file up to upto: give back
+ * (madvise) the pages behind it, every 4 MiB (nothing for data in memory). */
+void pd_release_parsed(struct ap_perf_reader *r, const uint8_t *upto);
+/* The pages of the mapped file around p (a read's fault-around), given
+ * back: after reading a few bytes of a buffer's tail. */
+void pd_release_around(const struct ap_perf_reader *r, const uint8_t *p);
 
 #endif

@@ -458,6 +458,8 @@ static int read_stream(struct stream *s, size_t *consumed)
 			return rc;
 		pos += advance;
 		*consumed = pos;
+		if (!s->in_arena)
+			pd_release_parsed(r, s->p + pos);
 	}
 out:
 	return 0;

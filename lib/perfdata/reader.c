@@ -1,5 +1,6 @@
 /* ap_perf reader: open (map or read the file), parse everything, resolve the
  * AUX buffers and their AUX-record flags, iterate. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -112,7 +113,7 @@ static int finalize(struct ap_perf_reader *r, struct ap_error_ctx *err)
 		b->data = slots[i].in_arena ? r->arena + slots[i].arena_offset : r->file + b->data_offset;
 		in->aux_bytes += b->size;
 	}
-	if (pd_match_aux_flags(r->aux_records.data, r->aux_records.n, r->aux_buffers.data, r->aux_buffers.n))
+	if (pd_match_aux_flags(r->aux_records.data, r->aux_records.n, r->aux_buffers.data, r->aux_buffers.n, r))
 		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "data", "out of memory");
 	in->n_aux_buffers = r->aux_buffers.n;
 	in->aux_buffers = r->aux_buffers.data;
@@ -131,8 +132,10 @@ static int parse(struct ap_perf_reader *r, struct ap_error_ctx *err)
 	return finalize(r, err);
 }
 
-int ap_perf_reader_create_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
-                     const struct ap_perf_read_config *cfg, struct ap_error_ctx *err)
+/* A reader of data; map: data is that file mapping, the reader's from now
+ * on (unmapped by destroy, on failure too). */
+static int create(struct ap_perf_reader **out, const uint8_t *data, size_t len,
+                  const struct ap_perf_read_config *cfg, struct ap_error_ctx *err, void *map)
 {
 	*out = NULL;
 	if (err)
@@ -140,10 +143,15 @@ int ap_perf_reader_create_mem(struct ap_perf_reader **out, const uint8_t *data, 
 	if (!data && len)
 		return pd_fail(err, AP_ERR_INVALID, 0, 0, "", "no data");
 	struct ap_perf_reader *r = reader_new(cfg);
-	if (!r)
+	if (!r) {
+		if (map)
+			munmap(map, len);
 		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "", "out of memory");
+	}
 	r->file = data;
 	r->file_len = len;
+	r->map = map;
+	r->map_len = map ? len : 0;
 	int rc = parse(r, err);
 	if (rc) {
 		ap_perf_reader_destroy(r);
@@ -151,6 +159,38 @@ int ap_perf_reader_create_mem(struct ap_perf_reader **out, const uint8_t *data, 
 	}
 	*out = r;
 	return 0;
+}
+
+int ap_perf_reader_create_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
+                     const struct ap_perf_read_config *cfg, struct ap_error_ctx *err)
+{
+	return create(out, data, len, cfg, err, NULL);
+}
+
+void pd_release_parsed(struct ap_perf_reader *r, const uint8_t *upto)
+{
+	/* The event stream walked so far, less the 64 KiB before upto (the
+	 * fault-around of the next header's page may reach back that far). */
+	const uint8_t *map = r->map;
+	if (!map || upto < map + r->map_released + (4u << 20) || upto > map + r->map_len)
+		return;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t to = ((size_t)(upto - map) - (64u << 10)) & ~(page - 1);
+	if (to > r->map_released)
+		madvise((uint8_t *)map + r->map_released, to - r->map_released, MADV_DONTNEED);
+	r->map_released = to;
+}
+
+void pd_release_around(const struct ap_perf_reader *r, const uint8_t *p)
+{
+	const uint8_t *map = r ? r->map : NULL;
+	if (!map || p < map || p >= map + r->map_len)
+		return;
+	size_t at = (size_t)(p - map) & ~(size_t)0xFFFF;
+	size_t from = at >= (64u << 10) ? at - (64u << 10) : 0;
+	size_t to = at + (128u << 10) < r->map_len ? at + (128u << 10) : r->map_len & ~((size_t)sysconf(_SC_PAGESIZE) - 1);
+	if (to > from)
+		madvise((uint8_t *)map + from, to - from, MADV_DONTNEED);
 }
 
 /* Read fd to its end into a malloc'ed buffer. */
@@ -229,18 +269,46 @@ int ap_perf_reader_create_file(struct ap_perf_reader **out, const char *path,
 		close(fd);
 		if (map == MAP_FAILED)
 			return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot map: %s", strerror(errno));
-		rc = ap_perf_reader_create_mem(out, map, len, cfg, err);
-		if (rc) {
-			munmap(map, len);
+		/* parsing reads a header here and there (read_events.c gives
+		 * back what it walked, pd_release_parsed); the rest is given
+		 * back here, as the data is read later (ap_perf_reader_release):
+		 * the resident size does not grow with the number of records */
+		madvise(map, len, MADV_RANDOM);
+		rc = create(out, map, len, cfg, err, map);
+		if (rc)
 			return rc;
-		}
-		(*out)->map = map;
-		(*out)->map_len = len;
+		madvise(map, len, MADV_DONTNEED);
+		madvise(map, len, MADV_SEQUENTIAL); /* the AUX data is read in order */
 		return 0;
 	}
 	rc = ap_perf_reader_create_fd(out, fd, cfg, err);
 	close(fd);
 	return rc;
+}
+
+void ap_perf_reader_release(const struct ap_perf_reader *r, const uint8_t *data, size_t len)
+{
+	/* only pages of the file mapping, and only whole ones inside the range:
+	 * a private read-only file mapping gives them back to the page cache
+	 * and reads them again if touched; memory read from a pipe or
+	 * decompressed is kept as it is */
+	const uint8_t *map = r->map;
+	if (!map || data < map || len > r->map_len || (size_t)(data - map) > r->map_len - len)
+		return;
+	/* The range is widened back by 256 KiB (within the mapping): a fault
+	 * maps the page cache's pages around it too (fault-around, 64 KiB by
+	 * default), so reading a range maps back the tail of the one released
+	 * before it; released again here, they do not pile up (800 MiB read in
+	 * 256 KiB pieces kept 150 MiB of them). Dropping a page still in use
+	 * costs a fault, never a wrong byte. */
+	size_t back = (size_t)(data - map) < (256u << 10) ? (size_t)(data - map) : (256u << 10);
+	data -= back;
+	len += back;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)data + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)data + len) & ~(page - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
 const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r)

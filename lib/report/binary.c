@@ -371,10 +371,10 @@ static const struct report_binary *binary_of(const struct ap_report *r, uint64_t
 static uint64_t samples_in(const struct ap_report *r, uint64_t start, uint64_t size)
 {
 	uint64_t n = 0;
-	if (size / 4 > r->cap) {
-		for (size_t i = 0; i < r->cap; i++)
-			if (r->used[i] && r->pcs[i] - start < size)
-				n += r->stats[i].samples;
+	if (size / 4 > r->n) {
+		for (size_t i = 0; i < r->n; i++)
+			if (r->acc[i].addr - start < size)
+				n += r->acc[i].stats.samples;
 		return n;
 	}
 	uint64_t first = start & ~(uint64_t)3, count = (size + (start - first) + 3) / 4;

@@ -1,6 +1,7 @@
-/* The report accumulator: records -> per-PC statistics (an open-addressing
- * table that doubles when half full, so adding a record allocates only on
- * growth), then rows per instruction and per function. */
+/* The report accumulator: records -> per-PC statistics (a row per PC,
+ * found by an open-addressing index that doubles when half full, so
+ * adding a record allocates only on growth), then rows per instruction
+ * (the same rows, named and sorted in place) and per function. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +17,8 @@ int ap_report_create(struct ap_report **out)
 	r->cap = 1024;
 	r->lines.ds_enc = AP_DS_ENC_NEOVERSE;
 	r->pcs = calloc(r->cap, sizeof(*r->pcs));
-	r->used = calloc(r->cap, 1);
-	r->stats = calloc(r->cap, sizeof(*r->stats));
-	if (!r->pcs || !r->used || !r->stats) {
+	r->idx = calloc(r->cap, sizeof(*r->idx));
+	if (!r->pcs || !r->idx) {
 		ap_report_destroy(r);
 		return -AP_ERR_NOMEM;
 	}
@@ -31,9 +31,8 @@ void ap_report_destroy(struct ap_report *r)
 	if (!r)
 		return;
 	free(r->pcs);
-	free(r->used);
-	free(r->stats);
-	free(r->insn_rows);
+	free(r->idx);
+	free(r->acc);
 	free(r->fn_rows);
 	free(r->thread_rows);
 	free(r->thread_index);
@@ -54,36 +53,68 @@ static size_t slot_of(uint64_t pc, size_t mask)
 	return (size_t)(h >> 32) & mask;
 }
 
-static int grow(struct ap_report *r)
+/* The index slot of pc: where its row is, or the empty slot where it goes. */
+static size_t pc_slot(const struct ap_report *r, uint64_t pc)
+{
+	size_t mask = r->cap - 1, i = slot_of(pc, mask);
+	while (r->idx[i] && r->pcs[i] != pc)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Index the rows (after growth, or when the rows were sorted). */
+static void index_rows(struct ap_report *r)
+{
+	memset(r->idx, 0, r->cap * sizeof(*r->idx));
+	for (size_t k = 0; k < r->n; k++) {
+		size_t i = pc_slot(r, r->acc[k].addr);
+		r->pcs[i] = r->acc[k].addr;
+		r->idx[i] = (uint32_t)(k + 1);
+	}
+}
+
+static int grow_index(struct ap_report *r)
 {
 	size_t cap = r->cap * 2;
-	uint64_t *pcs = calloc(cap, sizeof(*pcs));
-	uint8_t *used = calloc(cap, 1);
-	struct ap_report_stats *stats = calloc(cap, sizeof(*stats));
-	if (!pcs || !used || !stats) {
+	uint64_t *pcs = malloc(cap * sizeof(*pcs));
+	uint32_t *idx = malloc(cap * sizeof(*idx));
+	if (!pcs || !idx) {
 		free(pcs);
-		free(used);
-		free(stats);
+		free(idx);
 		return -AP_ERR_NOMEM;
 	}
-	for (size_t i = 0; i < r->cap; i++) {
-		if (!r->used[i])
-			continue;
-		size_t j = slot_of(r->pcs[i], cap - 1);
-		while (used[j])
-			j = (j + 1) & (cap - 1);
-		used[j] = 1;
-		pcs[j] = r->pcs[i];
-		stats[j] = r->stats[i];
-	}
 	free(r->pcs);
-	free(r->used);
-	free(r->stats);
+	free(r->idx);
 	r->pcs = pcs;
-	r->used = used;
-	r->stats = stats;
+	r->idx = idx;
 	r->cap = cap;
+	index_rows(r);
 	return 0;
+}
+
+/* A new row for pc, at index slot i. Returns the row, or NULL. */
+static struct ap_report_row *new_row(struct ap_report *r, uint64_t pc)
+{
+	if (r->n == UINT32_MAX - 1)
+		return NULL;
+	if ((r->n + 1) * 2 > r->cap && grow_index(r) < 0)
+		return NULL;
+	if (r->n == r->cap_acc) {
+		/* by half again: glibc moves a large block with mremap, without a copy */
+		size_t cap = r->cap_acc ? r->cap_acc + r->cap_acc / 2 : 256;
+		struct ap_report_row *acc = realloc(r->acc, cap * sizeof(*acc));
+		if (!acc)
+			return NULL;
+		r->acc = acc;
+		r->cap_acc = cap;
+	}
+	size_t i = pc_slot(r, pc);
+	struct ap_report_row *row = &r->acc[r->n];
+	memset(row, 0, sizeof(*row));
+	row->addr = pc;
+	r->pcs[i] = pc;
+	r->idx[i] = (uint32_t)++r->n;
+	return row;
 }
 
 /* The index slot of context ctx: its row + 1, or the empty slot where it goes. */
@@ -157,26 +188,18 @@ int report_count(struct ap_report *r, const struct ap_record *rec)
 		return -AP_ERR_NOMEM;
 	if (!(rec->has & AP_HAS_PC))
 		return 0;
-	if ((r->n + 1) * 2 > r->cap && grow(r) < 0)
+	size_t i = pc_slot(r, rec->pc);
+	struct ap_report_row *row = r->idx[i] ? &r->acc[r->idx[i] - 1] : new_row(r, rec->pc);
+	if (!row)
 		return -AP_ERR_NOMEM;
-	size_t mask = r->cap - 1, i = slot_of(rec->pc, mask);
-	while (r->used[i] && r->pcs[i] != rec->pc)
-		i = (i + 1) & mask;
-	if (!r->used[i]) {
-		r->used[i] = 1;
-		r->pcs[i] = rec->pc;
-		r->n++;
-	}
-	report_stats_add(&r->stats[i], rec, r->lines.ds_enc);
+	report_stats_add(&row->stats, rec, r->lines.ds_enc);
 	return 0;
 }
 
 const struct ap_report_stats *ap_report_pc_stats(const struct ap_report *r, uint64_t pc)
 {
-	size_t mask = r->cap - 1, i = slot_of(pc, mask);
-	while (r->used[i] && r->pcs[i] != pc)
-		i = (i + 1) & mask;
-	return r->used[i] ? &r->stats[i] : NULL;
+	size_t i = pc_slot(r, pc);
+	return r->idx[i] ? &r->acc[r->idx[i] - 1].stats : NULL;
 }
 
 uint64_t ap_report_key_count(const struct ap_report_stats *s, enum ap_report_key key)
@@ -218,11 +241,20 @@ static int cmp_rows(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static int cmp_fn_addr(const void *a, const void *b)
+/* Functions in address order, over the instruction rows (named): the
+ * function of a row starts at addr - offset. The rows to compare are
+ * passed by index (qsort passes no context). */
+static _Thread_local const struct ap_report_row *fn_rows_of;
+
+static int cmp_fn(const struct ap_report_row *x, const struct ap_report_row *y)
 {
-	const struct ap_report_row *x = a, *y = b;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
+	uint64_t ax = x->addr - x->offset, ay = y->addr - y->offset;
+	if (!x->name)
+		ax = 0;
+	if (!y->name)
+		ay = 0;
+	if (ax != ay)
+		return ax < ay ? -1 : 1;
 	/* Unsymbolized rows (name NULL) share addr 0: keep them apart, and
 	 * apart per library (binary, a string of the library's own). */
 	if ((x->name != NULL) != (y->name != NULL))
@@ -230,45 +262,57 @@ static int cmp_fn_addr(const void *a, const void *b)
 	return x->binary == y->binary ? 0 : !x->binary ? -1 : !y->binary ? 1 : strcmp(x->binary, y->binary);
 }
 
+static int cmp_fn_index(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+	return cmp_fn(&fn_rows_of[*x], &fn_rows_of[*y]);
+}
+
 int ap_report_finish(struct ap_report *r)
 {
-	free(r->insn_rows);
 	free(r->fn_rows);
-	r->insn_rows = calloc(r->n ? r->n : 1, sizeof(*r->insn_rows));
-	struct ap_report_row *fns = calloc(r->n ? r->n : 1, sizeof(*fns));
 	r->fn_rows = NULL;
-	r->n_insn_rows = r->n_fn_rows = 0;
-	if (!r->insn_rows || !fns) {
-		free(fns);
-		return -AP_ERR_NOMEM;
-	}
-	size_t k = 0;
-	for (size_t i = 0; i < r->cap; i++) {
-		if (!r->used[i])
-			continue;
-		struct ap_report_row *row = &r->insn_rows[k++];
-		row->addr = r->pcs[i];
-		row->stats = r->stats[i];
+	r->n_fn_rows = 0;
+	/* The rows are named (the symbol of each PC, once), then ordered by
+	 * function through 4 bytes an instruction, and each function's rows
+	 * merged into one. */
+	for (size_t k = 0; k < r->n; k++) {
+		struct ap_report_row *row = &r->acc[k];
 		const char *binary;
-		const struct report_symbol *sym = report_find_symbol(r, r->pcs[i], &binary);
+		const struct report_symbol *sym = report_find_symbol(r, row->addr, &binary);
 		row->name = sym ? sym->name : NULL;
 		row->binary = binary;
-		row->offset = sym ? r->pcs[i] - sym->start : 0;
-		/* Function rows start as one per instruction, merged below. */
-		fns[k - 1].addr = sym ? sym->start : 0;
-		fns[k - 1].name = row->name;
-		fns[k - 1].binary = row->binary;
-		fns[k - 1].stats = row->stats;
+		row->offset = sym ? row->addr - sym->start : 0;
 	}
-	r->n_insn_rows = k;
-	qsort(fns, k, sizeof(*fns), cmp_fn_addr);
+	uint32_t *order = malloc((r->n ? r->n : 1) * sizeof(*order));
+	if (!order)
+		return -AP_ERR_NOMEM;
+	for (size_t k = 0; k < r->n; k++)
+		order[k] = (uint32_t)k;
+	fn_rows_of = r->acc;
+	qsort(order, r->n, sizeof(*order), cmp_fn_index);
 	size_t nf = 0;
-	for (size_t i = 0; i < k; i++) {
-		if (nf && !cmp_fn_addr(&fns[nf - 1], &fns[i]))
-			report_stats_merge(&fns[nf - 1].stats, &fns[i].stats);
-		else
-			fns[nf++] = fns[i];
+	for (size_t k = 0; k < r->n; k++)
+		nf += !k || cmp_fn(&r->acc[order[k - 1]], &r->acc[order[k]]) != 0;
+	struct ap_report_row *fns = calloc(nf ? nf : 1, sizeof(*fns));
+	if (!fns) {
+		free(order);
+		return -AP_ERR_NOMEM;
 	}
+	nf = 0;
+	for (size_t k = 0; k < r->n; k++) {
+		const struct ap_report_row *row = &r->acc[order[k]];
+		if (nf && !cmp_fn(&r->acc[order[k - 1]], row)) {
+			report_stats_merge(&fns[nf - 1].stats, &row->stats);
+			continue;
+		}
+		struct ap_report_row *f = &fns[nf++];
+		f->addr = row->name ? row->addr - row->offset : 0;
+		f->name = row->name;
+		f->binary = row->binary;
+		f->stats = row->stats;
+	}
+	free(order);
 	r->fn_rows = fns;
 	r->n_fn_rows = nf;
 	if (report_lines_finish(r) < 0 || report_stacks_finish(r, &r->stacks) < 0)
@@ -278,12 +322,54 @@ int ap_report_finish(struct ap_report *r)
 	return 0;
 }
 
+static _Thread_local const struct ap_report_row *sort_rows_of;
+
+static int cmp_row_index(const void *a, const void *b)
+{
+	return cmp_rows(&sort_rows_of[*(const uint32_t *)a], &sort_rows_of[*(const uint32_t *)b]);
+}
+
+/* Sort rows (a row is near 1 KiB) through 4 bytes each: their indexes are
+ * sorted, then the rows moved into place along the permutation's cycles,
+ * each once. qsort of the rows themselves copied them log n times and
+ * took a second array of them (glibc's merge sort). Without memory for the
+ * indexes, the rows are sorted directly. */
+static void sort_rows_in_place(struct ap_report_row *rows, size_t n)
+{
+	uint32_t *order = malloc((n ? n : 1) * sizeof(*order));
+	if (!order) {
+		qsort(rows, n, sizeof(*rows), cmp_rows);
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		order[k] = (uint32_t)k;
+	sort_rows_of = rows;
+	qsort(order, n, sizeof(*order), cmp_row_index);
+	/* position k takes row order[k]: follow each cycle with one row held */
+	for (size_t k = 0; k < n; k++) {
+		if (order[k] == k)
+			continue;
+		struct ap_report_row held = rows[k];
+		size_t at = k;
+		while (order[at] != k) {
+			size_t from = order[at];
+			rows[at] = rows[from];
+			order[at] = (uint32_t)at;
+			at = from;
+		}
+		rows[at] = held;
+		order[at] = (uint32_t)at;
+	}
+	free(order);
+}
+
 void ap_report_sort(struct ap_report *r, enum ap_report_key key)
 {
 	if (!r->finished)
 		return;
 	sort_key = key;
-	qsort(r->insn_rows, r->n_insn_rows, sizeof(*r->insn_rows), cmp_rows);
+	sort_rows_in_place(r->acc, r->n);
+	index_rows(r); /* the rows moved */
 	qsort(r->fn_rows, r->n_fn_rows, sizeof(*r->fn_rows), cmp_rows);
 	report_stacks_sort(&r->stacks, key);
 	if (r->n_thread_rows) {
@@ -308,8 +394,8 @@ uint64_t ap_report_records(const struct ap_report *r)
 
 size_t ap_report_instructions(const struct ap_report *r, const struct ap_report_row **rows)
 {
-	*rows = r->insn_rows;
-	return r->finished ? r->n_insn_rows : 0;
+	*rows = r->acc;
+	return r->finished ? r->n : 0;
 }
 
 size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row **rows)

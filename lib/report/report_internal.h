@@ -163,11 +163,15 @@ void report_stacks_sort(struct report_stacks *s, enum ap_report_key key);
 void report_stacks_free(struct report_stacks *s);
 
 struct ap_report {
-	/* PC -> stats, open addressing; pcs[i] == 0 with used[i] == 0 is empty */
+	/* Per distinct PC, one row (addr and stats; ap_report_finish names it
+	 * and sorts the rows in place: they are the instruction rows, no copy
+	 * of them is made). PC -> row: open addressing, idx[i] the row + 1 of
+	 * key pcs[i] (0: empty), at most half full: 12 bytes a slot. */
+	struct ap_report_row *acc;
+	size_t n, cap_acc;
 	uint64_t *pcs;
-	uint8_t *used;
-	struct ap_report_stats *stats;
-	size_t cap, n;
+	uint32_t *idx;
+	size_t cap;
 	struct ap_report_stats totals;
 	uint64_t records;
 	uint64_t ctx_from[2]; /* records whose thread came from CONTEXTIDR_EL1, _EL2 */
@@ -176,8 +180,8 @@ struct ap_report {
 	struct report_binary *libs; /* ap_report_load_library, a list in the order added */
 	struct report_kernel kernel; /* ap_report_load_kallsyms (n 0: none) */
 
-	struct ap_report_row *insn_rows, *fn_rows;
-	size_t n_insn_rows, n_fn_rows;
+	struct ap_report_row *fn_rows;
+	size_t n_fn_rows;
 	/* Per thread (CONTEXTIDR_EL1), added as records come: a thread's
 	 * records mostly come together, so the last one found is tried first;
 	 * else an open-addressing index, context -> row + 1 (0: empty), at

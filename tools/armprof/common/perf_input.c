@@ -89,6 +89,27 @@ int perf_input_next(struct perf_input *in, const struct ap_decoder *dec, const u
 	return 1;
 }
 
+int perf_input_feed_buffer(struct perf_input *in, struct ap_decoder *dec, const uint8_t *data, size_t len)
+{
+	/* In pieces, each given back once fed (the decoder keeps a split
+	 * packet's bytes itself): a buffer of any size adds at most a piece to
+	 * the resident size. */
+	const size_t piece = 4u << 20;
+	for (size_t off = 0; off < len; off += piece) {
+		size_t n = len - off < piece ? len - off : piece;
+		int rc = ap_decoder_feed(dec, data + off, n);
+		perf_input_release(in, data + off, n);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void perf_input_release(const struct perf_input *in, const uint8_t *data, size_t len)
+{
+	ap_perf_reader_release(in->reader, data, len);
+}
+
 void perf_input_buffer_done(struct perf_input *in, const struct ap_decoder *dec, FILE *out)
 {
 	const struct ap_perf_aux_buffer *b = in->cur;
@@ -211,7 +232,7 @@ int perf_input_feed(const char *cmd, const char *path, int32_t cpu, int32_t tid,
 	const uint8_t *p;
 	size_t n;
 	while (perf_input_next(&in, dec, &p, &n)) {
-		ap_decoder_feed(dec, p, n);
+		perf_input_feed_buffer(&in, dec, p, n);
 		perf_input_finish_buffer(&in, dec);
 		if (verbose || (in.cur->aux_flags & (AP_PERF_AUX_FLAG_TRUNCATED | AP_PERF_AUX_FLAG_COLLISION)))
 			perf_input_buffer_done(&in, dec, stderr);

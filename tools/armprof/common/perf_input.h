@@ -44,6 +44,13 @@ int perf_input_open(struct perf_input *in, const char *cmd, const char *path, in
  * remembered for perf_input_buffer_done. */
 int perf_input_next(struct perf_input *in, const struct ap_decoder *dec, const uint8_t **data,
                     size_t *len);
+/* Feed a buffer's bytes (perf_input_next's) to dec, giving back the file's
+ * pages as they are fed (perf_input_release): ap_decoder_feed's result. */
+int perf_input_feed_buffer(struct perf_input *in, struct ap_decoder *dec, const uint8_t *data, size_t len);
+/* Done with these bytes of a buffer: the mapped file's pages leave memory
+ * (ap_perf_reader_release), so that the resident size stays flat whatever
+ * the size of the perf.data. */
+void perf_input_release(const struct perf_input *in, const uint8_t *data, size_t len);
 /* End the buffer just fed (ap_decoder_finish). A last record cut short
  * is an error of the stream, unless the capture says why it was cut: perf
  * marked the AUX data truncated (the profiling buffer filled, and the

@@ -17,21 +17,25 @@
 #include "perf_input.h"
 #include "record_format.h"
 
-const char cmd_decode_summary[] = "decode an SPE stream into records (text, jsonl, csv, parquet) or packets";
+const char cmd_decode_summary[] = "decode an SPE stream into records (text, jsonl, csv, parquet, spe-parser) or packets";
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-	        "usage: armprof decode [--format text|jsonl|csv|parquet] [-o OUT [--split]] [--packets]\n"
+	        "usage: armprof decode [--format text|jsonl|csv|parquet|spe-parser] [-o OUT [--split]]\n"
+	        "                      [--packets]\n"
 	        "                      [--stats] [--chunk-size N] [-j N] [--binary ELF [--load-bias N]]\n"
 	        "                      [--cpu-model CPU] FILE|-\n"
 	        "  --format F      record output format (default text; jsonl schema: docs/jsonl-schema.md,\n"
 	        "                  parquet schema: docs/parquet-schema.md)\n"
+	        "                  spe-parser: -o PREFIX writes Arm spe-parser's PREFIX-ldst.parquet,\n"
+	        "                  PREFIX-br.parquet and PREFIX-other.parquet, its columns and values\n"
 	        "  -o OUT          write to OUT (default standard output; parquet needs -o)\n"
 	        "  --split         parquet: OUT is a directory of ldst.parquet, br.parquet and\n"
 	        "                  other.parquet, one per operation class\n"
 	        "  -j N            decode a perf.data's AUX buffers on N threads (default: the\n"
-	        "                  CPUs available); the output is the same as with -j 1\n"
+	        "                  CPUs available that the load average leaves idle, at least 1);\n"
+	        "                  the output is the same as with -j 1\n"
 	        "  --binary ELF    parquet: the symbol column names each PC's function in ELF,\n"
 	        "                  loaded at --load-bias N (default 0)\n"
 	        "  --packets       one line per packet: offset, raw bytes, description\n"
@@ -137,7 +141,7 @@ int cmd_decode(int argc, char **argv)
 		} else if ((!strcmp(a, "--format") && i + 1 < argc) || !strncmp(a, "--format=", 9)) {
 			const char *f = a[8] == '=' ? a + 9 : argv[++i];
 			if (decode_sink_parse_format(f, &so) != 0) {
-				fprintf(stderr, "armprof decode: unknown format '%s' (text, jsonl, csv, parquet)\n", f);
+				fprintf(stderr, "armprof decode: unknown format '%s' (text, jsonl, csv, parquet, spe-parser)\n", f);
 				return EXIT_USAGE;
 			}
 		} else if (!strcmp(a, "-o") && i + 1 < argc) {
@@ -195,14 +199,17 @@ int cmd_decode(int argc, char **argv)
 	}
 	so.packets = run.packets;
 	const char *bad = so.parquet && run.packets ? "--packets lists packets as text, not parquet"
+	                  : so.spe_parser && (!so.out_path || !strcmp(so.out_path, "-"))
+	                      ? "--format spe-parser needs -o PREFIX (it writes three files)"
 	                  : so.parquet && !so.out_path ? "--format parquet needs -o OUT"
-	                  : so.split && !so.parquet ? "--split is for --format parquet"
-	                  : binary && !so.parquet ? "--binary is for --format parquet" : NULL;
+	                  : so.split && (!so.parquet || so.spe_parser) ? "--split is for --format parquet"
+	                  : binary && (!so.parquet || so.spe_parser) ? "--binary is for --format parquet"
+	                  : NULL;
 	if (bad) {
 		fprintf(stderr, "armprof decode: %s\n", bad);
 		return EXIT_USAGE;
 	}
-	if (so.parquet && !so.split && !strcmp(so.out_path, "-") && isatty(STDOUT_FILENO)) {
+	if (so.parquet && !so.split && !so.spe_parser && !strcmp(so.out_path, "-") && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "armprof decode: not writing parquet to a terminal\n");
 		return EXIT_USAGE;
 	}

@@ -12,17 +12,30 @@
 #include "commands.h"
 #include "perf_input.h"
 
-/* A batch holds buffers until this much input (at least one buffer per
- * thread): what bounds the memory of the decoded, not yet written, results. */
-#define BATCH_INPUT_BYTES (8u << 20)
+/* A batch holds jobs until this much input per thread (at least one job
+ * per thread): with SEGMENT_BYTES, what bounds the memory of the decoded,
+ * not yet written, results (two batches are in flight), whatever the size
+ * of the input and of its AUX buffers. */
+#define BATCH_INPUT_BYTES_PER_JOB (256u << 10)
 #define BATCH_MAX_BUFFERS 256
+/* A job decodes a segment of a buffer, cut after a record's End or
+ * Timestamp packet (found by a decode on this thread without output: a
+ * tenth of the time formatting takes), so that a large AUX buffer's output
+ * is never held whole: text formats, about this many bytes; Parquet,
+ * DECODE_GROUP_RECORDS records, where -j 1's row groups end too. */
+#define SEGMENT_BYTES (256u << 10)
 
 unsigned decode_default_jobs(void)
 {
+	/* The CPUs this process may run on, less those the last minute's load
+	 * average keeps busy: a thread beyond the idle CPUs only waits for one,
+	 * and -j's cutting and copying then make it slower than -j 1 (measured
+	 * at a load of 5 on 2 CPUs, docs/PERFORMANCE.md). */
 	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return (unsigned)CPU_COUNT(&set);
-	return 1;
+	int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
+	double load[1];
+	int idle = getloadavg(load, 1) == 1 && load[0] >= 0 && load[0] < cpus ? cpus - (int)load[0] : 1;
+	return (unsigned)(idle < 1 ? 1 : idle);
 }
 
 static void add_stats(struct ap_decoder_stats *into, const struct ap_decoder_stats *s)
@@ -82,7 +95,7 @@ static void decode_serial(struct perf_input *in, const struct decode_perf_opts *
 	while (perf_input_next(in, &dec, &p, &n)) {
 		c.origin.cpu = in->cur->cpu;
 		c.origin.tid = in->cur->tid;
-		ap_decoder_feed(&dec, p, n);
+		perf_input_feed_buffer(in, &dec, p, n);
 		perf_input_finish_buffer(in, &dec);
 		decode_sink_end_buffer(sink);
 		if (o->verbose || flagged(in->cur))
@@ -124,8 +137,9 @@ static int text_append(void *ctx, const void *buf, size_t len)
 
 struct job {
 	const struct ap_perf_aux_buffer *b;
-	const uint8_t *data;
+	const uint8_t *data;  /* the buffer's bytes, or a segment of them */
 	size_t len;
+	int first, last;      /* the buffer's first and last segment */
 	uint64_t base;
 	const struct decode_perf_opts *o;
 	int text;
@@ -190,7 +204,12 @@ static void run_job(struct job *j)
 	if (j->writer)
 		record_writer_set_encoding(j->writer, j->enc);
 	ap_decoder_feed(&j->dec, j->data, j->len);
-	j->excused = perf_input_finish_aux(j->b, &j->dec);
+	if (j->last) {
+		j->excused = perf_input_finish_aux(j->b, &j->dec);
+	} else {
+		ap_decoder_finish(&j->dec); /* cut at a record's end: nothing left */
+		j->excused = 0;
+	}
 	for (int c = 0; !j->text && c < (j->split ? CLASS_COUNT : 1); c++)
 		if (record_parquet_end_group(j->tables[c]) != 0)
 			j->oom = 1;
@@ -251,17 +270,70 @@ static void batch_finish(struct batch *b)
 	b->started = 0;
 }
 
-/* The next buffers, until the input budget (at least one per thread). */
+/* Where batch_fill is in the AUX buffers: the one being cut into
+ * segments, and what of it is left. */
+struct cursor {
+	const struct ap_perf_aux_buffer *b;
+	const uint8_t *data;
+	size_t len, pos;
+	uint64_t base; /* stream offset of data[0] */
+};
+
+struct scan {
+	uint64_t start, cut;
+	int text;
+	uint32_t records;
+};
+
+static int scan_record(void *ctx, const struct ap_record *rec)
+{
+	struct scan *s = ctx;
+	uint64_t end = rec->offset + rec->size;
+	if (s->text ? end - s->start < SEGMENT_BYTES : ++s->records < DECODE_GROUP_RECORDS)
+		return 0;
+	s->cut = end;
+	return 1; /* stop: the segment ends here */
+}
+
+/* The bytes of the next segment of c's buffer: all that is left, or up to
+ * the end of the first record that ends SEGMENT_BYTES or more after the
+ * start (text), of the DECODE_GROUP_RECORDS-th record (Parquet). A decoder started there from scratch (at its stream offset) is
+ * in the state the serial one is: between records, nothing carried. */
+static size_t segment_len(const struct cursor *c, int text)
+{
+	size_t left = c->len - c->pos;
+	if (text && left <= SEGMENT_BYTES + SEGMENT_BYTES / 2)
+		return left;
+	struct scan s = { c->base + c->pos, 0, text, 0 };
+	struct ap_decoder_config cfg;
+	ap_decoder_config_init(&cfg);
+	cfg.on_record = scan_record;
+	cfg.ctx = &s;
+	cfg.base_offset = s.start;
+	struct ap_decoder dec;
+	ap_decoder_init(&dec, &cfg);
+	ap_decoder_feed(&dec, c->data + c->pos, left);
+	return s.cut ? (size_t)(s.cut - s.start) : left;
+}
+
+/* The next jobs, until the input budget (at least one per thread). */
 static void batch_fill(struct batch *b, struct perf_input *in, const struct decode_perf_opts *o,
-                       struct decode_sink *sink, enum ap_ds_encoding enc, uint64_t *base)
+                       struct decode_sink *sink, enum ap_ds_encoding enc, struct cursor *c)
 {
 	size_t bytes = 0;
-	const uint8_t *p;
-	size_t len;
 	int text = decode_sink_is_text(sink);
 	b->n = 0;
-	while (b->n < BATCH_MAX_BUFFERS && (bytes < BATCH_INPUT_BYTES || b->n < o->jobs) &&
-	       perf_input_next(in, NULL, &p, &len)) {
+	while (b->n < BATCH_MAX_BUFFERS && (bytes < BATCH_INPUT_BYTES_PER_JOB * o->jobs || b->n < o->jobs)) {
+		if (!c->b) {
+			const uint8_t *p;
+			size_t len;
+			if (!perf_input_next(in, NULL, &p, &len))
+				break;
+			c->b = in->cur;
+			c->data = p;
+			c->len = len;
+			c->pos = 0;
+		}
 		size_t i = b->n++;
 		struct job *j = &b->jobs[i];
 		memset(j, 0, sizeof(*j));
@@ -274,22 +346,31 @@ static void batch_fill(struct batch *b, struct perf_input *in, const struct deco
 		j->split = decode_sink_is_split(sink);
 		j->out = &b->texts[i];
 		j->writer = b->writers[i];
-		j->b = in->cur;
-		j->origin = (struct record_origin){ 1, in->cur->cpu, in->cur->tid };
-		j->data = p;
+		j->b = c->b;
+		j->origin = (struct record_origin){ 1, c->b->cpu, c->b->tid };
+		size_t len = segment_len(c, text);
+		j->data = c->data + c->pos;
 		j->len = len;
-		j->base = *base;
+		j->first = c->pos == 0;
+		j->base = c->base + c->pos;
+		c->pos += len;
+		j->last = c->pos == c->len;
 		j->o = o;
 		j->text = text;
 		j->enc = enc;
-		*base += len;
 		bytes += len;
+		if (j->last) {
+			c->base += c->len;
+			c->b = NULL;
+		}
 	}
 }
 
-/* The batch's results to the sink, in buffer order. 0 or the exit code. */
+/* The batch's results to the sink, in buffer order; buf_stats sums the
+ * segments of the buffer under way. 0 or the exit code. */
 static int batch_emit(struct batch *b, struct perf_input *in, const struct decode_perf_opts *o,
-                      struct decode_sink *sink, struct ap_decoder_stats *totals)
+                      struct decode_sink *sink, struct ap_decoder_stats *totals,
+                      struct ap_decoder_stats *buf_stats)
 {
 	int rc = 0;
 	for (size_t i = 0; i < b->n; i++) {
@@ -304,12 +385,18 @@ static int batch_emit(struct batch *b, struct perf_input *in, const struct decod
 		} else if (!rc) {
 			decode_sink_put_tables(sink, j->tables);
 		}
+		perf_input_release(in, j->data, j->len);
+		if (j->first)
+			memset(buf_stats, 0, sizeof(*buf_stats));
 		add_stats(totals, ap_decoder_stats(&j->dec));
+		add_stats(buf_stats, ap_decoder_stats(&j->dec));
 		in->n_cut_excused += (uint64_t)j->excused;
-		if (o->verbose || flagged(j->b)) {
+		if (j->last && (o->verbose || flagged(j->b))) {
+			struct ap_decoder whole; /* the buffer's totals, for its line */
+			whole.stats = *buf_stats;
 			in->cur = j->b;
 			memset(&in->before, 0, sizeof(in->before));
-			perf_input_buffer_done(in, &j->dec, stderr);
+			perf_input_buffer_done(in, &whole, stderr);
 		}
 		if (o->packets)
 			free(j->text_buf);
@@ -347,17 +434,18 @@ static int decode_parallel(struct perf_input *in, const struct decode_perf_opts 
 	if (text)
 		prewarm_formatters(o->fmt, enc);
 	memset(totals, 0, sizeof(*totals));
-	uint64_t base = 0;
+	struct cursor c = { 0 };
+	struct ap_decoder_stats buf_stats = { 0 };
 	int rc = 0;
 	struct batch *cur = &batches[0], *next = &batches[1];
-	batch_fill(cur, in, o, sink, enc, &base);
+	batch_fill(cur, in, o, sink, enc, &c);
 	batch_start(cur, o->jobs - 1);
 	batch_finish(cur);
 	while (cur->n) {
-		batch_fill(next, in, o, sink, enc, &base);
+		batch_fill(next, in, o, sink, enc, &c);
 		batch_start(next, o->jobs - 1); /* decoding while this thread writes */
 		if (!rc)
-			rc = batch_emit(cur, in, o, sink, totals);
+			rc = batch_emit(cur, in, o, sink, totals, &buf_stats);
 		batch_finish(next);
 		struct batch *t = cur;
 		cur = next;
@@ -367,8 +455,8 @@ static int decode_parallel(struct perf_input *in, const struct decode_perf_opts 
 		for (size_t i = 0; i < BATCH_MAX_BUFFERS; i++) {
 			record_writer_free(batches[k].writers[i]);
 			free(batches[k].texts[i].p);
-			for (int c = 0; c < CLASS_COUNT; c++)
-				record_parquet_free(batches[k].tables[i][c]);
+			for (int k2 = 0; k2 < CLASS_COUNT; k2++)
+				record_parquet_free(batches[k].tables[i][k2]);
 		}
 	free(batches);
 	return rc;

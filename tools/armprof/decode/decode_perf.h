@@ -30,7 +30,8 @@ struct decode_perf_opts {
 int decode_perf(const struct decode_perf_opts *o, struct decode_sink *sink,
                 struct ap_decoder_stats *totals, uint64_t *cut_excused);
 
-/* -j's default: the CPUs this process may run on. */
+/* -j's default: the CPUs this process may run on that the load average
+ * leaves idle (at least 1). */
 unsigned decode_default_jobs(void);
 
 #endif

@@ -9,18 +9,20 @@
 #include "cli_output.h"
 
 struct decode_sink {
-	int parquet, packets, n_out;
+	int parquet, packets, n_out, spe_parser;
 	struct cli_output out[CLASS_COUNT];  /* [0] alone unless --split */
 	struct record_parquet *table[CLASS_COUNT];
 	struct record_writer *writer;        /* text formats */
 	int failed;                          /* a put failed: the outputs are incomplete */
+	uint32_t group_records;              /* records put in the row groups under way */
 	enum ap_ds_encoding enc;
 	const struct ap_report *symbols;
 };
 
 int decode_sink_parse_format(const char *name, struct decode_sink_opts *o)
 {
-	if (!strcmp(name, "parquet")) {
+	o->spe_parser = !strcmp(name, "spe-parser");
+	if (!strcmp(name, "parquet") || o->spe_parser) {
 		o->parquet = 1;
 		return 0;
 	}
@@ -53,8 +55,32 @@ static int make_dir(const char *dir)
 	return -1;
 }
 
+/* spe-parser's PREFIX-ldst.parquet, PREFIX-br.parquet, PREFIX-other.parquet
+ * (parser.py merge_write), each its own output. */
+static int open_spe_parser(struct decode_sink *s, const struct decode_sink_opts *o)
+{
+	for (int c = 0; c < CLASS_COUNT; c++) {
+		const char *stem = record_class_name((enum record_class)c);
+		size_t n = strlen(o->out_path) + strlen(stem) + 16;
+		char *path = malloc(n);
+		if (path)
+			snprintf(path, n, "%s-%s.parquet", o->out_path, stem);
+		int rc = path ? cli_output_open(&s->out[c], "decode", path) : -1;
+		free(path);
+		if (rc != 0)
+			return -1;
+		s->n_out = c + 1;
+		s->table[c] = record_parquet_new_spe_parser(&s->out[c], (enum record_class)c);
+		if (!s->table[c])
+			return -1;
+	}
+	return 0;
+}
+
 static int open_parquet(struct decode_sink *s, const struct decode_sink_opts *o)
 {
+	if (o->spe_parser)
+		return open_spe_parser(s, o);
 	if (!o->split) {
 		s->n_out = 1;
 		if (cli_output_open(&s->out[0], "decode", o->out_path) != 0)
@@ -86,6 +112,7 @@ struct decode_sink *decode_sink_open(const struct decode_sink_opts *o)
 		return NULL;
 	}
 	s->parquet = o->parquet;
+	s->spe_parser = o->spe_parser;
 	s->symbols = o->symbols;
 	s->packets = o->packets;
 	int rc;
@@ -128,6 +155,8 @@ void decode_sink_put(struct decode_sink *s, const struct ap_record *rec,
 	int c = s->n_out == 1 ? 0 : (int)record_class_of(rec);
 	if (record_parquet_put(s->table[c], rec, origin) != 0)
 		s->failed = 1;
+	if (++s->group_records == DECODE_GROUP_RECORDS)
+		decode_sink_end_buffer(s);
 }
 
 void decode_sink_put_bytes(struct decode_sink *s, const void *data, size_t len)
@@ -157,6 +186,7 @@ enum ap_ds_encoding decode_sink_encoding(const struct decode_sink *s)
 
 void decode_sink_end_buffer(struct decode_sink *s)
 {
+	s->group_records = 0;
 	for (int c = 0; s->parquet && c < s->n_out; c++)
 		if (record_parquet_end_group(s->table[c]) != 0)
 			s->failed = 1;
@@ -165,7 +195,8 @@ void decode_sink_end_buffer(struct decode_sink *s)
 int decode_sink_new_tables(const struct decode_sink *s, struct record_parquet **tables)
 {
 	for (int c = 0; c < s->n_out; c++) {
-		tables[c] = record_parquet_new(NULL, s->symbols);
+		tables[c] = s->spe_parser ? record_parquet_new_spe_parser(NULL, (enum record_class)c)
+		                          : record_parquet_new(NULL, s->symbols);
 		if (!tables[c])
 			return -1;
 		record_parquet_set_encoding(tables[c], s->enc);

@@ -17,10 +17,18 @@
 
 struct ap_report;
 
+/* Parquet: every table's row group ends after this many records of a
+ * stream or AUX buffer (and at a buffer's end), so that -j's jobs, cut at
+ * the same records, write the bytes -j 1 writes while holding at most this
+ * many records' rows each. */
+#define DECODE_GROUP_RECORDS 65536u
+
 struct decode_sink_opts {
 	enum record_format fmt; /* for text formats */
 	int parquet;            /* --format parquet */
 	int split;              /* --split: out_path is a directory */
+	int spe_parser;         /* --format spe-parser: out_path is the prefix of
+	                           spe-parser's three files (decode_spe_parser.h) */
 	int packets;            /* --packets listing (text) */
 	const char *out_path;   /* -o, NULL: standard output */
 	const struct ap_report *symbols; /* --binary, or NULL */
@@ -29,7 +37,7 @@ struct decode_sink_opts {
 
 struct decode_sink;
 
-/* "text", "jsonl", "csv" or "parquet": 0, or -1 for an unknown name. */
+/* "text", "jsonl", "csv", "parquet" or "spe-parser": 0, or -1 for an unknown name. */
 int decode_sink_parse_format(const char *name, struct decode_sink_opts *o);
 /* Open the outputs (creating the --split directory). NULL after printing
  * the reason. */
@@ -43,7 +51,8 @@ void decode_sink_put(struct decode_sink *s, const struct ap_record *rec,
                      const struct record_origin *origin);
 /* Bytes already formatted in the sink's text format (parallel decode). */
 void decode_sink_put_bytes(struct decode_sink *s, const void *data, size_t len);
-/* Parquet: end the tables' row groups at the end of an AUX buffer. */
+/* Parquet: end the tables' row groups at the end of an AUX buffer (and
+ * every DECODE_GROUP_RECORDS records, which decode_sink_put does). */
 void decode_sink_end_buffer(struct decode_sink *s);
 /* Parquet, -j: in-memory tables (record_parquet_new(NULL, ...)) like the
  * sink's, one per output (three with --split, in enum record_class order),

@@ -8,6 +8,7 @@
 #include "armprof/error.h"
 #include "armprof/parquet.h"
 #include "armprof/report.h"
+#include "decode_spe_parser.h"
 
 /* The columns, in file order. A change here is a change of
  * docs/parquet-schema.md, which tests/export/decode_parquet.sh checks. */
@@ -74,6 +75,7 @@ struct record_parquet {
 	char event_str[64 * 24];
 	size_t event_len;
 	enum ap_ds_encoding enc; /* names data_source values */
+	int spe_class; /* -1: this schema; else the spe-parser file of that class */
 };
 
 enum record_class record_class_of(const struct ap_record *rec)
@@ -109,7 +111,9 @@ static int write_out(void *ctx, const void *buf, size_t len)
 	return cli_output_write(ctx, buf, len);
 }
 
-struct record_parquet *record_parquet_new(struct cli_output *out, const struct ap_report *symbols)
+static struct record_parquet *table_new(struct cli_output *out, const struct ap_report *symbols,
+                                        const struct ap_parquet_column *cols, size_t n_cols,
+                                        const char *created_by, int spe_class)
 {
 	struct record_parquet *t = calloc(1, sizeof(*t));
 	if (!t) {
@@ -118,14 +122,15 @@ struct record_parquet *record_parquet_new(struct cli_output *out, const struct a
 	}
 	struct ap_parquet_writer_config cfg;
 	ap_parquet_writer_config_init(&cfg);
-	cfg.columns = columns;
-	cfg.n_columns = C_COUNT;
+	cfg.columns = cols;
+	cfg.n_columns = n_cols;
 	cfg.write = out ? write_out : NULL; /* NULL: row groups in memory */
 	cfg.ctx = out;
-	cfg.created_by = "armprof decode --format parquet";
+	cfg.created_by = created_by;
 	cfg.zstd_level = 1; /* level 3: 25% more CPU time, and no smaller here (docs/PERFORMANCE.md) */
 	t->out = out;
 	t->symbols = symbols;
+	t->spe_class = spe_class;
 	int rc = ap_parquet_writer_create(&t->w, &cfg);
 	if (rc) {
 		if (rc != -AP_ERR_IO) /* a write error is told by cli_output_close */
@@ -136,8 +141,20 @@ struct record_parquet *record_parquet_new(struct cli_output *out, const struct a
 	return t;
 }
 
-/* "retired:l1d-access:...": the set event bits by the spec's names, as
- * spe-parser's event column lists them; other bits as e<N>. */
+struct record_parquet *record_parquet_new(struct cli_output *out, const struct ap_report *symbols)
+{
+	return table_new(out, symbols, columns, C_COUNT, "armprof decode --format parquet", -1);
+}
+
+struct record_parquet *record_parquet_new_spe_parser(struct cli_output *out, enum record_class c)
+{
+	size_t n;
+	const struct ap_parquet_column *cols = spe_parser_columns(c, &n);
+	return table_new(out, NULL, cols, n, "armprof decode --format spe-parser", (int)c);
+}
+
+/* "retired:l1d-access:...": the set event bits by the names of
+ * docs/jsonl-schema.md; other bits as e<N>. */
 static void event_string(struct record_parquet *t, uint64_t events)
 {
 	size_t n = 0;
@@ -172,7 +189,15 @@ int record_parquet_put(struct record_parquet *t, const struct ap_record *r,
 		return -1;
 	struct ap_parquet_writer *w = t->w;
 	uint32_t h = r->has;
-	int rc = ap_parquet_set_int64(w, C_OFFSET, (int64_t)r->offset);
+	int rc;
+	if (t->spe_class >= 0) { /* a record spe-parser drops has no row */
+		if (!spe_parser_keeps(r))
+			return 0;
+		rc = spe_parser_put(w, (enum record_class)t->spe_class, r,
+		                    origin && origin->has ? origin->cpu : 0);
+		goto done;
+	}
+	rc = ap_parquet_set_int64(w, C_OFFSET, (int64_t)r->offset);
 	if (origin && origin->has) {
 		rc |= ap_parquet_set_int32(w, C_CPU, origin->cpu);
 		rc |= ap_parquet_set_int32(w, C_TID, origin->tid);
@@ -250,6 +275,7 @@ int record_parquet_put(struct record_parquet *t, const struct ap_record *r,
 	rc |= ap_parquet_set_int32(w, C_ERRORS, r->n_errors_total);
 	if (rc == 0)
 		rc = ap_parquet_end_row(w);
+done:
 	if (rc) {
 		/* the setters fail on memory (a dictionary), or with the writer's
 		 * sticky -AP_ERR_IO after a failed write; end_row on either */

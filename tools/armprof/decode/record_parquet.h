@@ -1,9 +1,9 @@
 /* `armprof decode --format parquet`: records as rows of a Parquet table
- * (include/armprof/parquet.h), the schema in docs/parquet-schema.md: the
- * column names of Arm's spe-parser where it has the field, armprof's own
- * (those of docs/jsonl-schema.md) for the rest, typed columns, the
+ * (include/armprof/parquet.h), the schema in docs/parquet-schema.md:
+ * armprof's own (the fields of docs/jsonl-schema.md), typed columns, the
  * absent fields null. One table is one file; `--split` writes three, one
- * per operation class, all with the same columns. */
+ * per operation class, all with the same columns. `--format spe-parser`
+ * tables (decode_spe_parser.h) go through the same type. */
 #ifndef ARMPROF_TOOL_RECORD_PARQUET_H
 #define ARMPROF_TOOL_RECORD_PARQUET_H
 
@@ -34,6 +34,9 @@ struct record_parquet;
  * for record_parquet_append (a decode thread's). symbols (may be NULL) names the function of each
  * PC in the symbol column. Returns NULL after printing the reason. */
 struct record_parquet *record_parquet_new(struct cli_output *out, const struct ap_report *symbols);
+/* A table of spe-parser's file of class c (decode_spe_parser.h): put
+ * writes the row spe-parser writes, or none for a record it drops. */
+struct record_parquet *record_parquet_new_spe_parser(struct cli_output *out, enum record_class c);
 /* One row. Returns 0, or -1 (then the table is abandoned: the caller
  * closes its output with ok = 0; the reason is printed at finish). */
 int record_parquet_put(struct record_parquet *t, const struct ap_record *rec,

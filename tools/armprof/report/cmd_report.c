@@ -21,10 +21,11 @@
 #include "report_format.h"
 #include "report_html.h"
 #include "report_meta.h"
+#include "report_pprof.h"
 #include "report_stacks.h"
 #include "report_usage.h"
 
-const char cmd_report_summary[] = "hot functions and instructions of an SPE capture (text, json, csv)";
+const char cmd_report_summary[] = "hot functions and instructions of an SPE capture (text, json, csv, pprof)";
 
 #define REPORT_MAX_DEBUG_DIRS 16
 
@@ -43,6 +44,7 @@ struct report_run {
 	/* perf.data of armprof record: each record's call stack */
 	const struct report_callchains *chains;
 	uint64_t frames[AP_REPORT_MAX_FRAMES];
+	struct report_pprof *pprof; /* --format pprof */
 };
 
 /* --tid: a record of another thread is left out. */
@@ -63,7 +65,8 @@ static int on_record(void *ctx, const struct ap_record *rec)
 	                   ? report_callchains_find(run->chains, (int32_t)ap_report_thread_of(run->rep, rec), rec->ts,
 	                                            rec->pc, run->frames, AP_REPORT_MAX_FRAMES)
 	                   : 0;
-	if ((n ? ap_report_add_stack(run->rep, rec, run->frames, n) : ap_report_add(run->rep, rec)) < 0) {
+	if ((n ? ap_report_add_stack(run->rep, rec, run->frames, n) : ap_report_add(run->rep, rec)) < 0 ||
+	    (run->pprof && report_pprof_add(run->pprof, rec, run->frames, n, ap_report_data_source_encoding(run->rep)) < 0)) {
 		run->nomem = 1;
 		return 1;
 	}
@@ -186,7 +189,7 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 		/* Each AUX buffer is a stream of its own: records never span two.
 		 * A last record cut where perf says why is not a decode error. */
 		uint64_t errors = run->decode_errors;
-		if (ap_decoder_feed(dec, p, n) != 0)
+		if (perf_input_feed_buffer(&in, dec, p, n) != 0)
 			break;
 		if (perf_input_finish_buffer(&in, dec) && run->decode_errors == errors + 1)
 			run->decode_errors--;
@@ -274,7 +277,9 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	if (strcmp(input, "-") != 0)
 		report_meta_read(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal, sysroot_debug,
 		          sizeof(sysroot_debug));
+	struct report_pprof *pprof = run->pprof; /* the caller's, kept */
 	memset(run, 0, sizeof(*run));
+	run->pprof = pprof;
 	if (ap_report_create(&run->rep) < 0) {
 		fprintf(stderr, "armprof report: out of memory\n");
 		free(libs);
@@ -380,7 +385,7 @@ int cmd_report(int argc, char **argv)
 {
 	enum report_format fmt = REPORT_TEXT;
 	const char *input = NULL, *output = NULL, *annotate = NULL, *diff_old = NULL, *html = NULL;
-	int flame = 0, children = 0, have_weight = 0;
+	int flame = 0, children = 0, have_weight = 0, pprof = 0;
 	enum ap_report_key weight = AP_REPORT_BY_SAMPLES;
 	char binary[4096] = "";
 	uint64_t bias = 0, top = 0;
@@ -401,8 +406,9 @@ int cmd_report(int argc, char **argv)
 			report_usage(stdout);
 			return EXIT_OK;
 		} else if (!strcmp(a, "--format") && v) {
-			if (report_format_parse(v, &fmt) != 0) {
-				fprintf(stderr, "armprof report: unknown format '%s' (text, json, csv)\n", v);
+			pprof = !strcmp(v, "pprof");
+			if (!pprof && report_format_parse(v, &fmt) != 0) {
+				fprintf(stderr, "armprof report: unknown format '%s' (text, json, csv, pprof)\n", v);
 				return EXIT_USAGE;
 			}
 			i++;
@@ -533,9 +539,14 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "armprof report: --html names its output: no -o\n");
 		return EXIT_USAGE;
 	}
+	if (pprof && (n_views || !output || (!strcmp(output, "-") && isatty(STDOUT_FILENO)))) {
+		fprintf(stderr, "armprof report: --format pprof writes a gzipped file: -o FILE, no %s\n",
+		        n_views ? views[0] : "terminal");
+		return EXIT_USAGE;
+	}
 	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs,
 	                        kallsyms, html != NULL };
-	struct report_run run, old_run = { 0 };
+	struct report_run run = { .pprof = pprof ? report_pprof_create() : NULL }, old_run = { 0 };
 	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
 	static char binary_used[4096], old_binary_used[4096];
 	int rc = load_report(input, &lo, &run, &view, binary_used, sizeof(binary_used));
@@ -570,9 +581,13 @@ int cmd_report(int argc, char **argv)
 	} else if (diff_old) {
 		ok = report_write_diff(out.f, fmt, old_run.rep, &old_view, run.rep, &view, sort) == 0;
 		snprintf(err, sizeof(err), "out of memory");
+	} else if (pprof) {
+		ok = run.pprof && report_pprof_write(run.pprof, run.rep, view.binary, &out) == 0;
+		snprintf(err, sizeof(err), "pprof: not written");
 	} else {
 		report_write(out.f, fmt, run.rep, &view);
 	}
+	report_pprof_destroy(run.pprof);
 	uint64_t decode_errors = run.decode_errors + old_run.decode_errors;
 	ap_report_destroy(run.rep);
 	ap_report_destroy(old_run.rep);

@@ -6,7 +6,8 @@ void report_usage(FILE *out)
 	fprintf(out,
 	        "usage: armprof report [options] FILE\n"
 	        "  FILE                 raw SPE stream or perf.data (detected by magic)\n"
-	        "  --format F           text (default), json or csv\n"
+	        "  --format F           text (default), json or csv; pprof (with -o FILE): a gzipped\n"
+	        "                       pprof profile (go tool pprof, Perfetto, speedscope)\n"
 	        "  --binary PATH        ELF file to symbolize (default: from FILE.meta, else the\n"
 	        "                       perf.data's first executable mapping of an ELF file)\n"
 	        "  --load-bias N        runtime address - ELF address (default: from FILE.meta, else 0)\n"

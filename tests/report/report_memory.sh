@@ -1,0 +1,50 @@
+# Memory of `armprof decode` and `armprof report` (issues 31 and 32 item
+# 11), by peak RSS (getrusage through /usr/bin/time): decode holds the same
+# memory for a perf.data (or raw stream) three times larger, in every format
+# and at -j 1 and -j 2 (the mapped AUX data is given back as it is fed; -j's
+# jobs are cut at record ends and batches bounded); report's memory grows by
+# a bounded amount per distinct PC (its row; measured 1.1 KiB), not per
+# record. Skipped (77) without /usr/bin/time.
+# Args: $1 armprof, $2 scratch dir, $3 pcs_gen, $4 bench_gen_perfdata-like
+# generator (perfdata_spe_gen: --perf-many OUT BUFFERS RECORDS).
+set -euo pipefail
+A=$1; WORK=$2; GEN=$3; PERFGEN=$4
+rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK"
+fail() { echo "FAIL: $*"; exit 1; }
+[ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (GNU time) to read the peak RSS"; exit 77; }
+peak_kb() { # CMD... -> the command's peak RSS in KiB (its output discarded)
+	/usr/bin/time -f '%M' -o rss.txt "$@" > /dev/null 2> /dev/null || true
+	tail -1 rss.txt
+}
+
+# 1. decode: a perf.data of 4 and of 12 buffers of 2.5 MB (100k records each).
+"$PERFGEN" --perf-many small.data 4 100000
+"$PERFGEN" --perf-many large.data 12 100000
+"$GEN" small.spe 400000 1000
+"$GEN" large.spe 1200000 1000
+for fmt in jsonl csv parquet spe-parser; do
+	for j in 1 2; do
+		out=(); [ $fmt = parquet ] || [ $fmt = spe-parser ] && out=(-o "o.$fmt")
+		s=$(peak_kb "$A" decode --format $fmt -j $j "${out[@]}" small.data)
+		l=$(peak_kb "$A" decode --format $fmt -j $j "${out[@]}" large.data)
+		echo "decode --format $fmt -j $j: perf.data ${s} KiB, 3x larger ${l} KiB"
+		[ "$l" -le $((s + 8192)) ] || fail "decode --format $fmt -j $j: $l KiB for 3x the input ($s KiB)"
+	done
+	s=$(peak_kb "$A" decode --format $fmt "${out[@]}" small.spe)
+	l=$(peak_kb "$A" decode --format $fmt "${out[@]}" large.spe)
+	echo "decode --format $fmt: raw ${s} KiB, 3x larger ${l} KiB"
+	[ "$l" -le $((s + 8192)) ] || fail "decode --format $fmt: raw $l KiB for 3x the input ($s KiB)"
+done
+
+# 2. report: 3x the records over the same PCs costs nothing more; 250k more
+# distinct PCs cost at most 1.5 KiB each (was 3.8 KiB).
+s=$(peak_kb "$A" report small.spe)
+l=$(peak_kb "$A" report large.spe)
+echo "report: 1000 PCs, 400k records ${s} KiB, 1.2M records ${l} KiB"
+[ "$l" -le $((s + 8192)) ] || fail "report: $l KiB for 3x the records ($s KiB)"
+"$GEN" many.spe 400000 250000
+m=$(peak_kb "$A" report many.spe)
+per=$(( (m - s) * 1024 / 249000 ))
+echo "report: 250k distinct PCs ${m} KiB: ${per} bytes per PC"
+[ "$per" -le 1536 ] || fail "report: $per bytes per distinct PC (bound 1536)"
+echo "report_memory: ok"

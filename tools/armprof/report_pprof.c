@@ -1,0 +1,508 @@
+/* The pprof profile of `armprof report --format pprof`: see report_pprof.h.
+ * The protobuf encoding (protobuf.dev/programming-guides/encoding: varints,
+ * length-delimited fields, packed repeated scalars) of pprof's
+ * proto/profile.proto is written here, element by element, straight into
+ * zlib's gzip stream: the profile is never held whole. */
+#include "report_pprof.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "armprof/codec.h"
+#include "armprof/data_source.h"
+
+/* profile.proto field numbers */
+enum { P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4, P_FUNCTION = 5, P_STRING = 6,
+	P_PERIOD_TYPE = 11, P_PERIOD = 12, P_COMMENT = 13, P_DEFAULT_SAMPLE_TYPE = 14 };
+#define N_VALUES 6 /* samples, latency, l1d_miss, llc_miss, tlb_walk, mispredict */
+static const char *const value_names[N_VALUES][2] = { { "samples", "count" }, { "latency", "cycles" },
+	{ "l1d_miss", "count" }, { "llc_miss", "count" }, { "tlb_walk", "count" }, { "mispredict", "count" } };
+static const char *const op_names[] = { NULL, "LD", "ST", "B", "OTHER", "RESERVED" };
+
+/* One sample: a distinct stack and labels, and its values. */
+struct entry {
+	uint64_t hash, events;
+	size_t off;  /* first frame in the pool */
+	uint32_t n;  /* frames */
+	int32_t ds;  /* counted Data Source value, -1 none */
+	uint8_t op;  /* index of op_names */
+	int64_t v[N_VALUES];
+};
+
+struct report_pprof {
+	uint64_t *pool;
+	size_t n_pool, cap_pool;
+	struct entry *e;
+	size_t n, cap;
+	uint32_t *index; /* open addressing, entry + 1 (0: empty), at most half full */
+	size_t index_cap;
+	enum ap_ds_encoding enc;
+};
+
+struct report_pprof *report_pprof_create(void)
+{
+	return calloc(1, sizeof(struct report_pprof));
+}
+
+void report_pprof_destroy(struct report_pprof *p)
+{
+	if (!p)
+		return;
+	free(p->pool);
+	free(p->e);
+	free(p->index);
+	free(p);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+	return h * 0xFF51AFD7ED558CCDull;
+}
+
+static int same(const struct report_pprof *p, const struct entry *e, const struct entry *k, const uint64_t *f)
+{
+	return e->hash == k->hash && e->n == k->n && e->ds == k->ds && e->op == k->op && e->events == k->events &&
+	       !memcmp(p->pool + e->off, f, k->n * sizeof(*f));
+}
+
+static int grow_index(struct report_pprof *p)
+{
+	size_t cap = p->index_cap ? 2 * p->index_cap : 1024;
+	uint32_t *index = calloc(cap, sizeof(*index));
+	if (!index)
+		return -1;
+	for (size_t k = 0; k < p->n; k++) {
+		size_t i = p->e[k].hash & (cap - 1);
+		while (index[i])
+			i = (i + 1) & (cap - 1);
+		index[i] = (uint32_t)(k + 1);
+	}
+	free(p->index);
+	p->index = index;
+	p->index_cap = cap;
+	return 0;
+}
+
+static int reserve(void **v, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 256;
+	while (c < need)
+		c *= 2;
+	void *n = realloc(*v, c * size);
+	if (!n)
+		return -1;
+	*v = n;
+	*cap = c;
+	return 0;
+}
+
+int report_pprof_add(struct report_pprof *p, const struct ap_record *rec, const uint64_t *frames, size_t n,
+                     enum ap_ds_encoding enc)
+{
+	if (!(rec->has & AP_HAS_PC))
+		return 0;
+	if (!n) {
+		frames = &rec->pc;
+		n = 1;
+	}
+	struct entry k = { .n = (uint32_t)n, .ds = -1, .events = (rec->has & AP_HAS_EVENTS) ? rec->events : 0 };
+	if (rec->has & AP_HAS_OP) {
+		const char *op = ap_record_op_name(rec);
+		k.op = op[0] == 'L' ? 1 : op[0] == 'S' ? 2 : op[0] == 'B' ? 3 : op[0] == 'O' ? 4 : 5;
+	}
+	if (rec->has & AP_HAS_DATA_SOURCE) /* counted as the report counts it */
+		k.ds = enc == AP_DS_ENC_RAW ? (int32_t)rec->data_source : ap_ds_common(enc, rec->data_source);
+	p->enc = enc;
+	uint64_t h = mix(mix(mix(n, k.events), (uint64_t)(k.ds + 1)), k.op);
+	for (size_t i = 0; i < n; i++)
+		h = mix(h, frames[i]);
+	k.hash = h;
+	if ((p->n + 1) * 2 > p->index_cap && grow_index(p) < 0)
+		return -1;
+	size_t i = h & (p->index_cap - 1);
+	while (p->index[i] && !same(p, &p->e[p->index[i] - 1], &k, frames))
+		i = (i + 1) & (p->index_cap - 1);
+	struct entry *e;
+	if (p->index[i]) {
+		e = &p->e[p->index[i] - 1];
+	} else {
+		if (reserve((void **)&p->e, &p->cap, p->n + 1, sizeof(*p->e)) < 0 ||
+		    reserve((void **)&p->pool, &p->cap_pool, p->n_pool + n, sizeof(*p->pool)) < 0)
+			return -1;
+		memcpy(p->pool + p->n_pool, frames, n * sizeof(*frames));
+		k.off = p->n_pool;
+		p->n_pool += n;
+		e = &p->e[p->n];
+		*e = k;
+		p->index[i] = (uint32_t)++p->n;
+	}
+	/* the report's --sort keys (ap_report_key_count) */
+	e->v[0]++;
+	e->v[1] += (rec->has & AP_HAS_LAT_TOTAL) ? rec->lat_total : 0;
+	e->v[2] += !!(k.events & AP_EV_L1D_REFILL);
+	e->v[3] += !!(k.events & AP_EV_LLC_MISS);
+	e->v[4] += !!(k.events & AP_EV_TLB_WALK);
+	e->v[5] += !!(k.events & AP_EV_MISPREDICTED);
+	return 0;
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+/* A protobuf message being encoded. */
+struct pb {
+	uint8_t *p;
+	size_t len, cap;
+	int oom;
+};
+
+static void pb_raw(struct pb *b, const void *d, size_t n)
+{
+	if (b->oom || reserve((void **)&b->p, &b->cap, b->len + n, 1) < 0) {
+		b->oom = 1;
+		return;
+	}
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+static void pb_varint(struct pb *b, uint64_t v)
+{
+	uint8_t t[10];
+	size_t n = 0;
+	do {
+		t[n++] = (uint8_t)((v & 0x7F) | (v > 0x7F ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	pb_raw(b, t, n);
+}
+
+/* A scalar field (wire type 0); proto3 leaves zero out. */
+static void pb_int(struct pb *b, unsigned field, uint64_t v)
+{
+	if (!v)
+		return;
+	pb_varint(b, (uint64_t)field << 3);
+	pb_varint(b, v);
+}
+
+/* A length-delimited field (wire type 2): bytes, or a message. */
+static void pb_bytes(struct pb *b, unsigned field, const void *d, size_t n)
+{
+	pb_varint(b, (uint64_t)field << 3 | 2);
+	pb_varint(b, n);
+	pb_raw(b, d, n);
+}
+
+/* The writer: strings interned, locations and functions numbered as met;
+ * the encoded profile goes to zlib as it grows. */
+struct w {
+	const struct ap_report *r;
+	struct cli_output *out;
+	z_stream z;
+	struct pb top, msg, sub; /* the profile's pending bytes, an element, a nested one */
+	char **strs;
+	size_t n_strs, cap_strs;
+	uint32_t *str_index;     /* string + 1 by hash */
+	size_t str_index_cap;
+	uint64_t *loc_keys;      /* address << 1 | return address, id by index */
+	uint32_t *loc_ids;
+	size_t loc_cap, n_locs;
+	struct loc { uint64_t addr; uint32_t fn, line; } *locs; /* by id - 1 */
+	size_t cap_locs;
+	uint32_t *fn_names;      /* per function id - 1: name string, file string */
+	uint32_t *fn_files;
+	size_t n_fns, cap_fns, cap_fn_files;
+	uint32_t *fn_index;      /* name string -> function id, by open addressing */
+	size_t fn_index_cap;
+	int failed;
+};
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The string's index in the string table, added if new; 0 on failure. */
+static uint32_t intern(struct w *w, const char *s)
+{
+	if ((w->n_strs + 1) * 2 > w->str_index_cap) {
+		size_t cap = w->str_index_cap ? 2 * w->str_index_cap : 1024;
+		uint32_t *ix = calloc(cap, sizeof(*ix));
+		if (!ix)
+			return w->failed = 1, 0;
+		for (size_t k = 0; k < w->n_strs; k++) {
+			size_t i = str_hash(w->strs[k]) & (cap - 1);
+			while (ix[i])
+				i = (i + 1) & (cap - 1);
+			ix[i] = (uint32_t)(k + 1);
+		}
+		free(w->str_index);
+		w->str_index = ix;
+		w->str_index_cap = cap;
+	}
+	size_t i = str_hash(s) & (w->str_index_cap - 1);
+	while (w->str_index[i] && strcmp(w->strs[w->str_index[i] - 1], s))
+		i = (i + 1) & (w->str_index_cap - 1);
+	if (w->str_index[i])
+		return w->str_index[i] - 1;
+	char *copy = strdup(s);
+	if (!copy || reserve((void **)&w->strs, &w->cap_strs, w->n_strs + 1, sizeof(*w->strs)) < 0) {
+		free(copy);
+		return w->failed = 1, 0;
+	}
+	w->strs[w->n_strs] = copy;
+	w->str_index[i] = (uint32_t)++w->n_strs;
+	return (uint32_t)(w->n_strs - 1);
+}
+
+/* Deflate what the profile has pending (all of it at the end). */
+static void drain(struct w *w, int finish)
+{
+	uint8_t buf[1 << 16];
+	w->z.next_in = w->top.p;
+	w->z.avail_in = (uInt)w->top.len;
+	int rc;
+	do {
+		w->z.next_out = buf;
+		w->z.avail_out = sizeof(buf);
+		rc = deflate(&w->z, finish ? Z_FINISH : Z_NO_FLUSH);
+		if (rc == Z_STREAM_ERROR) {
+			w->failed = 1;
+			return;
+		}
+		size_t n = sizeof(buf) - w->z.avail_out;
+		if (n && cli_output_write(w->out, buf, n) != 0)
+			w->failed = 1;
+	} while (w->z.avail_out == 0 || (finish && rc != Z_STREAM_END));
+	w->top.len = 0;
+}
+
+/* The element in w->msg, as field of the profile. */
+static void emit(struct w *w, unsigned field)
+{
+	pb_bytes(&w->top, field, w->msg.p, w->msg.len);
+	w->failed |= w->msg.oom | w->top.oom;
+	w->msg.len = 0;
+	if (w->top.len >= (1u << 16))
+		drain(w, 0);
+}
+
+/* The function id of a name (and source file string), numbered as met. */
+static uint32_t function_of(struct w *w, uint32_t name, uint32_t file)
+{
+	if ((w->n_fns + 1) * 2 > w->fn_index_cap) {
+		size_t cap = w->fn_index_cap ? 2 * w->fn_index_cap : 256;
+		uint32_t *ix = calloc(cap, sizeof(*ix));
+		if (!ix)
+			return w->failed = 1, 0;
+		for (size_t k = 0; k < w->n_fns; k++) {
+			size_t i = (w->fn_names[k] * 0x9E3779B1u) & (cap - 1);
+			while (ix[i])
+				i = (i + 1) & (cap - 1);
+			ix[i] = (uint32_t)(k + 1);
+		}
+		free(w->fn_index);
+		w->fn_index = ix;
+		w->fn_index_cap = cap;
+	}
+	size_t i = (name * 0x9E3779B1u) & (w->fn_index_cap - 1);
+	while (w->fn_index[i] && w->fn_names[w->fn_index[i] - 1] != name)
+		i = (i + 1) & (w->fn_index_cap - 1);
+	if (w->fn_index[i])
+		return w->fn_index[i];
+	if (reserve((void **)&w->fn_names, &w->cap_fns, w->n_fns + 1, sizeof(*w->fn_names)) < 0 ||
+	    reserve((void **)&w->fn_files, &w->cap_fn_files, w->n_fns + 1, sizeof(*w->fn_files)) < 0)
+		return w->failed = 1, 0;
+	w->fn_names[w->n_fns] = name;
+	w->fn_files[w->n_fns] = file;
+	w->fn_index[i] = (uint32_t)++w->n_fns;
+	return (uint32_t)w->n_fns;
+}
+
+/* The location id of frame k (k > 0: a return address) at addr; the
+ * function and line found for it now (a return address looked up at
+ * addr - 1, inside the call, as the report's stacks do). */
+static uint64_t location_of(struct w *w, uint64_t addr, int ret)
+{
+	uint64_t key = addr << 1 | (uint64_t)ret;
+	if ((w->n_locs + 1) * 2 > w->loc_cap) {
+		size_t cap = w->loc_cap ? 2 * w->loc_cap : 1024;
+		uint64_t *keys = calloc(cap, sizeof(*keys));
+		uint32_t *ids = calloc(cap, sizeof(*ids));
+		if (!keys || !ids) {
+			free(keys);
+			free(ids);
+			return w->failed = 1, 0;
+		}
+		for (size_t k = 0; k < w->loc_cap; k++) {
+			if (!w->loc_ids[k])
+				continue;
+			size_t i = mix(0, w->loc_keys[k]) & (cap - 1);
+			while (ids[i])
+				i = (i + 1) & (cap - 1);
+			keys[i] = w->loc_keys[k];
+			ids[i] = w->loc_ids[k];
+		}
+		free(w->loc_keys);
+		free(w->loc_ids);
+		w->loc_keys = keys;
+		w->loc_ids = ids;
+		w->loc_cap = cap;
+	}
+	size_t i = mix(0, key) & (w->loc_cap - 1);
+	while (w->loc_ids[i] && w->loc_keys[i] != key)
+		i = (i + 1) & (w->loc_cap - 1);
+	if (w->loc_ids[i])
+		return w->loc_ids[i];
+	if (reserve((void **)&w->locs, &w->cap_locs, w->n_locs + 1, sizeof(*w->locs)) < 0)
+		return w->failed = 1, 0;
+	uint64_t at = ret ? addr - 1 : addr;
+	const char *name = ap_report_symbol_name(w->r, at, NULL);
+	char line[512], file[512] = "";
+	int64_t lineno = 0;
+	if (ap_report_source_line(w->r, at, line, sizeof(line)) == 0) {
+		char *colon = strrchr(line, ':');
+		if (colon) {
+			*colon = 0;
+			lineno = strtoll(colon + 1, NULL, 10);
+			snprintf(file, sizeof(file), "%s", line);
+		}
+	}
+	uint32_t fn = function_of(w, intern(w, name ? name : "[unknown]"), intern(w, file));
+	w->locs[w->n_locs] = (struct loc){ addr, fn, (uint32_t)lineno };
+	w->loc_keys[i] = key;
+	w->loc_ids[i] = (uint32_t)++w->n_locs;
+	return w->n_locs;
+}
+
+static void write_label(struct w *w, const char *key, const char *str)
+{
+	w->sub.len = 0;
+	pb_int(&w->sub, 1, intern(w, key));
+	pb_int(&w->sub, 2, intern(w, str));
+	pb_bytes(&w->msg, 3, w->sub.p, w->sub.len);
+	w->failed |= w->sub.oom;
+}
+
+static void write_sample(struct w *w, const struct report_pprof *p, const struct entry *e)
+{
+	w->sub.len = 0; /* location_id, packed */
+	for (uint32_t k = 0; k < e->n; k++)
+		pb_varint(&w->sub, location_of(w, p->pool[e->off + k], k > 0));
+	pb_bytes(&w->msg, 1, w->sub.p, w->sub.len);
+	w->sub.len = 0; /* value, packed */
+	for (int k = 0; k < N_VALUES; k++)
+		pb_varint(&w->sub, (uint64_t)e->v[k]);
+	pb_bytes(&w->msg, 2, w->sub.p, w->sub.len);
+	if (e->op)
+		write_label(w, "op", op_names[e->op]);
+	if (e->ds >= 0) {
+		char num[16];
+		const char *name = ap_report_source_label(w->r, (unsigned)e->ds);
+		snprintf(num, sizeof(num), "%d", e->ds);
+		write_label(w, "data_source", name ? name : num);
+	}
+	if (e->events) { /* the set events by their names (docs/jsonl-schema.md), e<N> unnamed */
+		char ev[64 * 24];
+		size_t n = 0;
+		for (uint64_t bits = e->events; bits && n < sizeof(ev) - 32; bits &= bits - 1) {
+			unsigned b = (unsigned)__builtin_ctzll(bits);
+			const char *name = ap_event_name(b);
+			if (name)
+				n += (size_t)snprintf(ev + n, sizeof(ev) - n, "%s%s", n ? "," : "", name);
+			else
+				n += (size_t)snprintf(ev + n, sizeof(ev) - n, "%se%u", n ? "," : "", b);
+		}
+		write_label(w, "events", ev);
+	}
+	emit(w, P_SAMPLE);
+}
+
+int report_pprof_write(const struct report_pprof *p, const struct ap_report *r, const char *binary,
+                       struct cli_output *out)
+{
+	struct w w;
+	memset(&w, 0, sizeof(w));
+	w.r = r;
+	w.out = out;
+	if (deflateInit2(&w.z, 6, Z_DEFLATED, 15 + 16 /* gzip */, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		fprintf(stderr, "armprof report: pprof: zlib: cannot start a gzip stream\n");
+		return -1;
+	}
+	intern(&w, ""); /* string 0 is "" (profile.proto) */
+	for (int k = 0; k < N_VALUES; k++) {
+		pb_int(&w.msg, 1, intern(&w, value_names[k][0]));
+		pb_int(&w.msg, 2, intern(&w, value_names[k][1]));
+		emit(&w, P_SAMPLE_TYPE);
+	}
+	for (size_t k = 0; k < p->n && !w.failed; k++)
+		write_sample(&w, p, &p->e[k]);
+	/* one mapping over the whole address space, its functions known: pprof
+	 * then looks up no binary of its own */
+	pb_int(&w.msg, 1, 1);
+	pb_int(&w.msg, 3, UINT64_MAX);
+	pb_int(&w.msg, 5, intern(&w, binary ? binary : ""));
+	pb_int(&w.msg, 7, 1);
+	pb_int(&w.msg, 8, 1);
+	pb_int(&w.msg, 9, 1);
+	emit(&w, P_MAPPING);
+	for (size_t k = 0; k < w.n_locs && !w.failed; k++) {
+		pb_int(&w.msg, 1, k + 1);
+		pb_int(&w.msg, 2, 1);
+		pb_int(&w.msg, 3, w.locs[k].addr);
+		w.sub.len = 0;
+		pb_int(&w.sub, 1, w.locs[k].fn);
+		pb_int(&w.sub, 2, w.locs[k].line);
+		pb_bytes(&w.msg, 4, w.sub.p, w.sub.len);
+		emit(&w, P_LOCATION);
+	}
+	for (size_t k = 0; k < w.n_fns; k++) {
+		pb_int(&w.msg, 1, k + 1);
+		pb_int(&w.msg, 2, w.fn_names[k]);
+		pb_int(&w.msg, 3, w.fn_names[k]);
+		pb_int(&w.msg, 4, w.fn_files[k]);
+		emit(&w, P_FUNCTION);
+	}
+	uint32_t comment = intern(&w, "armprof report --format pprof (SPE samples)");
+	uint32_t samples = intern(&w, "samples"), count = intern(&w, "count");
+	pb_int(&w.msg, 1, samples);
+	pb_int(&w.msg, 2, count);
+	emit(&w, P_PERIOD_TYPE);
+	pb_int(&w.top, P_PERIOD, 1);
+	pb_int(&w.top, P_COMMENT, comment);
+	pb_int(&w.top, P_DEFAULT_SAMPLE_TYPE, samples);
+	for (size_t k = 0; k < w.n_strs; k++) {
+		pb_bytes(&w.top, P_STRING, w.strs[k], strlen(w.strs[k]));
+		if (w.top.len >= (1u << 16))
+			drain(&w, 0);
+	}
+	w.failed |= w.top.oom;
+	if (!w.failed)
+		drain(&w, 1);
+	deflateEnd(&w.z);
+	int failed = w.failed;
+	for (size_t k = 0; k < w.n_strs; k++)
+		free(w.strs[k]);
+	free(w.strs);
+	free(w.str_index);
+	free(w.loc_keys);
+	free(w.loc_ids);
+	free(w.locs);
+	free(w.fn_names);
+	free(w.fn_files);
+	free(w.fn_index);
+	free(w.top.p);
+	free(w.msg.p);
+	free(w.sub.p);
+	if (failed && !out->err)
+		fprintf(stderr, "armprof report: pprof: out of memory\n");
+	return failed ? -1 : 0;
+}
