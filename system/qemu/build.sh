@@ -112,7 +112,9 @@ fi
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 deps=(ninja-build pkg-config libglib2.0-dev libpixman-1-dev libfdt-dev libslirp-dev
-      libcap-ng-dev libattr1-dev dpkg-dev xz-utils python3-venv)
+      libcap-ng-dev libattr1-dev dpkg-dev xz-utils python3-venv ccache)
+# ccache: meson compiles through it when it is on PATH, so a rebuild whose key
+# changed only in a few files (armprof's headers, one patch) recompiles those.
 missing=()
 for p in "${deps[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
