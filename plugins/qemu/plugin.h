@@ -39,23 +39,31 @@ void on_mem_tb_start(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
  * opts.inline_ring is 0): returns 1 when QEMU will log the events. */
 int inline_ring_setup(qemu_plugin_id_t id);
 /* translate.c's registrations, instead of the callbacks. */
-void inline_ring_tb(struct qemu_plugin_tb *tb, struct tb_info *t);
-void inline_ring_mem(struct qemu_plugin_insn *insn, struct insn_info *in, int announce);
+enum { TB_SITE_NONE, TB_SITE_ACCESS, TB_SITE_START_ACCESS };
+/* The TB's room check, its start entry unless an access announces it,
+ * and its accesses' entries (site[i]: insn i's TB_SITE_*). */
+void inline_ring_tb(struct qemu_plugin_tb *tb, struct tb_info *t, const uint8_t *site, int announced);
+/* At a thread's exit: the next thread with its vCPU index attaches anew. */
+void inline_ring_detach(struct vcpu_state *v);
 /* In a forked child: detach every vCPU from its ring, so that the thread's
  * next TB calls back first (its vCPU is the child's own). */
 void inline_ring_forget(void);
-/* log->n from the ring's position, before the log is read or handed over. */
+/* The vCPU's ring (QEMU may move the rings when a thread starts: look
+ * it up each time). */
+struct qemu_plugin_ring *inline_ring_of(unsigned vcpu_index);
+/* log->n from the ring's room, before the log is read or handed over. */
 static inline void log_sync(struct vcpu_state *v)
 {
 	if (v->qring)
-		v->log->n = (uint32_t)((v->qring->pos - (uintptr_t)v->log->ev) / sizeof(struct plugin_event));
+		v->log->n = EVENT_RING_BATCH - (uint32_t)(inline_ring_of(v->index)->left / sizeof(struct plugin_event));
 }
 /* Point the ring at the free part of the current batch, after v->log changed. */
 static inline void log_attach(struct vcpu_state *v)
 {
 	if (v->qring) {
-		v->qring->pos = (uintptr_t)&v->log->ev[v->log->n];
-		v->qring->end = (uintptr_t)&v->log->ev[EVENT_RING_BATCH];
+		struct qemu_plugin_ring *r = inline_ring_of(v->index);
+		r->end = (uintptr_t)&v->log->ev[EVENT_RING_BATCH];
+		r->left = (EVENT_RING_BATCH - v->log->n) * sizeof(struct plugin_event);
 	}
 }
 

@@ -128,10 +128,11 @@ struct vcpu_state {
 	unsigned index;
 	int64_t tid;            /* guest thread id (= host tid under qemu-user) */
 	struct event_batch *log; /* the batch being filled */
-	/* Where QEMU appends this thread's events inline (inline_ring.c), or
-	 * NULL (callbacks, or not yet attached): then log->n counts them;
-	 * else its pos does, and log_sync brings log->n up to date. */
-	struct qemu_plugin_ring *qring;
+	/* QEMU appends this thread's events inline to its ring
+	 * (inline_ring.c), whose room ends at the batch's end: its left says
+	 * how many, and log_sync brings log->n up to date. Else (callbacks,
+	 * or not yet attached) log->n counts them. */
+	int qring;
 	struct event_ring ring;
 	/* Holding the vCPUs for a checkpoint (stop_signal.h): held at a TB
 	 * start (under hold_lock), or in a system call, where its log is
@@ -219,6 +220,7 @@ struct plugin_state {
 	struct replay_hub hub;
 	int use_hub;
 	int inline_ring; /* QEMU logs the events (inline_ring.c) */
+	int qemu_api;    /* the running QEMU's plugin API version (qemu_info_t) */
 
 	/* The vCPUs (process.c vcpu_get creates them, under hold_lock). */
 	struct vcpu_state *vcpus[PLUGIN_MAX_VCPUS];

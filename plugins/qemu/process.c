@@ -105,7 +105,7 @@ void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 	pthread_mutex_lock(&plugin.output_lock);
 	finish_thread(v);
 	v->active = 0; /* a new thread may reuse the index: new tid */
-	v->qring = NULL; /* QEMU frees the thread's ring */
+	inline_ring_detach(v); /* a new thread with this index attaches anew */
 	pthread_mutex_unlock(&plugin.output_lock);
 }
 
