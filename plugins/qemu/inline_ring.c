@@ -37,14 +37,14 @@ static void (*register_tb_cond_cb)(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_u
                                    qemu_plugin_u64 entry, uint64_t imm, void *userdata);
 static void (*register_ring_full_cb)(qemu_plugin_u64 ring, qemu_plugin_vcpu_udata_cb_t cb, void *userdata);
 
-/* The vCPUs' rings: one struct qemu_plugin_ring per vCPU. */
-static qemu_plugin_u64 rings;
+/* The vCPUs' rings: one struct qemu_plugin_ring per vCPU (the append's
+ * entry), and their left fields (the room check's). */
+static qemu_plugin_u64 rings, rings_left;
 
 /* A TB appends inline at most this many entries (its room check asks for
  * them all); a helper's access leaves them free. A TB that could append
  * more (hundreds of SIMD structure loads) appends from callbacks. */
 #define RING_KEEP_ENTRIES 1024u
-#define INLINE_RING_READY 0
 
 _Static_assert(sizeof(struct plugin_event) == 16 && sizeof(uintptr_t) == 8,
                "QEMU's ring entries are two 64-bit words: plugin_event's layout");
@@ -126,11 +126,6 @@ int inline_ring_setup(qemu_plugin_id_t id)
 	*(void **)&register_mem_inline = dlsym(RTLD_DEFAULT, "qemu_plugin_register_vcpu_mem_inline_per_vcpu");
 	*(void **)&register_tb_cond_cb = dlsym(RTLD_DEFAULT, "qemu_plugin_register_vcpu_tb_exec_cond_cb");
 	*(void **)&register_ring_full_cb = dlsym(RTLD_DEFAULT, "qemu_plugin_register_vcpu_ring_full_cb");
-	/* Not yet: under QEMU 10.2 with the patch the inline path loses
-	 * events (stream 2: 0.22 M operations replayed of 58.7 M), cause not
-	 * found yet; the callbacks serve until it is. */
-	if (!INLINE_RING_READY)
-		return 0;
 	if (!plugin.opts.inline_ring || !scoreboard_new || !scoreboard_find || !register_tb_inline ||
 	    !register_mem_inline || !register_tb_cond_cb || !register_ring_full_cb)
 		return 0;
@@ -138,6 +133,8 @@ int inline_ring_setup(qemu_plugin_id_t id)
 	rings.offset = 0;
 	if (!rings.score)
 		return 0;
+	rings_left = rings;
+	rings_left.offset = offsetof(struct qemu_plugin_ring, left);
 	register_ring_full_cb(rings, on_full, NULL);
 	return 1;
 }
@@ -168,7 +165,7 @@ void inline_ring_tb(struct qemu_plugin_tb *tb, struct tb_info *t, const uint8_t 
 	if (inline_ok) {
 		/* The room check first: QEMU emits a TB's operations in the
 		 * order they were registered. */
-		register_tb_cond_cb(tb, on_room, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_LT, rings,
+		register_tb_cond_cb(tb, on_room, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_LT, rings_left,
 		                    entries * sizeof(struct plugin_event), NULL);
 		if (!announced)
 			register_tb_inline(tb, QEMU_PLUGIN_INLINE_RING_APPEND, rings, (uintptr_t)t | EV_TB_START);
