@@ -8,13 +8,15 @@
  * helper call per access, so no plugin that sees every access and every
  * TB can run faster than this one: bench/bench_record.sh runs it beside
  * armprof record and plain QEMU. Not a product: it writes nothing. */
+#define _GNU_SOURCE 1 /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "a64_tb.h"
 #include "qemu_plugin_api.h"
 
-AP_QEMU_EXPORT int qemu_plugin_version = AP_QEMU_PLUGIN_API_VERSION;
+AP_QEMU_PLUGIN_VERSION
 
 /* One host cache line per vCPU, so that threads do not share counters. */
 static struct {
@@ -35,6 +37,8 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t
 	per_vcpu[vcpu_index & 255].events += vaddr | 1;
 }
 
+static int api_cur; /* the running QEMU's plugin API version */
+
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	(void)id;
@@ -42,9 +46,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	int announced = 0, seen_ldst = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		uint32_t word = 0;
-		size_t sz = qemu_plugin_insn_size(insn);
-		memcpy(&word, qemu_plugin_insn_data(insn), sz < 4 ? sz : 4);
+		uint32_t word = ap_qemu_insn_word(insn, api_cur);
 		struct ap_a64_class cls;
 		ap_a64_classify(word, &cls);
 		if (cls.kind != AP_A64_LDST)
@@ -64,6 +66,7 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	(void)argv;
 	if (info->system_emulation || strcmp(info->target_name, "aarch64") != 0)
 		return -1;
+	api_cur = info->version.cur;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
 	return 0;
 }

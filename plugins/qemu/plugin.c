@@ -30,7 +30,7 @@
 #include "replay_hub.h"
 #include "stop_signal.h"
 
-AP_QEMU_EXPORT int qemu_plugin_version = AP_QEMU_PLUGIN_API_VERSION;
+AP_QEMU_PLUGIN_VERSION
 
 AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
                                        char **argv)
@@ -48,6 +48,7 @@ AP_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		qemu_plugin_outs("armprof plugin: missing cfg=FILE (use `armprof record`)\n");
 		return -1;
 	}
+	plugin.qemu_api = info->version.cur;
 	if (plugin_options_load(&plugin.opts, cfg, err, sizeof(err)) < 0 ||
 	    plugin_uarch_config(&plugin.uarch_cfg, plugin.opts.uarch_keys, err, sizeof(err)) < 0) {
 		qemu_plugin_outs("armprof plugin: ");

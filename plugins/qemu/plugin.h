@@ -36,8 +36,15 @@ void on_mem_tb_start(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
  * opts.inline_ring is 0): returns 1 when QEMU will log the events. */
 int inline_ring_setup(qemu_plugin_id_t id);
 /* translate.c's registrations, instead of the callbacks. */
-void inline_ring_tb(struct qemu_plugin_tb *tb, struct tb_info *t);
-void inline_ring_mem(struct qemu_plugin_insn *insn, struct insn_info *in, int announce);
+enum { TB_SITE_NONE, TB_SITE_ACCESS, TB_SITE_START_ACCESS };
+/* The TB's room check, its start entry unless an access announces it,
+ * and its accesses' entries (site[i]: insn i's TB_SITE_*). */
+void inline_ring_tb(struct qemu_plugin_tb *tb, struct tb_info *t, const uint8_t *site, int announced);
+/* At a thread's exit: the next thread with its vCPU index attaches anew. */
+void inline_ring_detach(struct vcpu_state *v);
+/* In a forked child: detach every vCPU from its ring, so that the thread's
+ * next TB calls back first (its vCPU is the child's own). */
+void inline_ring_forget(void);
 
 /* replay.c */
 /* event_replay_fn of a vCPU's ring (ctx: its struct vcpu_state). */

@@ -128,10 +128,11 @@ struct vcpu_state {
 	unsigned index;
 	int64_t tid;            /* guest thread id (= host tid under qemu-user) */
 	struct event_batch *log; /* the batch being filled */
-	/* Where QEMU appends this thread's events inline (inline_ring.c), or
-	 * NULL (callbacks, or not yet attached): then log->n counts them;
-	 * else its pos does, and log_sync brings log->n up to date. */
-	struct qemu_plugin_ring *qring;
+	/* QEMU appends this thread's events inline to its ring
+	 * (inline_ring.c), whose room ends at the batch's end: its left says
+	 * how many, and log_sync brings log->n up to date. Else (callbacks,
+	 * or not yet attached) log->n counts them. */
+	int qring;
 	struct event_ring ring;
 	/* Holding the vCPUs for a checkpoint (stop_signal.h): held at a TB
 	 * start (under hold_lock), or in a system call, where its log is
@@ -219,6 +220,7 @@ struct plugin_state {
 	struct replay_hub hub;
 	int use_hub;
 	int inline_ring; /* QEMU logs the events (inline_ring.c) */
+	int qemu_api;    /* the running QEMU's plugin API version (qemu_info_t) */
 
 	/* The vCPUs (process.c vcpu_get creates them, under hold_lock). */
 	struct vcpu_state *vcpus[PLUGIN_MAX_VCPUS];
@@ -270,18 +272,20 @@ __attribute__((noreturn)) void plugin_fail(const char *msg);
 
 /* inline_ring.c's vCPU log (struct vcpu_state.qring), kept by every part that
  * hands the log over. */
-/* log->n from the ring's position, before the log is read or handed over. */
+struct qemu_plugin_ring *inline_ring_of(unsigned vcpu_index);
+/* log->n from the ring's room, before the log is read or handed over. */
 static inline void log_sync(struct vcpu_state *v)
 {
 	if (v->qring)
-		v->log->n = (uint32_t)((v->qring->pos - (uintptr_t)v->log->ev) / sizeof(struct plugin_event));
+		v->log->n = EVENT_RING_BATCH - (uint32_t)(inline_ring_of(v->index)->left / sizeof(struct plugin_event));
 }
 /* Point the ring at the free part of the current batch, after v->log changed. */
 static inline void log_attach(struct vcpu_state *v)
 {
 	if (v->qring) {
-		v->qring->pos = (uintptr_t)&v->log->ev[v->log->n];
-		v->qring->end = (uintptr_t)&v->log->ev[EVENT_RING_BATCH];
+		struct qemu_plugin_ring *r = inline_ring_of(v->index);
+		r->end = (uintptr_t)&v->log->ev[EVENT_RING_BATCH];
+		r->left = (EVENT_RING_BATCH - v->log->n) * sizeof(struct plugin_event);
 	}
 }
 

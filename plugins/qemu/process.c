@@ -105,7 +105,7 @@ void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 	pthread_mutex_lock(&plugin.output_lock);
 	finish_thread(v);
 	v->active = 0; /* a new thread may reuse the index: new tid */
-	v->qring = NULL; /* QEMU frees the thread's ring */
+	inline_ring_detach(v); /* a new thread with this index attaches anew */
 	pthread_mutex_unlock(&plugin.output_lock);
 }
 
@@ -223,16 +223,6 @@ void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, i
 
 /* In a forked child: detach every vCPU from its inline ring (inline_ring.c),
  * so that the thread's next TB calls back first (its vCPU is the child's own). */
-static void inline_ring_forget(void)
-{
-	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++) {
-		struct vcpu_state *v = plugin.vcpus[i];
-		if (v && v->qring) {
-			v->qring->pos = v->qring->end = 0;
-			v->qring = NULL;
-		}
-	}
-}
 
 /* The program forked (qemu-user forks the host process, plugin and all):
  * the child is a process of the program's to profile on its own, as perf

@@ -43,13 +43,26 @@ static int slot_of(int sig)
 	return -1;
 }
 
+static int is_default(const struct sigaction *a)
+{
+	return a->sa_handler == SIG_DFL;
+}
+
 static void to_qemu(int k, int sig, siginfo_t *info, void *uc)
 {
 	const struct sigaction *a = &qemu_action[k];
-	if (a->sa_flags & SA_SIGINFO)
+	if (is_default(a)) {
+		/* QEMU left the host's default action (QEMU 9 and later, for a
+		 * signal that dumps no core, while the program leaves it at its
+		 * default): that action, on this thread, once this handler
+		 * returns (the signal is blocked until then). */
+		signal(sig, SIG_DFL);
+		syscall(SYS_tgkill, getpid(), (pid_t)syscall(SYS_gettid), sig);
+	} else if (a->sa_flags & SA_SIGINFO) {
 		a->sa_sigaction(sig, info, uc);
-	else if (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN)
+	} else if (a->sa_handler != SIG_IGN) {
 		a->sa_handler(sig);
+	}
 }
 
 /* Async-signal-safe: atomics, a copy, sem_post. */
@@ -78,20 +91,30 @@ static void on_signal(int sig, siginfo_t *info, void *uc)
 	errno = saved_errno;
 }
 
-/* Put on_signal in front of QEMU's handler for slot k, if QEMU's is there. */
+/* Put on_signal in front of QEMU's action for slot k: its handler (QEMU
+ * 7.2 has one for every signal), or the host's default action, which QEMU
+ * 9 and later leave for a signal that dumps no core while the program
+ * leaves it at its default. */
 static void wrap(int k)
 {
 	int sig = stop_signals[k];
 	struct sigaction cur;
-	if (sigaction(sig, NULL, &cur) != 0 || !(cur.sa_flags & SA_SIGINFO) || cur.sa_sigaction == on_signal)
-		return; /* default, ignored (the program's SIG_IGN), or ours already */
-	if (!atomic_load(&have_qemu_action[k])) {
+	if (sigaction(sig, NULL, &cur) != 0 || cur.sa_handler == SIG_IGN ||
+	    (!(cur.sa_flags & SA_SIGINFO) && !is_default(&cur)) || cur.sa_sigaction == on_signal)
+		return; /* ignored (the program's SIG_IGN), not QEMU's, or ours already */
+	if (!atomic_load(&have_qemu_action[k]) || is_default(&cur) || is_default(&qemu_action[k])) {
 		qemu_action[k] = cur;
 		atomic_store(&have_qemu_action[k], 1);
 	} else if (cur.sa_sigaction != qemu_action[k].sa_sigaction) {
 		return; /* not QEMU's: leave it alone */
 	}
 	struct sigaction mine = cur;
+	if (is_default(&cur)) {
+		/* As QEMU's own handler: every signal blocked while it runs. */
+		sigfillset(&mine.sa_mask);
+		mine.sa_flags = SA_RESTART;
+	}
+	mine.sa_flags |= SA_SIGINFO;
 	mine.sa_sigaction = on_signal;
 	sigaction(sig, &mine, NULL);
 }

@@ -27,18 +27,18 @@ void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	t->n = (uint32_t)n;
 	int announced = 0; /* a memory callback announces the TB's start */
 	int seen_ldst = 0;
+	uint8_t site[PLUGIN_MAX_TB_INSNS]; /* inline ring: each insn's TB_SITE_* */
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		struct insn_info *in = &t->insn[i];
-		uint32_t word = 0;
-		size_t sz = qemu_plugin_insn_size(insn);
-		memcpy(&word, qemu_plugin_insn_data(insn), sz < 4 ? sz : 4);
+		uint32_t word = ap_qemu_insn_word(insn, plugin.qemu_api);
 		in->pc = qemu_plugin_insn_vaddr(insn);
 		if (i == 0)
 			guest_maps_note(in->pc, qemu_plugin_insn_haddr(insn));
 		in->tb = t;
 		in->index = (uint16_t)i;
 		ap_a64_classify(word, &in->cls);
+		site[i] = TB_SITE_NONE;
 		if (in->cls.kind != AP_A64_LDST)
 			continue;
 		uint16_t f = in->cls.flags;
@@ -50,7 +50,7 @@ void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		int announce = a64_announces_tb(&in->cls, !seen_ldst);
 		seen_ldst = 1;
 		if (plugin.inline_ring)
-			inline_ring_mem(insn, in, announce);
+			site[i] = announce ? TB_SITE_START_ACCESS : TB_SITE_ACCESS;
 		else
 			qemu_plugin_register_vcpu_mem_cb(insn, announce ? on_mem_tb_start : on_mem,
 			                                 QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, in);
@@ -69,8 +69,8 @@ void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		                        (f & AP_A64_F_CALL ? AP_UARCH_BR_CALL : 0) |
 		                        (f & AP_A64_F_RETURN ? AP_UARCH_BR_RETURN : 0));
 	}
-	if (!announced && plugin.inline_ring)
-		inline_ring_tb(tb, t);
+	if (plugin.inline_ring)
+		inline_ring_tb(tb, t, site, announced);
 	else if (!announced)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
 	pthread_mutex_lock(&plugin.tb_lock);

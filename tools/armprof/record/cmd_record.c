@@ -396,11 +396,11 @@ int cmd_record(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	/* qemu-aarch64 [-L SYSROOT] -plugin armprof-qemu.so,cfg=FILE PROG ARGS... */
+	/* qemu-aarch64 -R SIZE [-L SYSROOT] -plugin armprof-qemu.so,cfg=FILE PROG ARGS... */
 	int nargs = 0;
 	while (o.prog_argv[nargs])
 		nargs++;
-	char **qargv = calloc((size_t)nargs + 9, sizeof(*qargv));
+	char **qargv = calloc((size_t)nargs + 11, sizeof(*qargv));
 	char plugarg[2 * PATH_MAX + 32];
 	snprintf(plugarg, sizeof(plugarg), "%s,cfg=%s", plugin, t.cfg);
 	char qemu_built[PATH_MAX];
@@ -411,6 +411,13 @@ int cmd_record(int argc, char **argv)
 	}
 	int q = 0;
 	qargv[q++] = (char *)qemu;
+	/* The program's address space reserved at start (1 TiB): QEMU 8 and
+	 * later otherwise place its stack and mmaps where the host puts them,
+	 * beside the plugin's own allocations and under the host's address
+	 * randomization, so its data addresses (and so the model's caches and
+	 * the records) would change from run to run. */
+	qargv[q++] = (char *)"-R";
+	qargv[q++] = (char *)"0x10000000000";
 	if (sysroot[0]) {
 		qargv[q++] = (char *)"-L";
 		qargv[q++] = sysroot;
