@@ -25,8 +25,8 @@
 # lists are updated once and the versions resolved again, and if that fails
 # too the script stops saying so (--suite trixie is the stable fallback).
 #
-# --tests adds what perf's own shell and attr tests need (dash, coreutils,
-# gcc and binutils, python3: the suite's versions, listed below), PACKAGEs
+# --tests adds what perf's own shell and attr tests need (bash, dash,
+# coreutils, gcc and binutils, python3: the suite's versions, listed below), PACKAGEs
 # (optional) more arm64 packages: unpacked whole into the initramfs (but
 # their documentation), with the shared libraries their programs need. Two
 # links their maintainer scripts would make are made too: /bin/sh -> dash
@@ -115,23 +115,27 @@ APT=("${SUITE_APT[@]}")
 apt_lists=${ARMPROF_CACHE:-$src/.cache}/apt/$suite/lists
 
 # --tests: what perf's own tests run in the guest (docs/system.md, "perf's
-# own tests"): dash for their #!/bin/sh, coreutils and python3 (attr.py,
-# and dropping root for the fork test), gcc and binutils (tests that build
-# a workload). The compiler's and Python's versioned packages are the ones
-# the suite's gcc and python3-minimal name, so the list follows the suite.
+# own tests"): bash and dash for their #!/bin/bash and #!/bin/sh, coreutils,
+# python3 (attr.py, and dropping root for the fork test), gcc and binutils
+# (tests that build a workload). The list per suite is these packages'
+# dependencies of these families, as the suite's lists name them (bookworm:
+# gcc-12, cpp-12, libgcc-12-dev, python3.11; trixie: gcc-14 and its
+# gcc-14-aarch64-linux-gnu, python3.13; unstable: gcc-16, python3.14), so
+# that it follows unstable; libraries come in with the ELF closure below.
+test_roots=(bash dash coreutils gcc binutils libc6-dev python3)
+test_families='^(bash|dash|coreutils|gcc|cpp|binutils|libgcc-[0-9]+-dev|libc6-dev|linux-libc-dev|libcrypt-dev|python3|libpython3)'
 test_packages() {
-  local gccv pyv
-  gccv=$(apt-cache "${APT[@]}" depends gcc:arm64 2> /dev/null | sed -n 's/^ *Depends: gcc-\([0-9][0-9]*\)\(:arm64\)\{0,1\}$/\1/p' | head -n 1)
-  pyv=$(apt-cache "${APT[@]}" depends python3-minimal:arm64 2> /dev/null |
-    sed -n 's/^ *Depends: python\(3\.[0-9][0-9]*\)-minimal\(:arm64\)\{0,1\}$/\1/p' | head -n 1)
-  [ -n "$gccv" ] && [ -n "$pyv" ] || die "cannot tell $suite's gcc-N and python3.N (apt-cache depends gcc python3-minimal)"
-  echo dash coreutils libc6 gcc "gcc-$gccv" "cpp-$gccv" "libgcc-$gccv-dev" binutils binutils-aarch64-linux-gnu \
-    libc6-dev linux-libc-dev libcrypt-dev python3-minimal "python$pyv-minimal" "libpython$pyv-minimal" \
-    "libpython$pyv-stdlib"
-  case "$suite" in
-    # From Debian 13 on, gcc-N and cpp-N are links to the triplet's packages.
-    trixie | unstable) echo "gcc-$gccv-aarch64-linux-gnu" "cpp-$gccv-aarch64-linux-gnu" ;;
-  esac
+  local deps bare
+  deps=$(apt-cache "${APT[@]}" depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+    --no-replaces --no-enhances "${test_roots[@]/%/:arm64}" 2> /dev/null)
+  # arm64 packages, and those of Architecture: all (named without one; not
+  # the cross toolchain's -cross ones).
+  bare=$(sed -n 's/^\([a-z0-9][^ <>:]*\)$/\1/p' <<< "$deps" | sort -u | grep -E "$test_families")
+  # shellcheck disable=SC2086
+  [ -z "$bare" ] || bare=$(apt-cache "${APT[@]}" show --no-all-versions $bare 2> /dev/null |
+    awk '/^Package: / { p = $2 } /^Architecture: all$/ { print p }')
+  { sed -n 's/^\([a-z0-9][^ <>:]*\):arm64$/\1/p' <<< "$deps" && echo "$bare"; } | sed '/^$/d' | sort -u |
+    grep -E "$test_families" | grep -v -- -cross || die "apt-cache depends --recurse ${test_roots[*]} named none of perf's test packages ($suite)"
 }
 if [ $tests = 1 ]; then
   # shellcheck disable=SC2207
@@ -159,7 +163,17 @@ resolve() {
   # shellcheck disable=SC2046
   versions=$(apt-cache "${APT[@]}" show --no-all-versions $(sed 's/$/:arm64/' <<< "$pkgs") 2> /dev/null |
     awk '/^Package: / { p = $2 } /^Version: / { print p "=" $2 }' | sort -u)
-  for p in $pkgs; do
+  # Architecture: all packages (linux-libc-dev in unstable) by their name.
+  all=$(for p in $pkgs; do grep -q "^$p=" <<< "$versions" || echo "$p"; done)
+  if [ -n "$all" ]; then
+    # shellcheck disable=SC2086
+    all=$(apt-cache "${APT[@]}" show --no-all-versions $all 2> /dev/null |
+      awk '/^Package: / { p = $2 } /^Version: / { v = $2 } /^Architecture: all/ { print p "=" v }' | sort -u)
+    versions=$(printf '%s\n%s\n' "$versions" "$all" | sed '/^$/d' | sort -u)
+  fi
+  # What was asked for must be there; a dependency without a version of
+  # its own is virtual (its provider is in the list too).
+  for p in "$kpkg" $kpkgs busybox-static linux-perf "${extras[@]}"; do
     grep -q "^$p=" <<< "$versions" || die "no arm64 version of $p in $suite's package lists (apt-cache show $p:arm64)"
   done
   key=$( (cat "$here/build.sh" "$here/init.sh" && echo "suite=$suite tests=$tests" && echo "$versions" &&
@@ -191,7 +205,9 @@ mkdir -p "$work/debs" "$work/pkgroot" "$work/root" "$work/kit"
 download() {
   say "downloading $(wc -l <<< "$versions") arm64 packages of $suite (kernel $krel)"
   # shellcheck disable=SC2046
-  (cd "$work/debs" && apt-get "${APT[@]}" download -qq $(sed 's/=/:arm64=/' <<< "$versions") 2> download.err)
+  (cd "$work/debs" && apt-get "${APT[@]}" download -qq $(for v in $versions; do
+    grep -qxF "$v" <<< "$all" && echo "$v" || echo "${v/=/:arm64=}"
+  done) 2> download.err)
 }
 if ! download; then
   # The lists can name files the pool no longer serves (unstable moves on):
@@ -279,8 +295,11 @@ bb=$pr/bin/busybox
 [ -x "$bb" ] || bb=$pr/usr/bin/busybox # merged /usr (Debian 13 on)
 [ -x "$bb" ] || die "busybox-static has no bin/busybox nor usr/bin/busybox"
 cp "$bb" "$root/bin/busybox"
-# dash's link is usr/bin/sh from Debian 13 on; /init runs /bin/sh.
-[ -e "$root/bin/sh" ] || [ ! -e "$root/usr/bin/sh" ] || ln -s /usr/bin/sh "$root/bin/sh"
+# dash's link is usr/bin/sh from Debian 13 on, bash usr/bin/bash; /init
+# runs /bin/sh, perf's shell tests #!/bin/sh or #!/bin/bash.
+for x in sh bash; do
+  [ -e "$root/bin/$x" ] || [ ! -e "$root/usr/bin/$x" ] || ln -s "/usr/bin/$x" "$root/bin/$x"
+done
 [ -e "$root/bin/sh" ] || ln -s busybox "$root/bin/sh"
 [ -x "$pr/usr/bin/perf" ] || die "linux-perf has no usr/bin/perf"
 cp "$pr/usr/bin/perf" "$root/usr/bin/perf"

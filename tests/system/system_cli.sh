@@ -45,17 +45,25 @@ expect 0 "" -- "${sys[@]}" -- echo several words
 
 # QEMU's command line: the machine, SPE, the kernel's command line, both shares.
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --cpus 4 --memory 2048 --config spe.max_size=7 --config spe.align=6 -- true
-for want in "virt,gic-version=3" "neoverse-n1,spe=on,spe-config=spe.max_size=7;spe.align=6" \
+for want in "virt,gic-version=3" "neoverse-n1,spe=on,spe-config=spe.max_size=7;spe.align=6;uarch=on" \
   "-smp" "4" "2048" "-nographic" "-no-reboot" "$work/kit/vmlinuz" "$work/kit/initrd.img" \
   "local,id=share,path=$work/share,security_model=none" "virtio-9p-device,fsdev=share,mount_tag=armprof" \
   "virtio-9p-device,fsdev=ctl,mount_tag=armprofctl"; do
   grep -qxF -- "$want" "$work/args.txt" || bad "QEMU argument $want missing: $(tr '\n' ' ' < "$work/args.txt")"
 done
 grep -Eq '^console=ttyAMA0 kpti=off .*armprof\.nonce=[0-9a-f]{16}$' "$work/args.txt" || bad "kernel command line: $(grep console "$work/args.txt")"
-# The timing model: --timing, and --uarch K=V (checked here, passed as
+# The timing model: on by default (issue 27), --no-timing turns it off,
+# --timing says the default; --uarch K=V (checked here, passed as
 # uarch.K=V items; docs/system.md).
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" -- true
+grep -qxF "neoverse-n1,spe=on,spe-config=uarch=on" "$work/args.txt" || bad "timing by default: $(grep neoverse "$work/args.txt")"
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --timing -- true
 grep -qxF "neoverse-n1,spe=on,spe-config=uarch=on" "$work/args.txt" || bad "--timing: $(grep neoverse "$work/args.txt")"
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --no-timing -- true
+grep -qxF "neoverse-n1,spe=on" "$work/args.txt" || bad "--no-timing: $(grep neoverse "$work/args.txt")"
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --no-timing --config spe.max_size=7 -- true
+grep -qxF "neoverse-n1,spe=on,spe-config=spe.max_size=7" "$work/args.txt" || bad "--no-timing --config: $(grep neoverse "$work/args.txt")"
+expect 2 "--uarch configures the timing model: not with --no-timing" -- "${sys[@]}" --no-timing --uarch llc.size=2M -- true
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --config spe.max_size=7 --uarch llc.size=2M --uarch dram.latency=250 -- true
 grep -qxF "neoverse-n1,spe=on,spe-config=spe.max_size=7;uarch.llc.size=2M;uarch.dram.latency=250;uarch=on" "$work/args.txt" ||
   bad "--uarch: $(grep neoverse "$work/args.txt")"
@@ -64,7 +72,7 @@ expect 2 "--uarch l1d.size: want KEY=VALUE" -- "${sys[@]}" --uarch l1d.size -- t
 expect 2 "--uarch: inconsistent timing model" -- "${sys[@]}" --uarch l1d.size=3K -- true
 expect 2 "not with --no-spe" -- "${sys[@]}" --no-spe --timing -- true
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --no-spe -- true
-grep -qx "neoverse-n1" "$work/args.txt" || bad "--no-spe: $(grep neoverse "$work/args.txt")"
+grep -qx "neoverse-n1" "$work/args.txt" || bad "--no-spe (no timing model either): $(grep neoverse "$work/args.txt")"
 # A path with a comma is escaped for QEMU's option syntax.
 mkdir -p "$work/a,b"
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "$armprof" system --qemu "$fake" --kit "$work/kit" --share "$work/a,b" -- 'echo x > f'
