@@ -277,6 +277,12 @@ for m in virtio_mmio 9pnet_virtio 9p arm_spe_pmu; do
   add_module "$m"
 done
 printf '%s\n' "${load_order[@]}" > "$root/lib/modules/$krel/armprof-load-order"
+# The kernel's lists of its built-in and its modules (a few KiB): with the
+# modules above they make a modules tree depmod takes (tests/system's
+# system_kernel boots this kernel under another kit as "the user's").
+for f in modules.builtin modules.order; do
+  [ ! -f "$mdir/$f" ] || cp "$mdir/$f" "$root/lib/modules/$krel/"
+done
 
 # The extra packages, whole but their documentation.
 for deb in "$work"/debs/*.deb; do
