@@ -23,6 +23,8 @@ echo "|---|---|---|---|---|---|"
 first=""
 for kit in "$@"; do
   rel=$(sed -n 's/^kernel=//p' "$kit/VERSION")
+  name=$(sed -n 's/^suite=//p' "$kit/VERSION")
+  ! grep -qx tests=1 "$kit/VERSION" || name=$name-tests
   : > "$tmp/times"
   for _ in $(seq "$runs"); do
     s=$(date +%s.%N)
@@ -35,6 +37,6 @@ for kit in "$@"; do
   med=$(awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' "$tmp/sorted")
   [ -n "$first" ] || first=$med
   mb=$(( $(stat -L -c %s "$kit/initrd.img") / 1000000 ))
-  printf '| %s | %s | %d | %.2f | %.2f | %.2fx |\n' "$(basename "$(readlink -f "$kit")")" "$rel" "$mb" "$best" "$med" \
+  printf '| %s | %s | %d | %.2f | %.2f | %.2fx |\n' "${name:-$(basename "$kit")}" "$rel" "$mb" "$best" "$med" \
     "$(echo "$med / $first" | bc -l)"
 done
