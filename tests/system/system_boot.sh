@@ -46,7 +46,7 @@ start=$(date +%s.%N)
   cat in.bin > copy.bin
   echo "written in the guest" > "'"$work"'/share/from-guest.txt"
   perf list > list.txt 2> /dev/null
-  echo "perf list: $? $(grep -c "Software event" list.txt) software events"
+  echo "perf list: $? $(grep -c -E "^ *(cpu-clock|task-clock|context-switches|page-faults)([ \t]|$)" list.txt) software events"
   grep -q arm_spe list.txt && echo "arm_spe event: yes" || echo "arm_spe event: no"
   perf record -e cpu-clock -o perf.data ./prog > prog.out 2> record.err
   echo "perf record: $?"
