@@ -54,9 +54,14 @@ deps=$(apt-cache "${APT[@]}" show "$hdr:arm64" | sed -n 's/^Depends: //p' | head
 common=$(grep -o 'linux-headers-[^ ,]*-common' <<< "$deps" | head -n 1)
 kbuild=$(grep -o 'linux-kbuild-[^ ,]*' <<< "$deps" | head -n 1)
 [ -n "$common" ] && [ -n "$kbuild" ] || die "cannot read $hdr's dependencies: $deps"
+# The headers want linux-kbuild at ">=" their version: its candidate.
+kbarch=arm64
+[ "$suite" != bookworm ] || kbarch=$(dpkg --print-architecture)
+kbv=$(apt-cache "${APT[@]}" show --no-all-versions "$kbuild:$kbarch" 2> /dev/null | sed -n 's/^Version: //p' | head -n 1)
+[ -n "$kbv" ] || die "$suite's lists have no $kbuild:$kbarch"
 if [ "$suite" = bookworm ]; then
   command -v aarch64-linux-gnu-gcc-12 > /dev/null || die "aarch64-linux-gnu-gcc-12 not found (Debian package gcc-12-aarch64-linux-gnu)"
-  get=("$hdr:arm64=$version" "$common=$version" "$kbuild=$version")
+  get=("$hdr:arm64=$version" "$common=$version" "$kbuild=$kbv")
 else
   # The guest that builds it: a kit of the suite with its compiler.
   bkit=$kit
@@ -68,7 +73,7 @@ else
   [ -x "$armprof" ] || die "no $armprof to boot the guest that builds the module (bash scripts/build.sh, or ARMPROF=)"
   makev=$(apt-cache "${APT[@]}" show --no-all-versions make:arm64 2> /dev/null | sed -n 's/^Version: //p' | head -n 1)
   [ -n "$makev" ] || die "$suite's lists have no make:arm64"
-  get=("$hdr:arm64=$version" "$common=$version" "$kbuild:arm64=$version" "make:arm64=$makev")
+  get=("$hdr:arm64=$version" "$common=$version" "$kbuild:arm64=$kbv" "make:arm64=$makev")
 fi
 key=$( (cat "$0" "$here"/pmu_ss/*; echo "$suite ${get[*]}") | sha256sum | cut -c1-16)
 out=$cache/$key
