@@ -34,7 +34,7 @@ pop="perf stat -x, -e r4000 -o POP -- perf record -q -e arm_spe_0//u -o p.data .
 sys -- "${pop/POP/pop-t.txt} &&
         perf record -q -e $spe -o t.data ./timing $steps > /dev/null &&
         perf report -i t.data --stdio --mem-mode --sort mem,sym > guest-mem.txt 2> /dev/null &&
-        perf script -i t.data -F event,ip,sym > guest-script.txt 2> /dev/null" > out.txt ||
+        perf script -i t.data -F event,ip,sym,flags > guest-script.txt 2> /dev/null" > out.txt ||
   fail "armprof system (timing model): $(tail -20 out.txt)"
 "$armprof" report --format json --top 0 t.data > t.json 2> t.err || fail "armprof report: $(cat t.err)"
 
@@ -111,11 +111,16 @@ def top(sym):
 print("perf --mem-mode:", {s: top(s) for s in ("chase_l1", "chase_dram")})
 assert top("chase_l1").startswith("L1"), top("chase_l1")
 assert "RAM" in top("chase_dram"), top("chase_dram")
+# A mispredicted branch: a branch-miss sample (perf 6.x), or a branch
+# sample whose flags say miss (perf 7.x: "jcc/miss,not_taken/").
 events = collections.Counter()
 for line in open(sys.argv[3]):
     parts = line.split()
     if len(parts) >= 2:
-        events[(parts[0].rstrip(":"), parts[-1])] += 1
+        ev = parts[0].rstrip(":")
+        events[(ev, parts[-1])] += 1
+        if ev == "branch" and re.search(r"/(\S*,)?miss[,/]", line):
+            events[("branch-miss", parts[-1])] += 1
 print("perf script branch-miss:", {s: events[("branch-miss", s)] for s in ("branch_random", "branch_taken")})
 assert events[("branch-miss", "branch_random")] >= 10, events
 assert events[("branch-miss", "branch_taken")] <= events[("branch-miss", "branch_random")] / 20, events
