@@ -3,14 +3,15 @@
 # aarch64 program on armprof's QEMU (system/qemu) in three configurations,
 # in one run of this script so the ratios compare like with like:
 #   off      the same QEMU with spe=off (QEMU as upstream runs it)
-#   idle     spe=on, nothing recording: the inline count of every instruction
+#   idle     spe=on, --no-timing, nothing recording: the inline count of
+#            every instruction (clock and perf are --no-timing too)
 #   clock    spe=on, perf record -e cpu-clock of the program: perf's own
 #            start-up and exit (a large program under TCG), no SPE
 #   perf     spe=on, perf record -e arm_spe_0/ts_enable=1,pa_enable=1/ of
 #            the program: sampling every 1024 operations (the driver's
 #            default), records written through the guest's page tables,
 #            PMBIRQ, the driver, perf copying the AUX buffer
-#   timing   spe=on with the timing model (armprof system --timing), nothing
+#   timing   spe=on with the timing model (armprof system's default), nothing
 #            recording: every load, store and branch logged inline and fed
 #            to lib/uarch (docs/system-qemu.md)
 #   perf-timing  perf as above, with the timing model
@@ -46,9 +47,9 @@ run() { # NAME ARMPROF-SYSTEM-OPTIONS... -- GUEST-PREFIX
   [ -s "$tmp/$name.sorted" ] || { echo "bench_system: $name printed no times: $(cat "$tmp/$name.times")" >&2; exit 2; }
 }
 run off --no-spe -- ""
-run idle -- ""
-run clock -- "perf record -q -e cpu-clock -o /tmp/c.data --"
-run perf -- "perf record -q -e arm_spe_0/ts_enable=1,pa_enable=1/ -o /tmp/p.data --"
+run idle --no-timing -- ""
+run clock --no-timing -- "perf record -q -e cpu-clock -o /tmp/c.data --"
+run perf --no-timing -- "perf record -q -e arm_spe_0/ts_enable=1,pa_enable=1/ -o /tmp/p.data --"
 run timing --timing -- ""
 run perf-timing --timing -- "perf record -q -e arm_spe_0/ts_enable=1,pa_enable=1/ -o /tmp/p.data --"
 

@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(build-essential python3 cmake ninja-build pkg-config clang libclang-rt-14-dev
       libelf-dev libdw-dev libcapstone-dev libzstd-dev zlib1g-dev zstd bc binutils golang-go
       qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross linux-perf dwz
-      qemu-system-arm cpio chromium)
+      qemu-system-arm cpio chromium kmod)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,24 +1,34 @@
 #!/usr/bin/env bash
 # Builds the guest's test module pmu_ss/pmu_ss_test.ko (PMU snapshots from
-# EL1, docs/system.md "PMU snapshots") for the kernel of a guest kit, against
-# Debian's own arm64 kernel headers, with the cross compiler:
+# EL1, docs/system.md "PMU snapshots") for the kernel of a guest kit,
+# against the kit's suite's own arm64 kernel headers:
 #
 #   bash system/guest/build-module.sh [KIT]   # prints the .ko's path on stdout
 #
-# KIT (default $ARMPROF_KIT, else .cache/kit/current) names its kernel
-# release in VERSION (kernel=6.1.0-N-arm64). The packages are downloaded
-# (apt-get download, never installed) as system/kit/build.sh does:
-# linux-headers-<release> (arm64), its -common, and linux-kbuild-6.1 of
-# this host's architecture at the same version (its fixdep and modpost run
-# here). The module goes to .cache/guest-modules/<key>/ (key: this script,
-# the module's source, the package versions), .cache/guest-modules/current
-# pointing at the newest; a module with the same key is reused.
-# Needs gcc-aarch64-linux-gnu (aarch64-linux-gnu-gcc-12), make, and Debian's
-# arm64 package lists (bash system/kit/build.sh sets them up).
+# KIT (default $ARMPROF_KIT, else .cache/kit/current) names its suite and
+# kernel release in VERSION (suite=, kernel=). The packages are downloaded
+# (apt-get download, never installed; newer suites through the project's
+# own lists, system/debian-suite.sh): linux-headers-<release> (arm64), its
+# -common, and its linux-kbuild.
+#   bookworm: linux-kbuild of this host's architecture (its fixdep and
+#     modpost run here) and the cross compiler aarch64-linux-gnu-gcc-12, the
+#     compiler the kernel was built with.
+#   trixie, unstable: their kernels are built with gcc 14 / 16, and their
+#     linux-kbuild needs a newer glibc than Debian 12's, so the module is
+#     built in a guest of the suite's own kit with perf's test dependencies
+#     (bash system/kit/build.sh --suite SUITE --tests: the suite's gcc),
+#     by `armprof system --no-spe` (build/armprof, or $ARMPROF; any QEMU),
+#     with the arm64 linux-kbuild and the suite's make.
+# The module goes to .cache/guest-modules/<key>/ (ARMPROF_MODULE_CACHE
+# overrides .cache/guest-modules; key: this script, the module's source, the
+# package versions), .cache/guest-modules/<release> (what the tests load
+# for a kit of that kernel) and .cache/guest-modules/current pointing at
+# the newest; a module with the same key is reused.
+# Needs make, and for bookworm gcc-aarch64-linux-gnu (aarch64-linux-gnu-gcc-12).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-cache=$src/.cache/guest-modules
+cache=${ARMPROF_MODULE_CACHE:-$src/.cache/guest-modules}
 say() { echo "guest/build-module.sh: $*" >&2; }
 die() {
   say "error: $*"
@@ -28,19 +38,48 @@ kit=${1:-${ARMPROF_KIT:-$src/.cache/kit/current}}
 [ -f "$kit/VERSION" ] || die "no guest kit at $kit (bash system/kit/build.sh)"
 release=$(sed -n 's/^kernel=//p' "$kit/VERSION")
 [ -n "$release" ] || die "$kit/VERSION names no kernel"
-for tool in apt-get apt-cache dpkg-deb make aarch64-linux-gnu-gcc-12 sha256sum; do
-  command -v "$tool" > /dev/null || die "$tool not found (Debian packages: apt dpkg make gcc-12-aarch64-linux-gnu coreutils)"
+suite=$(sed -n 's/^suite=//p' "$kit/VERSION")
+suite=${suite:-bookworm} # kits of before issue 27 were all Debian 12's
+for tool in apt-get apt-cache dpkg-deb make sha256sum; do
+  command -v "$tool" > /dev/null || die "$tool not found (Debian packages: apt dpkg make coreutils)"
 done
+# shellcheck source=../debian-suite.sh
+. "$src/system/debian-suite.sh"
+suite_apt "$suite" || die "no package lists for $suite"
+APT=("${SUITE_APT[@]}")
 hdr=linux-headers-$release
-version=$(apt-cache show "$hdr:arm64" 2> /dev/null | sed -n 's/^Version: //p' | head -n 1)
-[ -n "$version" ] || die "Debian's arm64 package lists have no $hdr (bash system/kit/build.sh sets them up)"
-common=$(apt-cache show "$hdr:arm64" | sed -n 's/^Depends: .*\(linux-headers-[^ ,]*-common\).*/\1/p' | head -n 1)
-kbuild=$(apt-cache show "$hdr:arm64" | sed -n 's/^Depends: .*\(linux-kbuild-[0-9.]*\).*/\1/p' | head -n 1)
-[ -n "$common" ] && [ -n "$kbuild" ] || die "cannot read $hdr's dependencies"
-key=$( (cat "$0" "$here"/pmu_ss/*; echo "$hdr=$version $common $kbuild") | sha256sum | cut -c1-16)
+version=$(apt-cache "${APT[@]}" show "$hdr:arm64" 2> /dev/null | sed -n 's/^Version: //p' | head -n 1)
+[ -n "$version" ] || die "$suite's arm64 package lists have no $hdr (bash system/kit/build.sh --suite $suite sets them up)"
+deps=$(apt-cache "${APT[@]}" show "$hdr:arm64" | sed -n 's/^Depends: //p' | head -n 1)
+common=$(grep -o 'linux-headers-[^ ,]*-common' <<< "$deps" | head -n 1)
+kbuild=$(grep -o 'linux-kbuild-[^ ,]*' <<< "$deps" | head -n 1)
+[ -n "$common" ] && [ -n "$kbuild" ] || die "cannot read $hdr's dependencies: $deps"
+# The headers want linux-kbuild at ">=" their version: its candidate.
+kbarch=arm64
+[ "$suite" != bookworm ] || kbarch=$(dpkg --print-architecture)
+kbv=$(apt-cache "${APT[@]}" show --no-all-versions "$kbuild:$kbarch" 2> /dev/null | sed -n 's/^Version: //p' | head -n 1)
+[ -n "$kbv" ] || die "$suite's lists have no $kbuild:$kbarch"
+if [ "$suite" = bookworm ]; then
+  command -v aarch64-linux-gnu-gcc-12 > /dev/null || die "aarch64-linux-gnu-gcc-12 not found (Debian package gcc-12-aarch64-linux-gnu)"
+  get=("$hdr:arm64=$version" "$common=$version" "$kbuild=$kbv")
+else
+  # The guest that builds it: a kit of the suite with its compiler.
+  bkit=$kit
+  grep -qx tests=1 "$bkit/VERSION" || bkit=$(dirname "$kit")/$suite-tests
+  grep -qx tests=1 "$bkit/VERSION" 2> /dev/null ||
+    die "a $suite kernel's module is built in a guest with $suite's gcc: build that kit first (bash system/kit/build.sh --suite $suite --tests)"
+  grep -qx "kernel=$release" "$bkit/VERSION" || die "$bkit has another kernel than $kit's $release: rebuild both kits"
+  armprof=${ARMPROF:-$src/build/armprof}
+  [ -x "$armprof" ] || die "no $armprof to boot the guest that builds the module (bash scripts/build.sh, or ARMPROF=)"
+  makev=$(apt-cache "${APT[@]}" show --no-all-versions make:arm64 2> /dev/null | sed -n 's/^Version: //p' | head -n 1)
+  [ -n "$makev" ] || die "$suite's lists have no make:arm64"
+  get=("$hdr:arm64=$version" "$common=$version" "$kbuild:arm64=$kbv" "make:arm64=$makev")
+fi
+key=$( (cat "$0" "$here"/pmu_ss/*; echo "$suite ${get[*]}") | sha256sum | cut -c1-16)
 out=$cache/$key
 if [ -f "$out/pmu_ss_test.ko" ]; then
   ln -sfn "$key" "$cache/current"
+  ln -sfn "$key" "$cache/$release"
   echo "$out/pmu_ss_test.ko"
   exit 0
 fi
@@ -48,21 +87,34 @@ work=$out.tmp
 rm -rf "$work"
 mkdir -p "$work/dl" "$work/root"
 trap 'rm -rf "$work" "$out.new"' EXIT
-(cd "$work/dl" && apt-get download -q "$hdr:arm64=$version" "$common=$version" "$kbuild=$version" \
-  > "$work/dl.log" 2>&1) || die "apt-get download failed: $(tail -3 "$work/dl.log")"
+(cd "$work/dl" && apt-get "${APT[@]}" download -q "${get[@]}" > "$work/dl.log" 2>&1) ||
+  die "apt-get download failed: $(tail -3 "$work/dl.log")"
 for deb in "$work"/dl/*.deb; do
   dpkg-deb -x "$deb" "$work/root" || die "dpkg-deb -x $deb failed"
 done
-# The headers' Makefile includes the -common tree by its absolute path.
-sed -i "s|include /usr/src/|include $work/root/usr/src/|" "$work/root/usr/src/$hdr/Makefile"
+# The headers' Makefiles name the trees by their absolute paths.
+sed -i "s|/usr/src/|$work/root/usr/src/|" "$work/root/usr/src/$hdr/Makefile"
 cp -r "$here/pmu_ss" "$work/mod"
-make -C "$work/root/usr/src/$hdr" M="$work/mod" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules \
-  > "$work/make.log" 2>&1 || die "the module did not build: $(grep -m5 -E 'error|Error' "$work/make.log")"
+if [ "$suite" = bookworm ]; then
+  make -C "$work/root/usr/src/$hdr" M="$work/mod" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules \
+    > "$work/make.log" 2>&1 || die "the module did not build: $(grep -m5 -E 'error|Error' "$work/make.log")"
+else
+  # In the guest: $work shared at the same path, the suite's compiler
+  # (aarch64-linux-gnu-gcc-N, as the headers' .kernelvariables name it);
+  # no BTF for the module (the headers ship a vmlinux, so kbuild would run
+  # pahole, which the guest has not; the module loads without it).
+  say "building it in a $suite guest (armprof system --no-spe)"
+  "$armprof" system --no-spe --kit "$bkit" --share "$work" --memory 2048 --timeout 1800 -- \
+    "$work/root/usr/bin/make -C $work/root/usr/src/$hdr M=$work/mod DEB_BUILD_ARCH=arm64 CONFIG_DEBUG_INFO_BTF_MODULES= modules > $work/make.log 2>&1" \
+    > "$work/guest.log" 2>&1 ||
+    die "the module did not build in the guest: $(grep -m5 -E 'error|Error' "$work/make.log" 2> /dev/null || tail -5 "$work/guest.log")"
+fi
 mkdir -p "$out.new"
 cp "$work/mod/pmu_ss_test.ko" "$out.new/"
-echo "$hdr=$version $common=$version $kbuild=$version" > "$out.new/VERSION"
+echo "suite=$suite ${get[*]}" > "$out.new/VERSION"
 rm -rf "$out"
 mv "$out.new" "$out"
 ln -sfn "$key" "$cache/current"
+ln -sfn "$key" "$cache/$release"
 say "built for $release"
 echo "$out/pmu_ss_test.ko"

@@ -31,8 +31,12 @@ mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 
 nonce=
+user_modules=
 for arg in $(cat /proc/cmdline); do
-	case "$arg" in armprof.nonce=*) nonce=${arg#armprof.nonce=} ;; esac
+	case "$arg" in
+	armprof.nonce=*) nonce=${arg#armprof.nonce=} ;;
+	armprof.modules=*) user_modules=${arg#armprof.modules=} ;;
+	esac
 done
 mark="ARMPROF-${nonce:-none}"
 
@@ -60,22 +64,36 @@ fail() {
 	finish "error $kind"
 }
 
-# Load the modules, in dependency order; note those that fail.
+# Load the modules, in dependency order; note those that fail. With
+# `armprof system --kernel IMAGE --modules DIR` they are the user's, added
+# to the initramfs under DIR's release (armprof.modules=), which must be the
+# running kernel's. A module the user's `make modules_install` compressed
+# with xz or gzip is unpacked first (busybox's insmod takes ELF).
 release=$(uname -r)
 order=/lib/modules/$release/armprof-load-order
+if [ -n "$user_modules" ] && [ "$user_modules" != "$release" ]; then
+	fail setup "the kernel is $release, but --modules gave lib/modules/$user_modules: give the modules of that kernel"
+fi
 failed_modules=
 if [ -f "$order" ]; then
 	while read -r rel; do
 		[ -n "$rel" ] || continue
 		name=${rel##*/}
-		name=${name%.ko}
-		if ! out=$(insmod "/lib/modules/$release/$rel" 2>&1); then
+		name=${name%%.ko*}
+		ko=/lib/modules/$release/$rel
+		case "$rel" in
+		*.ko.xz) xzcat "$ko" > /tmp/module.ko && ko=/tmp/module.ko ;;
+		*.ko.gz) zcat "$ko" > /tmp/module.ko && ko=/tmp/module.ko ;;
+		esac
+		if ! out=$(insmod "$ko" 2>&1); then
 			echo "armprof guest: insmod $name: $out"
 			failed_modules="$failed_modules $name"
 		fi
+		rm -f /tmp/module.ko
 	done < "$order"
 else
-	echo "armprof guest: no $order in this kit (rebuild it: bash system/kit/build.sh)"
+	echo "armprof guest: no modules for kernel $release here ($order); a kernel of your own:" \
+		"armprof system --kernel IMAGE --modules DIR, or virtio_mmio, 9p and arm_spe_pmu built in"
 fi
 
 # The virtio-mmio transports probe when virtio_mmio loads; the 9p channels
@@ -108,7 +126,7 @@ done < /run/armprof/config
 # The SPE driver: arm_spe_pmu registers the PMU arm_spe_0 when its probe of
 # the device-tree node succeeded (it refuses under KPTI, or without SPE).
 if [ "$spe" = 1 ] && [ ! -e /sys/bus/event_source/devices/arm_spe_0 ]; then
-	if [ ! -e "/lib/modules/$release/kernel/drivers/perf/arm_spe_pmu.ko" ]; then
+	if ! grep -q '/arm_spe_pmu\.ko' "$order" 2> /dev/null; then
 		why="this kernel has no arm_spe_pmu module"
 	elif ! grep -q '^arm_spe_pmu ' /proc/modules; then
 		why="the arm_spe_pmu module did not load"

@@ -8,6 +8,11 @@
 # FAKE_QEMU_ARGS / FAKE_QEMU_PID: files for its arguments / process id.
 [ -z "${FAKE_QEMU_ARGS:-}" ] || printf '%s\n' "$@" > "$FAKE_QEMU_ARGS"
 [ -z "${FAKE_QEMU_PID:-}" ] || echo $$ > "$FAKE_QEMU_PID"
+# FAKE_QEMU_INITRD: where to copy the -initrd file (it is gone afterwards).
+if [ -n "${FAKE_QEMU_INITRD:-}" ]; then
+  prev=""
+  for a in "$@"; do [ "$prev" != -initrd ] || cp "$a" "$FAKE_QEMU_INITRD"; prev=$a; done
+fi
 nonce="" ctl=""
 prev=""
 for a in "$@"; do

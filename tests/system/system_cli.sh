@@ -45,17 +45,25 @@ expect 0 "" -- "${sys[@]}" -- echo several words
 
 # QEMU's command line: the machine, SPE, the kernel's command line, both shares.
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --cpus 4 --memory 2048 --config spe.max_size=7 --config spe.align=6 -- true
-for want in "virt,gic-version=3" "neoverse-n1,spe=on,spe-config=spe.max_size=7;spe.align=6" \
+for want in "virt,gic-version=3" "neoverse-n1,spe=on,spe-config=spe.max_size=7;spe.align=6;uarch=on" \
   "-smp" "4" "2048" "-nographic" "-no-reboot" "$work/kit/vmlinuz" "$work/kit/initrd.img" \
   "local,id=share,path=$work/share,security_model=none" "virtio-9p-device,fsdev=share,mount_tag=armprof" \
   "virtio-9p-device,fsdev=ctl,mount_tag=armprofctl"; do
   grep -qxF -- "$want" "$work/args.txt" || bad "QEMU argument $want missing: $(tr '\n' ' ' < "$work/args.txt")"
 done
 grep -Eq '^console=ttyAMA0 kpti=off .*armprof\.nonce=[0-9a-f]{16}$' "$work/args.txt" || bad "kernel command line: $(grep console "$work/args.txt")"
-# The timing model: --timing, and --uarch K=V (checked here, passed as
+# The timing model: on by default (issue 27), --no-timing turns it off,
+# --timing says the default; --uarch K=V (checked here, passed as
 # uarch.K=V items; docs/system.md).
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" -- true
+grep -qxF "neoverse-n1,spe=on,spe-config=uarch=on" "$work/args.txt" || bad "timing by default: $(grep neoverse "$work/args.txt")"
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --timing -- true
 grep -qxF "neoverse-n1,spe=on,spe-config=uarch=on" "$work/args.txt" || bad "--timing: $(grep neoverse "$work/args.txt")"
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --no-timing -- true
+grep -qxF "neoverse-n1,spe=on" "$work/args.txt" || bad "--no-timing: $(grep neoverse "$work/args.txt")"
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --no-timing --config spe.max_size=7 -- true
+grep -qxF "neoverse-n1,spe=on,spe-config=spe.max_size=7" "$work/args.txt" || bad "--no-timing --config: $(grep neoverse "$work/args.txt")"
+expect 2 "--uarch configures the timing model: not with --no-timing" -- "${sys[@]}" --no-timing --uarch llc.size=2M -- true
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --config spe.max_size=7 --uarch llc.size=2M --uarch dram.latency=250 -- true
 grep -qxF "neoverse-n1,spe=on,spe-config=spe.max_size=7;uarch.llc.size=2M;uarch.dram.latency=250;uarch=on" "$work/args.txt" ||
   bad "--uarch: $(grep neoverse "$work/args.txt")"
@@ -64,11 +72,61 @@ expect 2 "--uarch l1d.size: want KEY=VALUE" -- "${sys[@]}" --uarch l1d.size -- t
 expect 2 "--uarch: inconsistent timing model" -- "${sys[@]}" --uarch l1d.size=3K -- true
 expect 2 "not with --no-spe" -- "${sys[@]}" --no-spe --timing -- true
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --no-spe -- true
-grep -qx "neoverse-n1" "$work/args.txt" || bad "--no-spe: $(grep neoverse "$work/args.txt")"
+grep -qx "neoverse-n1" "$work/args.txt" || bad "--no-spe (no timing model either): $(grep neoverse "$work/args.txt")"
 # A path with a comma is escaped for QEMU's option syntax.
 mkdir -p "$work/a,b"
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "$armprof" system --qemu "$fake" --kit "$work/kit" --share "$work/a,b" -- 'echo x > f'
 grep -qxF "local,id=share,path=$work/a,,b,security_model=none" "$work/args.txt" || bad "comma in the share path"
+
+# --kernel IMAGE --modules DIR (docs/system.md, "Your own kernel"): QEMU
+# boots IMAGE; its initrd is the kit's, zero-padded to 4 bytes, then a newc
+# archive of lib/modules/<release>/ with the modules /init loads and what
+# modules.dep says they need, dependencies first, and their load order;
+# built-in ones (modules.builtin) are left out; the release goes on the
+# kernel's command line for /init to check.
+rel=6.99.0-test
+m=$work/mods/lib/modules/$rel
+mkdir -p "$m/kernel/net/9p" "$m/kernel/fs/9p" "$m/kernel/fs/netfs" "$m/kernel/drivers/perf" "$m/kernel/drivers/virtio"
+for f in net/9p/9pnet net/9p/9pnet_virtio fs/9p/9p fs/netfs/netfs drivers/perf/arm_spe_pmu drivers/virtio/virtio_mmio; do
+  echo "module $f" > "$m/kernel/$f.ko"
+done
+cat > "$m/modules.dep" << 'DEP'
+kernel/drivers/virtio/virtio_mmio.ko:
+kernel/fs/9p/9p.ko: kernel/fs/netfs/netfs.ko kernel/net/9p/9pnet.ko
+kernel/fs/netfs/netfs.ko:
+kernel/net/9p/9pnet.ko:
+kernel/net/9p/9pnet_virtio.ko: kernel/net/9p/9pnet.ko
+kernel/drivers/perf/arm_spe_pmu.ko:
+DEP
+printf 'kernel/drivers/virtio/virtio_mmio.ko\n' > "$m/modules.builtin"
+echo image > "$work/Image"
+FAKE_QEMU_ARGS=$work/args.txt FAKE_QEMU_INITRD=$work/initrd.cat expect 0 "" -- "${sys[@]}" --kernel "$work/Image" --modules "$m" -- true
+grep -qxF -- "$work/Image" "$work/args.txt" || bad "--kernel: $(tr '\n' ' ' < "$work/args.txt")"
+grep -q " armprof.modules=$rel\$" "$work/args.txt" || bad "--modules: the release on the command line: $(grep console "$work/args.txt")"
+[ "$(head -c 8 "$work/initrd.cat" | od -An -c | tr -d ' ')" = 'initrd\n\0' ] || bad "--modules: the kit's initrd first, padded: $(head -c 8 "$work/initrd.cat" | od -c)"
+(mkdir -p "$work/unpacked" && cd "$work/unpacked" && tail -c +9 "$work/initrd.cat" | cpio -id --quiet) || bad "--modules: the archive does not unpack"
+u=$work/unpacked/lib/modules/$rel
+printf '%s\n' kernel/net/9p/9pnet.ko kernel/net/9p/9pnet_virtio.ko kernel/fs/netfs/netfs.ko kernel/fs/9p/9p.ko \
+  kernel/drivers/perf/arm_spe_pmu.ko | cmp -s - "$u/armprof-load-order" ||
+  bad "--modules: the load order: $(cat "$u/armprof-load-order" 2> /dev/null)"
+cmp -s "$m/kernel/fs/9p/9p.ko" "$u/kernel/fs/9p/9p.ko" || bad "--modules: 9p.ko not copied whole"
+[ ! -e "$u/kernel/drivers/virtio/virtio_mmio.ko" ] || bad "--modules: a built-in module went in"
+[ -z "$(ls "$work/tmp")" ] || bad "--modules: left in TMPDIR: $(ls "$work/tmp")"
+# The driver built in: nothing of it goes in (the guest finds arm_spe_0).
+echo kernel/drivers/perf/arm_spe_pmu.ko >> "$m/modules.builtin"
+FAKE_QEMU_INITRD=$work/initrd.cat expect 0 "" -- "${sys[@]}" --kernel "$work/Image" --modules "$m" -- true
+! tail -c +9 "$work/initrd.cat" | cpio -t --quiet 2> /dev/null | grep -q arm_spe_pmu || bad "--modules: the built-in driver went in"
+# Refusals: 2, saying what.
+expect 2 "--modules goes with --kernel" -- "${sys[@]}" --modules "$m" -- true
+expect 2 "--kernel $work/none: not a kernel image" -- "${sys[@]}" --kernel "$work/none" -- true
+expect 2 "--modules $work/share: no modules.dep there" -- "${sys[@]}" --kernel "$work/Image" --modules "$work/share" -- true
+sed -i '/9pnet_virtio/d' "$m/modules.dep"
+expect 2 "this kernel has no 9pnet_virtio, neither built in" -- "${sys[@]}" --kernel "$work/Image" --modules "$m" -- true
+echo "kernel/net/9p/9pnet_virtio.ko: kernel/net/9p/gone.ko" >> "$m/modules.dep"
+expect 2 "9pnet_virtio.ko depends on kernel/net/9p/gone.ko, which has no line of its own" -- "${sys[@]}" --kernel "$work/Image" --modules "$m" -- true
+sed -i 's|^kernel/net/9p/9pnet_virtio.ko: .*|kernel/net/9p/9pnet_virtio.ko.zst:|' "$m/modules.dep"
+expect 2 "zstd-compressed" -- "${sys[@]}" --kernel "$work/Image" --modules "$m" -- true
+[ -z "$(ls "$work/tmp")" ] || bad "--modules refused: left in TMPDIR: $(ls "$work/tmp")"
 
 # --dmesg: the guest's kernel log, written whole.
 expect 0 "" -- "${sys[@]}" --dmesg "$work/dmesg.txt" -- true

@@ -3,9 +3,11 @@
 # (system/guest/build-module.sh; skip 77 without it), copied into the share.
 # shellcheck source=pcs_common.sh
 . "$(dirname "$0")/pcs_common.sh" "$@"
-module=${ARMPROF_GUEST_MODULE:-$src/.cache/guest-modules/current/pmu_ss_test.ko}
+# The module built for the kit's kernel (VERSION kernel=<release>).
+release=$(sed -n 's/^kernel=//p' "$kit/VERSION" 2> /dev/null)
+module=${ARMPROF_GUEST_MODULE:-$src/.cache/guest-modules/${release:-current}/pmu_ss_test.ko}
 if [ ! -f "$module" ]; then
-  echo "SKIP: needs the guest module ($module): bash system/guest/build-module.sh"
+  echo "SKIP: needs the guest module for kernel ${release:-?} ($module): bash system/guest/build-module.sh $kit"
   exit 77
 fi
 if ! grep -q armprof-ss-period "$qemu"; then

@@ -40,7 +40,7 @@ sys --pc-sample 50us -o p.data -- 'echo hi' > out.txt 2> err.txt || fail "armpro
 grep -qx -- '-icount' "$work/args" && grep -qx 'shift=0' "$work/args" || fail "no -icount shift=0: $(cat "$work/args")"
 grep -q '^virt,gic-version=3,armprof-pmu-ext=on,armprof-pcs-period=50000,armprof-pcs-out=.*/pcs.raw$' "$work/args" ||
   fail "machine: $(grep virt "$work/args")"
-grep -qx 'neoverse-n1,spe=on' "$work/args" || fail "cpu: $(grep neoverse "$work/args")"
+grep -qx 'neoverse-n1,spe=on,spe-config=uarch=on' "$work/args" || fail "cpu: $(grep neoverse "$work/args")"
 want="armprof system: --pc-sample: 4 reads of 2 vCPUs every 50000 ns: 2 samples (EL0 1, EL1 1, EL2 0, EL3 0; 2 with a thread), 1 without a sample, 1 error responses: p.data"
 [ "$(cat err.txt)" = "$want" ] || fail "summary: $(cat err.txt)"
 "$armprof" report --format json p.data > p.json 2> p.err || fail "report: $(cat p.err)"
@@ -81,7 +81,7 @@ grep -qx 'virt,gic-version=3,virtualization=on' "$work/args" || fail "$(grep vir
 # --snapshot-every: FEAT_PMUv3_SS in front of --config, the series as CSV.
 export FAKE_AGENT_SS="b'APSSRAW1'+struct.pack('<IIQII',1,1,1000000,2,0)+struct.pack('<QIIQQQQ',1000000,0,2,1<<32,0,0,0)+struct.pack('<QIIQQQQ',2000000,0,0,0,2000000,1999990,7)"
 sys --snapshot-every 1ms --config spe.interval=5 -- true > out.txt 2> err.txt || fail "snapshots: $(cat err.txt)"
-grep -qx 'neoverse-n1,spe=on,spe-config=snapshot.feat_pmuv3_ss=1;spe.interval=5' "$work/args" ||
+grep -qx 'neoverse-n1,spe=on,spe-config=snapshot.feat_pmuv3_ss=1;spe.interval=5;uarch=on' "$work/args" ||
   fail "cpu: $(grep neoverse "$work/args")"
 grep -q '^virt,gic-version=3,armprof-pmu-ext=on,armprof-ss-period=1000000,armprof-ss-out=.*/ss.raw$' "$work/args" ||
   fail "machine: $(grep virt "$work/args")"

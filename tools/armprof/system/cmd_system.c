@@ -37,10 +37,11 @@ static void usage(FILE *out)
 	fprintf(out,
 	        "usage: armprof system [options] -- 'SHELL COMMAND'\n"
 	        "Boot an aarch64 Linux guest (QEMU, -M virt, neoverse-n1 CPUs with SPE from the armprof\n"
-	        "model), load Debian's arm_spe_pmu driver, run the command with the guest's busybox sh\n"
-	        "and Debian's perf 6.1, and exit with its status. The share directory is readable and\n"
-	        "writable in the guest at the same path; the command starts in the current directory\n"
-	        "when it is inside the share, else in the share. Its stdout and stderr both come out\n"
+	        "model), load Linux's arm_spe_pmu driver (the kit's Debian kernel, or --kernel), run\n"
+	        "the command with the guest's /bin/sh and the kit's perf (Debian's, of the kit's suite),\n"
+	        "and exit with its status. The share directory is readable and writable in the guest\n"
+	        "at the same path; the command starts in the current directory when it is inside the\n"
+	        "share, else in the share. Its stdout and stderr both come out\n"
 	        "on stdout (the guest's console); its stdin is empty.\n"
 	        "  --cpus N          vCPUs (default 2)\n"
 	        "  --memory MB       guest memory (default 1024)\n"
@@ -51,6 +52,11 @@ static void usage(FILE *out)
 	        "                    `bash system/qemu/build.sh` builds: .cache/qemu/current)\n"
 	        "  --kit DIR         guest kit (default $ARMPROF_KIT, else the one\n"
 	        "                    `bash system/kit/build.sh` builds: .cache/kit/current)\n"
+	        "  --kernel IMAGE    boot this kernel (an arm64 Image, e.g. arch/arm64/boot/Image of a\n"
+	        "                    kernel you built) instead of the kit's, under the kit's userland\n"
+	        "  --modules DIR     its modules: a lib/modules/<release> tree as `make modules_install`\n"
+	        "                    writes it (virtio_mmio, 9p and arm_spe_pmu with what modules.dep\n"
+	        "                    says they need are loaded from it; not needed for built-in ones)\n"
 	        "  --no-spe          no SPE in the CPU (spe=on left out) and no driver required: any\n"
 	        "                    QEMU 7.2, e.g. Debian's stock qemu-system-aarch64\n"
 	        "  --config K=V      a setting of the SPE model (docs/model-config.md, e.g.\n"
@@ -71,11 +77,12 @@ static void usage(FILE *out)
 	        "  --el2             EL2 in the CPUs (-M virt,virtualization=on): Linux runs at EL2 (VHE)\n"
 	        "  --no-niden        ExternalNoninvasiveDebugEnabled() FALSE (PC sampling prohibited)\n"
 	        "  --no-spniden      ExternalSecureNoninvasiveDebugEnabled() FALSE\n"
-	        "  --timing          feed the timing model (caches, TLBs, branch predictor; every\n"
-	        "                    load, store and branch of the guest): the sampled operations'\n"
-	        "                    latencies, events and Data Source are its (default: constants)\n"
+	        "  --no-timing       do not feed the timing model: the sampled operations' latencies are\n"
+	        "                    constants and their Data Source 0. By default (--timing) every load,\n"
+	        "                    store and branch of the guest goes through it (caches, TLBs, branch\n"
+	        "                    predictor), and latencies, events and Data Source are its\n"
 	        "  --uarch K=V       a setting of the timing model (docs/record-and-report.md, e.g.\n"
-	        "                    llc.size=2M), repeatable; implies --timing\n"
+	        "                    llc.size=2M), repeatable\n"
 	        "Exit status: the command's; 2 usage; %d the guest could not set up (share, command);\n"
 	        "%d the SPE driver is missing or did not probe (its kernel lines are shown); %d no QEMU\n"
 	        "or no guest kit; %d timeout (QEMU killed); %d QEMU failed to start or ended without\n"
@@ -169,7 +176,7 @@ static int add_uarch(struct system_opts *o, struct ap_uarch_config *cfg, const c
 		return -1;
 	}
 	snprintf(item, sizeof(item), "uarch.%s", kv);
-	o->timing = 1;
+	o->uarch_given = 1;
 	return add_config(o, item);
 }
 
@@ -199,6 +206,7 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 	o->memory_mb = 1024;
 	o->timeout_s = 600;
 	o->spe = 1;
+	o->timing = -1; /* on with SPE unless --no-timing */
 	struct ap_uarch_config ucfg;
 	ap_uarch_config_init(&ucfg);
 	int i = 1;
@@ -224,15 +232,15 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 			*(a[5] == 'n' ? &o->no_niden : &o->no_spniden) = 1;
 			continue;
 		}
-		if (!strcmp(a, "--timing")) {
-			o->timing = 1;
+		if (!strcmp(a, "--timing") || !strcmp(a, "--no-timing")) {
+			o->timing = a[2] == 't';
 			continue;
 		}
 		static const char *const with_value[] = { "--cpus", "--memory", "--share", "--dmesg",
 		                                           "--timeout", "--qemu", "--kit", "--config",
 		                                           "--pc-sample-bus", "--pc-sample", "-o",
 		                                           "--snapshot-every", "--snapshot-out",
-		                                           "--uarch" };
+		                                           "--uarch", "--kernel", "--modules" };
 		const char *val = NULL, *name = NULL;
 		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]) && !name; k++) {
 			size_t len = strlen(with_value[k]);
@@ -280,6 +288,10 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 			o->dmesg = val;
 		else if (!strcmp(name, "--qemu"))
 			o->qemu = val;
+		else if (!strcmp(name, "--kernel"))
+			o->kernel = val;
+		else if (!strcmp(name, "--modules"))
+			o->modules = val;
 		else
 			o->kit = val;
 		if (rc)
@@ -289,8 +301,18 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 		fprintf(stderr, "armprof system: no command: armprof system [options] -- 'SHELL COMMAND'\n");
 		return -1;
 	}
-	if (!o->spe && (o->spe_config[0] || o->timing)) {
+	if (!o->spe && (o->spe_config[0] || o->timing == 1)) {
 		fprintf(stderr, "armprof system: --config, --timing and --uarch configure the SPE CPU: not with --no-spe\n");
+		return -1;
+	}
+	if (o->timing == 0 && o->uarch_given) {
+		fprintf(stderr, "armprof system: --uarch configures the timing model: not with --no-timing\n");
+		return -1;
+	}
+	if (o->timing < 0)
+		o->timing = o->spe;
+	if (o->modules && !o->kernel) {
+		fprintf(stderr, "armprof system: --modules goes with --kernel (the kit's kernel has its own)\n");
 		return -1;
 	}
 	/* The external frames are part of armprof's model PE, which spe=on creates. */

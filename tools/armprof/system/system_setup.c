@@ -13,13 +13,15 @@
 #include <unistd.h>
 
 #include "cli_io.h"
+#include "system_modules.h"
 
 #ifndef ARMPROF_SOURCE_DIR
 #define ARMPROF_SOURCE_DIR "" /* no source tree: --qemu/--kit or the environment */
 #endif
 
 /* The files of the control directory (init.sh reads and writes them). */
-static const char *const ctl_files[] = { "command", "config", "dmesg", "status", "pcs.raw", "ss.raw" };
+static const char *const ctl_files[] = { "command", "config", "dmesg", "status", "pcs.raw", "ss.raw",
+	                                      "initrd.img" /* --modules */ };
 
 static int is_executable_file(const char *p)
 {
@@ -72,6 +74,15 @@ int system_find_tools(const struct system_opts *opts, struct system_setup *s, ch
 		         "`bash system/kit/build.sh` in the source tree",
 		         opts->kit ? "--kit " : kit ? "ARMPROF_KIT=" : "", dir);
 		return SETUP_MISSING;
+	}
+	/* --kernel: the user's kernel under the kit's userland. */
+	if (opts->kernel) {
+		snprintf(s->kernel, sizeof(s->kernel), "%s", opts->kernel);
+		if (!is_nonempty_file(opts->kernel)) {
+			snprintf(err, errlen, "--kernel %s: not a kernel image (a non-empty file: arch/arm64/boot/Image)",
+			         opts->kernel);
+			return SETUP_USAGE;
+		}
 	}
 	return 0;
 }
@@ -234,6 +245,15 @@ int system_prepare(const struct system_opts *opts, struct system_setup *s, char 
 		return SETUP_USAGE;
 	}
 	make_nonce(s->nonce, sizeof(s->nonce));
+	/* --modules: the kit's initramfs and the user's modules, in ctl. */
+	char release[256] = "";
+	if (opts->modules) {
+		char out[PATH_MAX + 16];
+		snprintf(out, sizeof(out), "%s/initrd.img", s->ctl);
+		if (system_modules_initrd(s->initrd, opts->modules, out, release, sizeof(release), err, errlen) != 0)
+			return SETUP_USAGE;
+		snprintf(s->initrd, sizeof(s->initrd), "%s", out);
+	}
 	char config[3 * PATH_MAX];
 	snprintf(config, sizeof(config), "share=%s\ncwd=%s\nspe=%d\n", s->share, s->cwd, opts->spe ? 1 : 0);
 	if (write_text(s->ctl, "config", config, err, errlen) != 0 ||
@@ -252,6 +272,9 @@ int system_prepare(const struct system_opts *opts, struct system_setup *s, char 
 	          : spe_config ? fmt(s, "neoverse-n1,spe=on%s%s", spe_config[0] ? ",spe-config=" : "", spe_config)
 	                       : NULL;
 	char *append = fmt(s, "console=ttyAMA0 kpti=off panic=-1 quiet armprof.nonce=%s%s", s->nonce, "");
+	/* The release of --modules: /init checks it is the running kernel's. */
+	if (append && release[0])
+		append = fmt(s, "%s armprof.modules=%s", append, release);
 	char *share_path = qemu_escaped(s, s->share), *ctl_path = qemu_escaped(s, s->ctl);
 	char *share_dev = share_path ? fmt(s, "local,id=share,path=%s,security_model=none%s", share_path, "") : NULL;
 	char *ctl_dev = ctl_path ? fmt(s, "local,id=ctl,path=%s,security_model=none%s", ctl_path, "") : NULL;

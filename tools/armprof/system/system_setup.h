@@ -13,11 +13,14 @@ struct system_opts {
 	unsigned memory_mb;    /* -m */
 	unsigned timeout_s;    /* 0: none */
 	int spe;               /* -cpu ...,spe=on; the guest requires arm_spe_0 */
-	int timing;            /* --timing or --uarch: spe-config uarch=on */
+	int timing;            /* spe-config uarch=on: by default with SPE, off with --no-timing */
+	int uarch_given;       /* a --uarch setting was given */
 	const char *share;     /* NULL: the current directory */
 	const char *dmesg;     /* NULL: not saved */
 	const char *qemu;      /* NULL: $ARMPROF_SYSTEM_QEMU, then the source tree's */
 	const char *kit;       /* NULL: $ARMPROF_KIT, then the source tree's */
+	const char *kernel;    /* --kernel: the user's kernel image instead of the kit's */
+	const char *modules;   /* --modules: its lib/modules/<release> tree */
 	char spe_config[1024]; /* "K=V;K=V" from --config, "" if none */
 	/* --pc-sample (docs/system.md): the external PMU frames and QEMU's
 	 * PC-sampling agent, under -icount. */
