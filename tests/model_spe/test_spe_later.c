@@ -167,6 +167,16 @@ TEST(engine_filters)
 	ap_spe_get_counts(pe, &c);
 	CHECK_EQ_U64(c.sample_filtrate, 2);
 	CHECK_EQ_U64(c.records_written, 2);
+	/* LATER-EFT-3: the host's FP / SIMD flags are the operation's types:
+	 * keep floating-point operations only (perf float_filter=1) */
+	CHECK_EQ_U64(ap_pe_msr(pe, AP_PMSFCR_EL1, AP_PMSFCR_FT | AP_PMSFCR_FP), AP_ACCESS_OK);
+	struct ap_spe_op fadd = { .kind = AP_SPE_OP_OTHER, .pc = 0x1100, .flags = AP_SPE_OPF_FP };
+	struct ap_spe_op vadd = { .kind = AP_SPE_OP_OTHER, .pc = 0x1104, .flags = AP_SPE_OPF_SIMD_OP };
+	CHECK(run_to_sample(pe, &fadd, 10000));
+	CHECK(run_to_sample(pe, &vadd, 10000));
+	ap_spe_get_counts(pe, &c);
+	CHECK_EQ_U64(c.sample_filtrate, 3);
+	CHECK_EQ_U64(c.records_written, 3);
 	ap_pe_destroy(pe);
 }
 
