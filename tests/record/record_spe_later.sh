@@ -39,9 +39,22 @@ grep -q '"l1d-refill"' all.jsonl || fail "the unfiltered run has no refill to fi
 # (ST = 0, STm = 1): everything but stores.
 # shellcheck disable=SC2086
 "$armprof" record -q $V14 --store-filter-mask -o nost.spe -- "$pc" 20000 > /dev/null
-"$armprof" decode --format jsonl nost.spe > nost.jsonl
+"$armprof" decode --spe-later --format jsonl nost.spe > nost.jsonl
 [ -s nost.jsonl ] || fail "no records with --store-filter-mask"
 ! grep -q '"op":"ST"' nost.jsonl || fail "--store-filter-mask let a store through"
+
+# Call/return classes (LATER-CRR-2): with spe.crr the program's calls are
+# recorded as BL and its returns as RET (decoded with --spe-later; a v1
+# decoder reports those subclass bits as reserved values, SPE-5.3.8-12).
+# shellcheck disable=SC2086
+"$armprof" record -q $V14 --filter-type branch -c 256 -o crr.spe -- "$examples/call_tree" > /dev/null
+"$armprof" decode --spe-later --format jsonl crr.spe > crr.jsonl
+set +e; "$armprof" decode --format jsonl crr.spe > /dev/null 2>&1; rc=$?; set -e
+[ $rc -eq 1 ] || fail "v1 decode of CRR records: exit $rc, want 1 (reserved values)"
+grep -q '"br_cr":"BL"' crr.jsonl || fail "no call recorded as BL with spe.crr"
+grep -q '"br_cr":"RET"' crr.jsonl || fail "no return recorded as RET with spe.crr"
+"$armprof" decode --spe-later --format jsonl all.spe > v1.jsonl
+! grep -q '"br_cr"' v1.jsonl || fail "br_cr without spe.crr"
 
 # Discard mode: the run samples (SAMPLE_FEED in the stats) but writes no record.
 # shellcheck disable=SC2086
