@@ -45,6 +45,7 @@ static struct count run(const uint8_t *data, size_t size, size_t chunk)
 	cfg.on_packet = on_packet;
 	cfg.ctx = &c;
 	cfg.max_record_bytes = 256;
+	cfg.spe_later = size ? data[size - 1] & 1 : 0; /* SPE after v1's packets too */
 	struct ap_decoder dec;
 	ap_decoder_init(&dec, &cfg);
 	for (size_t off = 0; off < size; off += chunk)

@@ -71,6 +71,7 @@ static void irq(void *ctx, int level)
 static const uint32_t regs[] = {
 	AP_PMSCR_EL1, AP_PMSICR_EL1, AP_PMSIRR_EL1, AP_PMSFCR_EL1, AP_PMSEVFR_EL1, AP_PMSLATFR_EL1,
 	AP_PMBLIMITR_EL1, AP_PMBPTR_EL1, AP_PMBSR_EL1, AP_PMSCR_EL2, AP_PMSCR_EL12,
+	AP_PMSNEVFR_EL1, AP_PMSDSFR_EL1,
 };
 
 static void check(void)
@@ -100,6 +101,13 @@ static void make_op(struct ap_spe_op *op)
 	op->lat_total = (uint32_t)take(2);
 	op->data_abort = (uint8_t)(take(1) & 3);
 	op->inflight = (uint16_t)(take(1) & 0x3F);
+	/* SPE after v1: FP/SIMD, call/return, previous branch target */
+	uint64_t later = take(1);
+	op->flags |= (uint32_t)(later & 0x1F) << 14;
+	op->prev_target = take(2) << 2;
+	op->prev_target_el = (uint8_t)((later >> 5) & 3);
+	op->prev_target_ns = (uint8_t)(later >> 7);
+	op->data_source = (uint16_t)take(1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -128,6 +136,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.spe.fe_zero_discards = (c1 >> 22) & 1;
 	cfg.spe.ft_none_discards = (c1 >> 23) & 1;
 	cfg.seed = c1 >> 24;
+	/* SPE after v1 (docs/requirements-later.md): every feature, and the
+	 * CONSTRAINED UNPREDICTABLE choices of the inverted filter. */
+	uint64_t c2 = take(1);
+	if (c2 & 1) {
+		ap_config_spe_preset(&cfg, "max", NULL);
+		cfg.spe_later.fne_zero_discards = (c2 >> 1) & 1;
+		cfg.spe_later.fne_overlap_discards = (c2 >> 2) & 1;
+	}
 	struct ap_host host = { .buffer_write = mem_write, .cntpct = counter, .cntvct = counter, .pmbirq = irq };
 	if (ap_pe_create(&cfg, &host, &fz.pe, NULL) < 0)
 		return 0;

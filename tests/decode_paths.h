@@ -82,7 +82,7 @@ static void dp_free(struct dp_run *run)
 }
 
 /* A new field of struct ap_record must be compared below. */
-_Static_assert(sizeof(struct ap_record) == 248, "struct ap_record changed: update dp_record_diff");
+_Static_assert(sizeof(struct ap_record) == 264, "struct ap_record changed: update dp_record_diff");
 _Static_assert(sizeof(struct ap_decoder_stats) == 10 * sizeof(uint64_t),
                "struct ap_decoder_stats changed: update dp_diff");
 
@@ -95,6 +95,7 @@ static const char *dp_record_diff(const struct ap_record *a, const struct ap_rec
 		return #f;
 	DP_FIELD(offset) DP_FIELD(size) DP_FIELD(has) DP_FIELD(pc) DP_FIELD(el) DP_FIELD(ns)
 	DP_FIELD(target) DP_FIELD(target_el) DP_FIELD(target_ns) DP_FIELD(vaddr) DP_FIELD(paddr)
+	DP_FIELD(prev_target) DP_FIELD(prev_target_el) DP_FIELD(prev_target_ns)
 	DP_FIELD(pa_ns) DP_FIELD(op_class) DP_FIELD(op_subclass) DP_FIELD(events)
 	DP_FIELD(events_size) DP_FIELD(lat_total) DP_FIELD(lat_issue) DP_FIELD(lat_xlat) DP_FIELD(ts)
 	DP_FIELD(ctx_el1) DP_FIELD(ctx_el2) DP_FIELD(data_source) DP_FIELD(data_source_size)

@@ -56,6 +56,12 @@ enum ap_op_class {
 #define AP_OP_LDST_AR       0x10u /* extended: acquire/release */
 #define AP_OP_BR_COND       0x01u /* branch bit 0: conditional */
 #define AP_OP_BR_INDIRECT   0x02u /* branch bit 1: indirect */
+#define AP_OP_BR_GCS        0x04u /* branch bit 2: GCS (perf SPE_OP_PKT_GCS) */
+#define AP_OP_BR_CR_SHIFT   3     /* branch [4:3] CR, FEAT_SPE_CRR (perf SPE_OP_PKT_CR_MASK) */
+#define AP_OP_BR_CR_MASK    0x18u
+#define AP_OP_BR_CR_BL      1u    /* call: branch with link */
+#define AP_OP_BR_CR_RET     2u    /* procedure return */
+#define AP_OP_BR_CR_NON_BL_RET 3u /* a return-class branch that is not BL/RET (perf: NON_BL_RET) */
 #define AP_OP_OTHER_COND    0x01u /* other subclass 0x01: conditional/select */
 
 /* Address INDEX (5.3.1) */
@@ -64,6 +70,7 @@ enum ap_addr_index {
 	AP_ADDR_TARGET = 1,
 	AP_ADDR_DATA_VA = 2,
 	AP_ADDR_DATA_PA = 3,
+	AP_ADDR_PREV_TARGET = 4, /* FEAT_SPE_PBT (DDI 0487 Address packet INDEX 0b00100) */
 };
 /* Counter INDEX (5.3.4) */
 enum ap_ctr_index {

@@ -37,6 +37,14 @@ struct ap_decoder_config {
 	uint64_t base_offset;   /* stream offset of the first byte fed */
 	uint32_t max_record_bytes; /* 0: default 4096; longer records are cut
 	                              with AP_DERR_TOO_LONG to resynchronise */
+	/* 1: decode what SPE after v1 defines where the 2017 supplement has
+	 * reserved values, as perf 7.x does: Address INDEX 0b00100 is the
+	 * previous branch target (FEAT_SPE_PBT, AP_HAS_PREV_TARGET) and a
+	 * branch's Operation Type subclass has GCS [2] and CR [4:3]
+	 * (FEAT_SPE_CRR). 0 (the default): they are reserved values
+	 * (SPE-5.3.1-15, SPE-5.3.8-12). docs/requirements-later.md LATER-PBT-3,
+	 * LATER-CRR-3. */
+	uint8_t spe_later;
 };
 AP_API void ap_decoder_config_init(struct ap_decoder_config *cfg);
 

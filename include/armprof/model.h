@@ -126,6 +126,34 @@ struct ap_spe_config {
 	uint8_t events_size;       /* SPE-5.3.7-4: Events payload bytes 1/2/4/8, 0 = smallest that fits */
 };
 
+/* SPE after v1 (docs/requirements-later.md): the PMSVer value and the
+ * optional features Linux 7.x drives. Kept apart from struct ap_spe_config
+ * and at the end of struct ap_config so an older caller's smaller struct
+ * still lines up (its size stops before this). The defaults are SPEv1 with
+ * none of them: the model behaves exactly as before. */
+enum ap_spe_version {
+	AP_SPE_V1 = 1,   /* FEAT_SPE (ID_AA64DFR0_EL1.PMSVer 0b0001) */
+	AP_SPE_V1P1 = 2, /* FEAT_SPEv1p1 */
+	AP_SPE_V1P2 = 3, /* FEAT_SPEv1p2: PMSNEVFR_EL1, PMSFCR_EL1.FnE, discard mode */
+	AP_SPE_V1P3 = 4, /* FEAT_SPEv1p3 */
+	AP_SPE_V1P4 = 5, /* FEAT_SPEv1p4: more filterable events */
+	AP_SPE_V1P5 = 6, /* FEAT_SPEv1p5 */
+};
+struct ap_spe_later_config {
+	uint8_t version; /* enum ap_spe_version: ID_AA64DFR0_EL1.PMSVer (LATER-VER-1) */
+	bool fne;        /* FEAT_SPE_FnE: PMSNEVFR_EL1, PMSFCR_EL1.FnE (LATER-FNE-*) */
+	bool fds;        /* FEAT_SPE_FDS: PMSDSFR_EL1, PMSFCR_EL1.FDS (LATER-FDS-*) */
+	bool eft;        /* FEAT_SPE_EFT: PMSFCR_EL1.{SIMD,FP} and the *m masks (LATER-EFT-*) */
+	bool crr;        /* FEAT_SPE_CRR: call/return branch subclasses (LATER-CRR-*) */
+	bool pbt;        /* FEAT_SPE_PBT: previous-branch-target Address packets (LATER-PBT-*) */
+	bool fpf;        /* FEAT_SPE_FPF: PMSIDR_EL1.FPF (ID only in the model) */
+	bool sme;        /* FEAT_SPE_SME: PMSIDR_EL1.SME, events E[24], E[25] filterable */
+	/* CONSTRAINED UNPREDICTABLE (Unpredictable_BADPMSFCR in DDI 0487
+	 * SPEFilterByEvents): 1 = discard the record, 0 = as if not set. */
+	bool fne_zero_discards;    /* PMSFCR_EL1.FnE == 1 with PMSNEVFR_EL1 == 0 (LATER-FNE-5) */
+	bool fne_overlap_discards; /* FE and FnE both select an event (LATER-FNE-6) */
+};
+
 /* The whole model configuration. Starts with its size so it can grow:
  * callers set size = sizeof(struct ap_config) (ap_config_init() does). */
 struct ap_config {
@@ -157,10 +185,22 @@ struct ap_config {
 	struct ap_pmu_config pmu;
 	struct ap_pcsr_config pcsr;
 	struct ap_snapshot_config snapshot;
+
+	/* spe.version, spe.fds, ...: SPE after v1 (kept last, see above). */
+	struct ap_spe_later_config spe_later;
 };
 
 /* Fill *cfg with a Neoverse-N1-like implementation (docs/model-config.md). */
 AP_API void ap_config_init(struct ap_config *cfg);
+/* Set the SPE version and features of a named CPU (docs/model-config.md
+ * "SPE presets"): "neoverse-n1" (the default, SPEv1), "neoverse-v1",
+ * "neoverse-n2", "neoverse-v2", "max" (SPEv1p5 with every feature).
+ * -AP_ERR_INVALID and a message listing the names for another name. */
+AP_API int ap_config_spe_preset(struct ap_config *cfg, const char *name, struct ap_error_ctx *err);
+/* ID_AA64DFR0_EL1.PMSVer [35:32] of the configuration: 0 without SPE,
+ * else the version (LATER-VER-1). The model has no ID_AA64DFR0_EL1 of its
+ * own: a host puts this value in its register. */
+AP_API unsigned ap_config_pmsver(const struct ap_config *cfg);
 
 /* Set one configuration field by its key ("have_el2", "spe.max_size", ...)
  * from text ("1", "true", a number as ap_parse_u64() reads it
@@ -203,7 +243,7 @@ struct ap_pe_state {
 
 	uint64_t hcr_el2;    /* TGE [27], E2H [34], NV [42], NV1 [43], NV2 [45] */
 	uint64_t mdcr_el2;   /* HPMN [4:0], TPM [6], HPME [7], E2PB [13:12], TPMS [14], HPMD [17], PMSSE [31:30] */
-	uint64_t mdcr_el3;   /* NSPB [13:12], SDD [16], SPME [17], SCCD [23], MCCD [34], MPMX [35] */
+	uint64_t mdcr_el3;   /* NSPB [13:12], SDD [16], SPME [17], SCCD [23], MCCD [34], MPMX [35], EnPMS3 [42] */
 	uint64_t scr_el3;    /* NS [0], EEL2 [18], FGTEn [27], NSE [62] */
 	uint64_t hdfgrtr_el2; /* fine-grained read traps (FEAT_FGT), DDI 0487 layout */
 	uint64_t hdfgwtr_el2; /* fine-grained write traps (FEAT_FGT), DDI 0487 layout */
@@ -239,6 +279,8 @@ struct ap_pe_state {
 #define AP_MDCR_EL2_E2PB 12 /* 2 bits */
 #define AP_MDCR_EL2_TPMS 14
 #define AP_MDCR_EL3_NSPB 12 /* 2 bits */
+#define AP_MDCR_EL3_ENPMS3 42 /* FEAT_SPE_FDS: 0 traps PMSDSFR_EL1 to EL3 */
+#define AP_HDFGxTR_EL2_NPMSNEVFR 62 /* FEAT_SPEv1p2 + FEAT_FGT: 0 traps PMSNEVFR_EL1 */
 #define AP_SCR_EL3_NS 0
 #define AP_SCR_EL3_EEL2 18
 #define AP_SCR_EL3_FGTEN 27
@@ -356,6 +398,9 @@ AP_API enum ap_security ap_pe_security(const struct ap_pe *pe);
 #define AP_PMBIDR_EL1 AP_SYSREG(3, 0, 9, 10, 7)
 #define AP_PMSCR_EL2 AP_SYSREG(3, 4, 9, 9, 0)
 #define AP_PMSCR_EL12 AP_SYSREG(3, 5, 9, 9, 0)
+/* After SPEv1 (docs/requirements-later.md, Linux arch/arm64/tools/sysreg). */
+#define AP_PMSNEVFR_EL1 AP_SYSREG(3, 0, 9, 9, 1) /* FEAT_SPEv1p2 */
+#define AP_PMSDSFR_EL1 AP_SYSREG(3, 0, 9, 10, 4) /* FEAT_SPE_FDS */
 
 /* The outcome of a direct access (SysRegAccess in 3.2.3 / 3.4.6). */
 enum ap_access {

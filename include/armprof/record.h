@@ -30,6 +30,7 @@ enum ap_record_has {
 	AP_HAS_CTX_EL1 = 1u << 10,
 	AP_HAS_CTX_EL2 = 1u << 11,
 	AP_HAS_DATA_SOURCE = 1u << 12,
+	AP_HAS_PREV_TARGET = 1u << 13, /* Address INDEX 0b00100 (FEAT_SPE_PBT) */
 };
 
 /* How a record ended (5.1.2). */
@@ -77,6 +78,8 @@ struct ap_record {
 	uint8_t el, ns;
 	uint64_t target;
 	uint8_t target_el, target_ns;
+	uint64_t prev_target; /* previous branch target (perf: prev_br_tgt), sign-extended */
+	uint8_t prev_target_el, prev_target_ns;
 	uint64_t vaddr;  /* the payload: bits [55:0] with the TAG byte in [63:56]
 	                    (ap_record_vaddr: the canonical address) */
 	uint64_t paddr;

@@ -367,6 +367,20 @@ AP_API int ap_report_find_function(const struct ap_report *r, const char *name, 
 /* "file.c:42" for pc from DWARF line information; 0 or -AP_ERR_UNSUPPORTED. */
 AP_API int ap_report_source_line(const struct ap_report *r, uint64_t pc, char *buf, size_t cap);
 
+/* Branch pairs (FEAT_SPE_PBT, docs/requirements-later.md LATER-OUT-1): the
+ * sampled branches whose record has a previous branch target (decoded with
+ * ap_decoder_config.spe_later), one row per (branch PC, target, previous
+ * branch target), most samples first; valid after ap_report_finish().
+ * *dropped (may be NULL) counts the samples of pairs beyond the report's
+ * bound. */
+struct ap_report_branch {
+	uint64_t pc, target;  /* the sampled branch and where it went */
+	uint64_t prev_target; /* the target of the taken branch before it */
+	uint64_t count;       /* samples */
+};
+AP_API size_t ap_report_branch_pairs(const struct ap_report *r, const struct ap_report_branch **rows,
+                                     uint64_t *dropped);
+
 #ifdef __cplusplus
 }
 #endif

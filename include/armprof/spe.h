@@ -51,6 +51,12 @@ enum ap_spe_op_kind {
 #define AP_SPE_OPF_ATOMIC_LD  (1u << 11) /* atomic that returns a value to a register */
 #define AP_SPE_OPF_TBI        (1u << 12) /* applicable TBI == 1: va[63:56] is the tag */
 #define AP_SPE_OPF_PA_NS      (1u << 13) /* pa is in the Non-secure physical address space */
+/* SPE after v1 (docs/requirements-later.md); ignored by a v1 configuration. */
+#define AP_SPE_OPF_FP         (1u << 14) /* floating-point operation (EFT filter FP, LATER-EFT-3) */
+#define AP_SPE_OPF_SIMD_OP    (1u << 15) /* SIMD (Advanced SIMD/SVE/SME) operation (EFT filter SIMD) */
+#define AP_SPE_OPF_LINK       (1u << 16) /* branch with link: a call (CRR: CR = BL, LATER-CRR-2) */
+#define AP_SPE_OPF_RETURN     (1u << 17) /* procedure return (CRR: CR = RET, or NON-BL-RET with LINK) */
+#define AP_SPE_OPF_PREV_TARGET (1u << 18) /* prev_target holds the previous taken branch's target (PBT) */
 
 /* A data access that aborted (SPE-2.3.5-6, 5.3.1 INDEX 0b00011, 5.3.5). */
 enum ap_spe_data_abort {
@@ -84,6 +90,12 @@ struct ap_spe_op {
 	/* Collisions (2.2.4): population members that pass after this one
 	 * before it completes, were it sampled. 0: it completes at once. */
 	uint16_t inflight;
+	/* FEAT_SPE_PBT (LATER-PBT-2): the target of the most recently taken
+	 * branch before this operation in program order, with the Exception
+	 * level and Security state there; valid with AP_SPE_OPF_PREV_TARGET. */
+	uint8_t prev_target_el;
+	uint8_t prev_target_ns;
+	uint64_t prev_target;
 };
 
 /* Report one population member. Returns 1 if it was selected for sampling

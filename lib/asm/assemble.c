@@ -134,7 +134,7 @@ static int st_address(struct ctx *c, char **w, int n, unsigned index)
 {
 	uint64_t v = 0;
 	struct opts o;
-	int rc = need(c, n, 2, "pc|tgt|va|pa ADDRESS [el=N] [ns=N] [ext]");
+	int rc = need(c, n, 2, "pc|tgt|pbt|va|pa ADDRESS [el=N] [ns=N] [ext]");
 	if (!rc)
 		rc = parse_u64(c, w[1], &v);
 	if (!rc)
@@ -142,7 +142,7 @@ static int st_address(struct ctx *c, char **w, int n, unsigned index)
 	if (rc)
 		return rc;
 	uint64_t payload = v;
-	if (index == AP_ADDR_PC || index == AP_ADDR_TARGET)
+	if (index == AP_ADDR_PC || index == AP_ADDR_TARGET || index == AP_ADDR_PREV_TARGET)
 		payload = ap_addr_ip(v, (unsigned)o.el, (unsigned)o.ns);
 	else if (index == AP_ADDR_DATA_PA)
 		payload = ap_addr_pa(v, (unsigned)o.ns);
@@ -280,8 +280,17 @@ static int st_op(struct ctx *c, char **w, int n)
 				sub |= AP_OP_BR_COND;
 			else if (!strcmp(w[i], "ind"))
 				sub |= AP_OP_BR_INDIRECT;
+			else if (!strcmp(w[i], "gcs"))
+				sub |= AP_OP_BR_GCS;
+			/* FEAT_SPE_CRR's CR [4:3] (LATER-CRR-3) */
+			else if (!strcmp(w[i], "bl"))
+				sub = (sub & ~AP_OP_BR_CR_MASK) | AP_OP_BR_CR_BL << AP_OP_BR_CR_SHIFT;
+			else if (!strcmp(w[i], "ret"))
+				sub = (sub & ~AP_OP_BR_CR_MASK) | AP_OP_BR_CR_RET << AP_OP_BR_CR_SHIFT;
+			else if (!strcmp(w[i], "non-bl-ret"))
+				sub = (sub & ~AP_OP_BR_CR_MASK) | AP_OP_BR_CR_NON_BL_RET << AP_OP_BR_CR_SHIFT;
 			else
-				return fail(c, "op b: unknown flag '%s' (cond, ind)", w[i]);
+				return fail(c, "op b: unknown flag '%s' (cond, ind, gcs, bl, ret, non-bl-ret)", w[i]);
 		}
 	} else if (!strcmp(w[1], "other")) {
 		cls = AP_OP_CLASS_OTHER;
@@ -446,6 +455,8 @@ static int statement(struct ctx *c, char **w, int n)
 		return st_address(c, w, n, AP_ADDR_PC);
 	if (!strcmp(k, "tgt"))
 		return st_address(c, w, n, AP_ADDR_TARGET);
+	if (!strcmp(k, "pbt")) /* previous branch target, FEAT_SPE_PBT (LATER-PBT-3) */
+		return st_address(c, w, n, AP_ADDR_PREV_TARGET);
 	if (!strcmp(k, "va"))
 		return st_address(c, w, n, AP_ADDR_DATA_VA);
 	if (!strcmp(k, "pa"))

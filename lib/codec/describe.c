@@ -96,6 +96,17 @@ static void describe_address(struct out *o, const struct ap_packet *p)
 	}
 }
 
+/* FEAT_SPE_CRR's CR [4:3] as perf 7.x names it (LATER-CRR-3). */
+static const char *ap_op_br_cr_name(unsigned sub)
+{
+	switch ((sub & AP_OP_BR_CR_MASK) >> AP_OP_BR_CR_SHIFT) {
+	case AP_OP_BR_CR_BL: return " BL";
+	case AP_OP_BR_CR_RET: return " RET";
+	case AP_OP_BR_CR_NON_BL_RET: return " NON-BL-RET";
+	default: return "";
+	}
+}
+
 static void describe_op(struct out *o, const struct ap_packet *p)
 {
 	unsigned sub = (unsigned)p->payload;
@@ -104,8 +115,9 @@ static void describe_op(struct out *o, const struct ap_packet *p)
 		put(o, "OTHER%s", sub == AP_OP_OTHER_COND ? " COND-SELECT" : "");
 		break;
 	case AP_OP_CLASS_BRANCH:
-		put(o, "B%s%s", sub & AP_OP_BR_COND ? " COND" : "",
-		    sub & AP_OP_BR_INDIRECT ? " IND" : "");
+		put(o, "B%s%s%s%s", sub & AP_OP_BR_COND ? " COND" : "",
+		    sub & AP_OP_BR_INDIRECT ? " IND" : "", sub & AP_OP_BR_GCS ? " GCS" : "",
+		    ap_op_br_cr_name(sub));
 		break;
 	case AP_OP_CLASS_LDST:
 		put(o, "%s", sub & AP_OP_ST ? "ST" : "LD");

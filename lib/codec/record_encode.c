@@ -88,6 +88,9 @@ int ap_record_encode(uint8_t *buf, size_t cap, const struct ap_record *r,
 		p = put_counter(p, AP_CTR_TOTAL, r->lat_total, cext);
 	if (has & AP_HAS_TARGET)
 		p = put_address(p, AP_ADDR_TARGET, ap_addr_ip(r->target, r->target_el, r->target_ns), aext);
+	if (has & AP_HAS_PREV_TARGET) /* FEAT_SPE_PBT (LATER-PBT-3) */
+		p = put_address(p, AP_ADDR_PREV_TARGET,
+		                ap_addr_ip(r->prev_target, r->prev_target_el, r->prev_target_ns), aext);
 	if (has & AP_HAS_VADDR)
 		p = put_address(p, AP_ADDR_DATA_VA, r->vaddr, aext);
 	if (has & AP_HAS_LAT_XLAT)

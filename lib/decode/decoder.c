@@ -50,8 +50,9 @@ static void start_record(struct ap_decoder *dec, uint64_t off)
 	struct ap_record *r = &dec->rec;
 	r->size = 0;
 	r->has = 0;
-	r->pc = r->target = r->vaddr = r->paddr = r->events = r->ts = 0;
+	r->pc = r->target = r->vaddr = r->paddr = r->events = r->ts = r->prev_target = 0;
 	r->el = r->ns = r->target_el = r->target_ns = r->pa_ns = 0;
+	r->prev_target_el = r->prev_target_ns = 0;
 	r->op_class = r->op_subclass = r->events_size = r->data_source_size = 0;
 	r->lat_total = r->lat_issue = r->lat_xlat = r->data_source = 0;
 	r->ctx_el1 = r->ctx_el2 = 0;
@@ -88,6 +89,17 @@ static void start_alignment(struct ap_decoder *dec, uint64_t next, const struct 
 		return; /* reserved SIZE: the command is skipped by its size */
 	uint64_t a = ap_align_bytes(pkt->index);
 	dec->skip_until = (next + a - 1) & ~(a - 1);
+}
+
+/* With cfg.spe_later: a value the 2017 supplement reserves that later
+ * versions define (LATER-PBT-3, LATER-CRR-3). */
+static int later_defined(const struct ap_packet *pkt)
+{
+	if (pkt->type == AP_PKT_ADDRESS)
+		return pkt->index == AP_ADDR_PREV_TARGET && (!pkt->ext || (pkt->hdr0 & 0x1Cu) == 0);
+	if (pkt->type == AP_PKT_OP_TYPE)
+		return pkt->index == AP_OP_CLASS_BRANCH && (pkt->payload & ~0x1Full) == 0;
+	return 0;
 }
 
 /* One complete packet at stream offset off. */
@@ -131,7 +143,7 @@ __attribute__((always_inline)) static inline int handle_packet(struct ap_decoder
 		ap_record_add_error(rec, AP_DERR_UNKNOWN_PACKET, off, pkt);
 		break;
 	default:
-		if (pkt->reserved) {
+		if (pkt->reserved && !(dec->cfg.spe_later && later_defined(pkt))) {
 			dec->stats.reserved_packets++;
 			ap_record_add_error(rec, AP_DERR_RESERVED_VALUE, off, pkt);
 		} else {

@@ -49,7 +49,8 @@ static inline uint32_t ap_record_field_bit(unsigned type, unsigned index)
 		return index == AP_ADDR_PC ? AP_HAS_PC
 		     : index == AP_ADDR_TARGET ? AP_HAS_TARGET
 		     : index == AP_ADDR_DATA_VA ? AP_HAS_VADDR
-		     : index == AP_ADDR_DATA_PA ? AP_HAS_PADDR : 0;
+		     : index == AP_ADDR_DATA_PA ? AP_HAS_PADDR
+		     : index == AP_ADDR_PREV_TARGET ? AP_HAS_PREV_TARGET : 0;
 	case AP_PKT_COUNTER: /* 5.3.4 */
 		return index == AP_CTR_TOTAL ? AP_HAS_LAT_TOTAL
 		     : index == AP_CTR_ISSUE ? AP_HAS_LAT_ISSUE
@@ -83,6 +84,10 @@ __attribute__((always_inline)) static inline void ap_record_store(struct ap_reco
 			rec->target_ns = ns;
 		} else if (index == AP_ADDR_DATA_VA) {
 			rec->vaddr = v; /* with the TAG byte (SPE-5.3.1-17) */
+		} else if (index == AP_ADDR_PREV_TARGET) {
+			rec->prev_target = sign_extend_56(v); /* as the PC packet (LATER-PBT-3) */
+			rec->prev_target_el = el;
+			rec->prev_target_ns = ns;
 		} else {
 			rec->paddr = v & AP_ADDR_MASK;
 			rec->pa_ns = ns;

@@ -11,6 +11,7 @@
 #include "armprof/model.h"
 #include "armprof/number.h"
 #include "model/pcsr/prof_config.h"
+#include "model/spe/later.h"
 
 void ap_config_init(struct ap_config *cfg)
 {
@@ -25,6 +26,9 @@ void ap_config_init(struct ap_config *cfg)
 	cfg->aarch32_els = 1u << 0;
 	cfg->el3_trap_priority_sdd = false;
 	cfg->seed = 1;
+
+	/* SPEv1, no later feature: docs/requirements-later.md. */
+	cfg->spe_later.version = AP_SPE_V1;
 
 	struct ap_spe_config *s = &cfg->spe;
 	s->count_size = 2;     /* 12-bit saturating counters, the only defined value */
@@ -258,7 +262,12 @@ int ap_config_validate(const struct ap_config *cfg, struct ap_error_ctx *err)
 			return fail(err, "spe.align (%u) must not exceed spe.max_size (%u): records are padded to 2^align bytes",
 			            s->align, s->max_size);
 	}
-	if (cfg->size >= offsetof(struct ap_config, snapshot) + sizeof(struct ap_snapshot_config))
-		return ap_prof_config_validate(cfg, err);
+	if (cfg->size >= offsetof(struct ap_config, snapshot) + sizeof(struct ap_snapshot_config)) {
+		int rc = ap_prof_config_validate(cfg, err);
+		if (rc < 0)
+			return rc;
+	}
+	if (cfg->size >= offsetof(struct ap_config, spe_later) + sizeof(struct ap_spe_later_config))
+		return ap_spe_later_validate(cfg, err);
 	return 0;
 }

@@ -35,6 +35,8 @@ struct ap_spe_regs {
 	uint64_t pmblimitr_el1;
 	uint64_t pmbptr_el1;
 	uint64_t pmbsr_el1;
+	uint64_t pmsnevfr_el1; /* FEAT_SPE_FnE */
+	uint64_t pmsdsfr_el1;  /* FEAT_SPE_FDS */
 };
 
 struct ap_pe {

@@ -15,6 +15,7 @@
 #define AP_CONFIG_KEY_TABLES(X) \
 	X(ap_core_config_keys) \
 	X(ap_spe_config_keys) \
+	X(ap_spe_later_config_keys) \
 	X(ap_prof_config_keys)
 
 /* PE-state field tables (lib/model/state_fields.h). */

@@ -144,6 +144,8 @@ int ap_pe_mrs(struct ap_pe *pe, uint32_t reg, uint64_t *value)
 	if (!(r->flags & AP_SR_R))
 		return AP_ACCESS_UNDEFINED;
 	int a = r->check(pe, r, false);
+	if (a == AP_ACCESS_ABSENT)
+		return -AP_ERR_INVALID;
 	if (a == AP_ACCESS_NVMEM) {
 		uint64_t v = 0;
 		if (pe->host.nvmem_read)
@@ -166,6 +168,8 @@ int ap_pe_msr(struct ap_pe *pe, uint32_t reg, uint64_t value)
 	if (!(r->flags & AP_SR_W))
 		return AP_ACCESS_UNDEFINED;
 	int a = r->check(pe, r, true);
+	if (a == AP_ACCESS_ABSENT)
+		return -AP_ERR_INVALID;
 	if (a == AP_ACCESS_NVMEM) {
 		if (pe->host.nvmem_write)
 			pe->host.nvmem_write(pe->host.ctx, pe->st.vncr_el2 + r->nv_offset, value);
@@ -188,13 +192,22 @@ int ap_pe_check_access(const struct ap_pe *pe, uint32_t reg, bool write)
 	if (!(r->flags & (write ? AP_SR_W : AP_SR_R)))
 		return AP_ACCESS_UNDEFINED;
 	int a = r->check(pe, r, write);
+	if (a == AP_ACCESS_ABSENT)
+		return -AP_ERR_INVALID;
 	return a == AP_ACCESS_NVMEM ? AP_ACCESS_OK : a;
+}
+
+/* A register of a feature the configuration lacks is not there to peek or
+ * poke either (its check says so before looking at any state). */
+static bool absent(const struct ap_pe *pe, const struct ap_sysreg *r)
+{
+	return r->check && r->check(pe, r, false) == AP_ACCESS_ABSENT;
 }
 
 int ap_pe_peek(const struct ap_pe *pe, uint32_t reg, uint64_t *value)
 {
 	const struct ap_sysreg *r = ap_sysreg_find(reg);
-	if (!r)
+	if (!r || absent(pe, r))
 		return -AP_ERR_INVALID;
 	*value = ap_sysreg_get(pe, r);
 	return 0;
@@ -203,7 +216,7 @@ int ap_pe_peek(const struct ap_pe *pe, uint32_t reg, uint64_t *value)
 int ap_pe_poke(struct ap_pe *pe, uint32_t reg, uint64_t value)
 {
 	const struct ap_sysreg *r = ap_sysreg_find(reg);
-	if (!r)
+	if (!r || absent(pe, r))
 		return -AP_ERR_INVALID;
 	if (!(r->flags & AP_SR_W))
 		return -AP_ERR_INVALID; /* computed (ID) registers have no storage */

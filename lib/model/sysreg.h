@@ -35,6 +35,10 @@ struct ap_sysreg;
 /* Internal access outcomes on top of enum ap_access: the FEAT_NV2
  * redirection of an EL1 access to memory at VNCR_EL2 + nv_offset. */
 #define AP_ACCESS_NVMEM 100
+/* The register does not exist in this configuration (a feature after SPEv1
+ * that is not configured): reported as for an encoding no table has, so a
+ * configuration without the feature behaves exactly as before it. */
+#define AP_ACCESS_ABSENT 101
 
 enum ap_sysreg_flags {
 	AP_SR_R = 1u << 0, /* MRS defined */

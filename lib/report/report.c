@@ -44,6 +44,7 @@ void ap_report_destroy(struct ap_report *r)
 	free(r->debug_dirs);
 	report_lines_free(&r->lines);
 	report_stacks_free(&r->stacks);
+	report_branches_free(&r->branches);
 	free(r);
 }
 
@@ -184,7 +185,8 @@ int report_count(struct ap_report *r, const struct ap_record *rec)
 	r->finished = 0;
 	r->records++;
 	report_stats_add(&r->totals, rec, r->lines.ds_enc);
-	if (add_to_thread(r, rec) < 0 || report_lines_note(&r->lines, rec) < 0)
+	if (add_to_thread(r, rec) < 0 || report_lines_note(&r->lines, rec) < 0 ||
+	    report_branches_add(&r->branches, rec) < 0)
 		return -AP_ERR_NOMEM;
 	if (!(rec->has & AP_HAS_PC))
 		return 0;
@@ -315,7 +317,8 @@ int ap_report_finish(struct ap_report *r)
 	free(order);
 	r->fn_rows = fns;
 	r->n_fn_rows = nf;
-	if (report_lines_finish(r) < 0 || report_stacks_finish(r, &r->stacks) < 0)
+	if (report_lines_finish(r) < 0 || report_stacks_finish(r, &r->stacks) < 0 ||
+	    report_branches_finish(&r->branches) < 0)
 		return -AP_ERR_NOMEM;
 	r->finished = 1;
 	ap_report_sort(r, AP_REPORT_BY_SAMPLES);

@@ -141,6 +141,18 @@ struct report_stack_acc {
 	uint32_t n;  /* frames */
 	uint64_t w[AP_REPORT_N_KEYS];
 };
+/* Branch pairs (branches.c). */
+struct report_branches {
+	struct ap_report_branch *slots; /* count 0: empty */
+	size_t cap, n;
+	uint64_t dropped;
+	struct ap_report_branch *sorted; /* ap_report_finish: by count */
+	size_t n_sorted;
+};
+int report_branches_add(struct report_branches *t, const struct ap_record *rec);
+int report_branches_finish(struct report_branches *t);
+void report_branches_free(struct report_branches *t);
+
 struct report_stacks {
 	uint64_t *pool; /* every distinct stack's frames, one after the other */
 	size_t n_pool, cap_pool;
@@ -192,6 +204,7 @@ struct ap_report {
 	size_t thread_index_cap;
 	struct report_lines lines;
 	struct report_stacks stacks;
+	struct report_branches branches;
 	/* Where separate debug files are looked for (ap_report_add_debug_dir),
 	 * then /usr/lib/debug. */
 	char **debug_dirs;

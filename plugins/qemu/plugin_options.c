@@ -77,6 +77,7 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 			uint64_t *dst;
 		} nums[] = { { "interval", &o->interval }, { "pmsfcr", &o->pmsfcr },
 			     { "pmsevfr", &o->pmsevfr },   { "pmslatfr", &o->pmslatfr },
+			     { "pmsnevfr", &o->pmsnevfr }, { "pmsdsfr", &o->pmsdsfr },
 			     { "buffer", &o->buffer_bytes }, { "seed", &o->seed },
 			     { "timing_window", &o->timing_window }, { "interleave", &o->interleave },
 			     { "call_graph_depth", &o->call_graph_depth } };
@@ -86,7 +87,8 @@ int plugin_options_load(struct plugin_options *o, const char *path, char *err, s
 		} flags[] = { { "model", &o->model }, { "timing", &o->timing }, { "jitter", &o->jitter },
 			      { "ts", &o->ts },       { "pa", &o->pa },         { "ctx", &o->ctx },
 			      { "pipeline", &o->pipeline }, { "loop_runs", &o->loop_runs },
-			      { "call_graph", &o->call_graph }, { "inline_ring", &o->inline_ring } };
+			      { "call_graph", &o->call_graph }, { "inline_ring", &o->inline_ring },
+			      { "discard", &o->discard } };
 		int done = 0;
 		for (size_t i = 0; !done && i < sizeof(paths) / sizeof(paths[0]); i++)
 			if (!strcmp(k, paths[i].name)) {

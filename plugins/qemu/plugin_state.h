@@ -185,6 +185,8 @@ struct plugin_options {
 	uint64_t pmsfcr;       /* filter controls */
 	uint64_t pmsevfr;
 	uint64_t pmslatfr;
+	uint64_t pmsnevfr, pmsdsfr; /* SPE after v1 (written only when set) */
+	int discard;           /* PMBLIMITR_EL1.FM = 0b10 */
 	int ts, pa, ctx;       /* PMSCR_EL1.TS, PA, CX */
 	uint64_t buffer_bytes; /* profiling buffer per vCPU */
 	uint64_t seed;

@@ -59,6 +59,12 @@ static void plugin_describe_op(const struct vcpu_state *v, uint64_t tb_base, con
 		}
 		if (c->flags & AP_A64_F_INDIRECT)
 			op->flags |= AP_SPE_OPF_INDIRECT;
+		/* FEAT_SPE_CRR's call/return class (LATER-CRR-2); the model
+		 * uses it only when spe.crr is set. */
+		if (c->flags & AP_A64_F_CALL)
+			op->flags |= AP_SPE_OPF_LINK;
+		if (c->flags & AP_A64_F_RETURN)
+			op->flags |= AP_SPE_OPF_RETURN;
 		if (plugin.opts.timing)
 			res = branch;
 	} else if (c->kind == AP_A64_COND_OTHER) {

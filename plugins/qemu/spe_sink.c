@@ -155,6 +155,7 @@ int spe_sink_new(struct spe_sink **out, const struct plugin_options *o, unsigned
 	struct ap_pe_state st;
 	ap_pe_state_init(&st);
 	st.el = AP_EL0;
+	st.mdcr_el3 |= 1ull << AP_MDCR_EL3_ENPMS3; /* firmware gives PMSDSFR_EL1 to EL1 (LATER-FDS-3) */
 	st.contextidr_el1 = (uint64_t)tid; /* Linux: PID in CONTEXTIDR_EL1 */
 	ap_pe_set_state(s->pe, &st);
 
@@ -170,7 +171,8 @@ int spe_sink_new(struct spe_sink **out, const struct plugin_options *o, unsigned
 		{ AP_PMSLATFR_EL1, o->pmslatfr },
 		{ AP_PMSICR_EL1, 0 },
 		{ AP_PMBPTR_EL1, SINK_BUFFER_VA },
-		{ AP_PMBLIMITR_EL1, (SINK_BUFFER_VA + s->mem_size) | 1u /* E */ },
+		{ AP_PMBLIMITR_EL1, (SINK_BUFFER_VA + s->mem_size) | 1u /* E */ |
+		                        (o->discard ? 2u << 1 : 0) /* FM: discard (LATER-DIS-1) */ },
 		{ AP_PMSCR_EL1, pmscr },
 	};
 	/* With EL2 implemented, PMSCR_EL2 must also allow physical addresses
@@ -182,6 +184,23 @@ int spe_sink_new(struct spe_sink **out, const struct plugin_options *o, unsigned
 		r = at_el(s, AP_EL2, AP_PMSCR_EL2, pmscr2);
 		if (r != AP_ACCESS_OK) {
 			snprintf(err, errlen, "programming PMSCR_EL2 = 0x%llx: %s", (unsigned long long)pmscr2,
+			         r < 0 ? ap_errstr(r) : ap_access_name((enum ap_access)r));
+			spe_sink_free(s);
+			return -AP_ERR_INVALID;
+		}
+	}
+	/* The registers of SPE after v1, only when asked for: without the
+	 * feature they are not the model's (the error names the register). */
+	const struct { uint32_t reg; uint64_t value; } later[] = {
+		{ AP_PMSNEVFR_EL1, o->pmsnevfr }, { AP_PMSDSFR_EL1, o->pmsdsfr },
+	};
+	for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
+		if (!later[i].value)
+			continue;
+		r = at_el1(s, later[i].reg, later[i].value);
+		if (r != AP_ACCESS_OK) {
+			snprintf(err, errlen, "programming %s = 0x%llx: %s", ap_sysreg_name(later[i].reg),
+			         (unsigned long long)later[i].value,
 			         r < 0 ? ap_errstr(r) : ap_access_name((enum ap_access)r));
 			spe_sink_free(s);
 			return -AP_ERR_INVALID;

@@ -70,9 +70,29 @@ static bool nv2_redirects(const struct ap_pe *pe, const struct ap_sysreg *r)
 	       ap_bit(pe->st.hcr_el2, AP_HCR_EL2_NV2) && ap_bit(pe->st.hcr_el2, AP_HCR_EL2_NV);
 }
 
-/* The common form; el2_trap is the register class's EL1 trap to EL2. */
+/* LATER-FNE-3: HDFGRTR_EL2/HDFGWTR_EL2.nPMSNEVFR_EL1 [62] traps when 0
+ * (a negative-polarity bit: software that knows of the register sets it). */
+static bool fgt_traps_negative(const struct ap_pe *pe, unsigned bit, bool write)
+{
+	if (!pe->cfg.have_fgt || !ap_el2_enabled(pe))
+		return false;
+	if (pe->cfg.have_el3 && !ap_bit(pe->st.scr_el3, AP_SCR_EL3_FGTEN))
+		return false;
+	return !ap_bit(write ? pe->st.hdfgwtr_el2 : pe->st.hdfgrtr_el2, bit);
+}
+
+/* LATER-FDS-3: MDCR_EL3.EnPMS3 == 0 traps PMSDSFR_EL1 below EL3 to EL3. */
+static bool enpms3_traps(const struct ap_pe *pe)
+{
+	return pe->cfg.have_el3 && !ap_bit(pe->st.mdcr_el3, AP_MDCR_EL3_ENPMS3);
+}
+
+enum { EXTRA_NFGT_NEVFR = 1, EXTRA_ENPMS3 = 2 };
+
+/* The common form; el2_trap is the register class's EL1 trap to EL2,
+ * extra the traps of registers after v1 (EXTRA_*). */
 static int check_el1_register(const struct ap_pe *pe, const struct ap_sysreg *r, bool write,
-                              bool el2_trap)
+                              bool el2_trap, unsigned extra)
 {
 	if (!pe->cfg.have_spe || ap_using_aarch32(pe))
 		return AP_ACCESS_UNDEFINED;
@@ -84,10 +104,15 @@ static int check_el1_register(const struct ap_pe *pe, const struct ap_sysreg *r,
 			return AP_ACCESS_UNDEFINED;
 		if (fgt_traps(pe, r, write))
 			return AP_ACCESS_TRAP_EL2;
+		if ((extra & EXTRA_NFGT_NEVFR) &&
+		    fgt_traps_negative(pe, AP_HDFGxTR_EL2_NPMSNEVFR, write))
+			return AP_ACCESS_TRAP_EL2;
 		if (ap_el2_enabled(pe) && el2_trap)
 			return AP_ACCESS_TRAP_EL2;
 		if (nspb_traps(pe))
 			return nspb_outcome(pe);
+		if ((extra & EXTRA_ENPMS3) && enpms3_traps(pe))
+			return halted_sdd(pe) ? AP_ACCESS_UNDEFINED : AP_ACCESS_TRAP_EL3;
 		if (nv2_redirects(pe, r))
 			return AP_ACCESS_NVMEM;
 		return AP_ACCESS_OK;
@@ -96,6 +121,8 @@ static int check_el1_register(const struct ap_pe *pe, const struct ap_sysreg *r,
 			return AP_ACCESS_UNDEFINED;
 		if (nspb_traps(pe))
 			return nspb_outcome(pe);
+		if ((extra & EXTRA_ENPMS3) && enpms3_traps(pe))
+			return halted_sdd(pe) ? AP_ACCESS_UNDEFINED : AP_ACCESS_TRAP_EL3;
 		return AP_ACCESS_OK;
 	default:
 		return AP_ACCESS_OK;
@@ -105,13 +132,34 @@ static int check_el1_register(const struct ap_pe *pe, const struct ap_sysreg *r,
 int ap_spe_check_sampling_reg(const struct ap_pe *pe, const struct ap_sysreg *r, bool write)
 {
 	/* MDCR_EL2.TPMS == '1' (CheckStatisticalProfilingAccess). */
-	return check_el1_register(pe, r, write, ap_bit(pe->st.mdcr_el2, AP_MDCR_EL2_TPMS));
+	return check_el1_register(pe, r, write, ap_bit(pe->st.mdcr_el2, AP_MDCR_EL2_TPMS), 0);
 }
 
 int ap_spe_check_buffer_reg(const struct ap_pe *pe, const struct ap_sysreg *r, bool write)
 {
 	/* MDCR_EL2.E2PB<0> != '1' (CheckProfilingBufferAccess). */
-	return check_el1_register(pe, r, write, (ap_mdcr_el2_e2pb(pe) & 1u) == 0);
+	return check_el1_register(pe, r, write, (ap_mdcr_el2_e2pb(pe) & 1u) == 0, 0);
+}
+
+/* PMSNEVFR_EL1 (LATER-FNE-2/3): a sampling register (MDCR_EL2.TPMS,
+ * MDCR_EL3.NSPB) that exists with FEAT_SPE_FnE; without it the encoding is
+ * not the model's, as before (the host's rule: UNDEFINED, SPE-4.1-2). */
+int ap_spe_check_pmsnevfr(const struct ap_pe *pe, const struct ap_sysreg *r, bool write)
+{
+	if (!pe->cfg.spe_later.fne || !pe->cfg.have_spe)
+		return AP_ACCESS_ABSENT;
+	return check_el1_register(pe, r, write, ap_bit(pe->st.mdcr_el2, AP_MDCR_EL2_TPMS),
+	                          EXTRA_NFGT_NEVFR);
+}
+
+/* PMSDSFR_EL1 (LATER-FDS-2/3): a sampling register that exists with
+ * FEAT_SPE_FDS, with the EL3 trap MDCR_EL3.EnPMS3. The FEAT_FGT2 trap
+ * HDFGRTR2_EL2.nPMSDSFR_EL1 is not modelled (the model has no FEAT_FGT2). */
+int ap_spe_check_pmsdsfr(const struct ap_pe *pe, const struct ap_sysreg *r, bool write)
+{
+	if (!pe->cfg.spe_later.fds || !pe->cfg.have_spe)
+		return AP_ACCESS_ABSENT;
+	return check_el1_register(pe, r, write, ap_bit(pe->st.mdcr_el2, AP_MDCR_EL2_TPMS), EXTRA_ENPMS3);
 }
 
 int ap_spe_check_pmbidr(const struct ap_pe *pe, const struct ap_sysreg *r, bool write)

@@ -13,6 +13,8 @@ int ap_spe_check_sampling_reg(const struct ap_pe *pe, const struct ap_sysreg *r,
  * (MDCR_EL2.E2PB<0>). */
 int ap_spe_check_buffer_reg(const struct ap_pe *pe, const struct ap_sysreg *r, bool write);
 /* PMBIDR_EL1 (4.3.1: no traps or enables). */
+int ap_spe_check_pmsnevfr(const struct ap_pe *pe, const struct ap_sysreg *r, bool write);
+int ap_spe_check_pmsdsfr(const struct ap_pe *pe, const struct ap_sysreg *r, bool write);
 int ap_spe_check_pmbidr(const struct ap_pe *pe, const struct ap_sysreg *r, bool write);
 /* PMSCR_EL2 (4.3.7), PMSCR_EL12 (4.3.6). */
 int ap_spe_check_pmscr_el2(const struct ap_pe *pe, const struct ap_sysreg *r, bool write);

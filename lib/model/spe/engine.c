@@ -12,6 +12,7 @@
 #include "model/spe/buffer.h"
 #include "model/spe/collect.h"
 #include "model/spe/filter.h"
+#include "model/spe/later.h"
 #include "model/spe/record_build.h"
 
 /* ---- accounting the members consumed on the fast path ---- */
@@ -75,6 +76,7 @@ static void cache_decisions(struct ap_pe *pe)
 		.contextidr_el1 = (uint32_t)pe->st.contextidr_el1,
 		.contextidr_el2 = (uint32_t)pe->st.contextidr_el2,
 		.ts = ts != AP_SPE_TS_NONE, .pa = ap_spe_collect_physical_address(&v), .lds = c->lds,
+		.pbt = pe->cfg.spe_later.pbt, .crr = pe->cfg.spe_later.crr,
 	};
 	e->ctl = ctl;
 	e->ts_kind = (uint8_t)ts;
@@ -90,6 +92,17 @@ static void cache_decisions(struct ap_pe *pe)
 	e->filter = fr;
 	struct ap_spe_filter_policy fp = { c->fe_zero_discards, c->ft_none_discards, c->fl_zero_discards };
 	e->filter_policy = fp;
+	const struct ap_spe_later_config *l = &pe->cfg.spe_later;
+	struct ap_spe_filter_later fl = {
+		.pmsnevfr = pe->spe_regs.pmsnevfr_el1, .pmsdsfr = pe->spe_regs.pmsdsfr_el1,
+		.events = ap_spe_later_event_bits(&pe->cfg), .eft = l->eft,
+		.fne_zero_discards = l->fne_zero_discards, .fne_overlap_discards = l->fne_overlap_discards,
+	};
+	e->filter_later = fl;
+	/* LATER-DIS-1: FM == 0b10 is discard mode from FEAT_SPEv1p2; before it
+	 * the value is reserved and the model keeps filling the buffer. */
+	unsigned fm = (unsigned)(pe->spe_regs.pmblimitr_el1 >> AP_PMBLIMITR_FM_SHIFT) & 3u;
+	e->discard_mode = ap_spe_version(&pe->cfg) >= AP_SPE_V1P2 && fm == AP_PMBLIMITR_FM_DISCARD;
 }
 
 /* Re-read everything the engine caches from the registers, configuration
@@ -179,6 +192,13 @@ static void write_record(struct ap_pe *pe, const uint8_t *bytes, uint32_t len)
 	const struct ap_spe_config *c = &pe->cfg.spe;
 	struct ap_spe_regs *sr = &pe->spe_regs;
 	if (sr->pmbsr_el1 & AP_PMBSR_S) { /* SPE-3.5-9/10: disabled, discarded */
+		e->counts.records_discarded++;
+		return;
+	}
+	if (e->discard_mode) {
+		/* LATER-DIS-2: discard mode: the record is not written, PMBPTR_EL1
+		 * does not move, no management event; the PMU events of 2.6
+		 * were counted on the way here. */
 		e->counts.records_discarded++;
 		return;
 	}
@@ -314,8 +334,11 @@ void ap_spe_take_sample(struct ap_pe *pe, const struct ap_spe_op *op, bool colli
 		struct ap_record_encode_opts enc = { .events_size = (uint8_t)c->events_size };
 		int n = ap_record_encode(f->bytes, sizeof(f->bytes), &rec, &enc);
 		f->len = n > 0 ? (uint8_t)n : 0; /* n < 0 cannot happen: no IMP DEF values */
-		f->kept = ap_spe_collect_record(&e->filter, &e->filter_policy, rec.events, op->lat_total,
-		                                ap_spe_op_type_bits(op));
+		f->kept = ap_spe_collect_record_later(&e->filter, &e->filter_policy, &e->filter_later,
+		                                      rec.events, op->lat_total, ap_spe_op_type_bits(op)) &&
+		          ap_spe_collect_data_source(&e->filter, &e->filter_later,
+		                                     (ap_spe_op_type_bits(op) & AP_SPE_TYPE_LOAD) != 0,
+		                                     (rec.has & AP_HAS_DATA_SOURCE) != 0, rec.data_source);
 		if (c->ts_at_completion && ctl.ts)
 			f->ts_kind = e->ts_kind; /* SPE-2.3-2: patched when it completes */
 	}

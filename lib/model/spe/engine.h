@@ -62,6 +62,8 @@ struct ap_spe_engine {
 	struct ap_spe_record_policy policy; /* record-content choices */
 	struct ap_spe_filter_regs filter;   /* PMSFCR/PMSEVFR/PMSLATFR_EL1 */
 	struct ap_spe_filter_policy filter_policy;
+	struct ap_spe_filter_later filter_later; /* SPE after v1: PMSNEVFR/PMSDSFR_EL1, EFT */
+	uint8_t discard_mode;               /* PMBLIMITR_EL1.FM == discard (LATER-DIS-1) */
 
 	unsigned n_in_flight;
 	struct ap_spe_in_flight in_flight[AP_SPE_MAX_IN_FLIGHT];

@@ -33,8 +33,13 @@ enum ap_spe_type_bits {
 	AP_SPE_TYPE_BRANCH = 1u << 0, /* PMSFCR_EL1.B */
 	AP_SPE_TYPE_LOAD = 1u << 1,   /* PMSFCR_EL1.LD */
 	AP_SPE_TYPE_STORE = 1u << 2,  /* PMSFCR_EL1.ST */
+	/* FEAT_SPE_EFT (DDI 0487 J1.1.1 SPEFilterByType: the TYPE bit positions) */
+	AP_SPE_TYPE_FP = 1u << 3,     /* PMSFCR_EL1.FP */
+	AP_SPE_TYPE_SIMD = 1u << 4,   /* PMSFCR_EL1.SIMD */
 };
 
+/* The registers, as stored (their RES0 bits clear: a feature the
+ * configuration lacks has its fields zero). */
 struct ap_spe_filter_regs {
 	uint64_t pmsfcr, pmsevfr, pmslatfr;
 };
@@ -45,9 +50,29 @@ struct ap_spe_filter_policy {
 	bool fl_zero_discards; /* SPE-3.2.3-24, SPE-4.3.9-13 */
 };
 
+/* What SPE after v1 adds to the filters (docs/requirements-later.md):
+ * its registers and its CONSTRAINED UNPREDICTABLE choices. */
+struct ap_spe_filter_later {
+	uint64_t pmsnevfr;      /* FEAT_SPE_FnE */
+	uint64_t pmsdsfr;       /* FEAT_SPE_FDS */
+	uint64_t events;        /* event bits later versions make filterable (LATER-EVF-1) */
+	bool eft;               /* FEAT_SPE_EFT: FT with no type bit is not UNPREDICTABLE */
+	bool fne_zero_discards;    /* LATER-FNE-5: FnE == 1 with PMSNEVFR_EL1 == 0 */
+	bool fne_overlap_discards; /* LATER-FNE-6: FE and FnE select the same event */
+};
+
 /* CollectRecord(events, total_latency, optype): true if the record passes
  * every enabled filter. type_bits is an enum ap_spe_type_bits mask. */
 bool ap_spe_collect_record(const struct ap_spe_filter_regs *r, const struct ap_spe_filter_policy *p,
                            uint64_t events, uint32_t total_latency, unsigned type_bits);
+/* The same with what later versions add (l may be NULL: SPEv1). */
+bool ap_spe_collect_record_later(const struct ap_spe_filter_regs *r, const struct ap_spe_filter_policy *p,
+                                 const struct ap_spe_filter_later *l, uint64_t events,
+                                 uint32_t total_latency, unsigned type_bits);
+/* SPEFilterByDataSource() (FEAT_SPE_FDS, LATER-FDS-4): false if the record
+ * of a load (or an atomic returning a value) with Data Source ds is
+ * filtered out; records without a Data Source always pass. */
+bool ap_spe_collect_data_source(const struct ap_spe_filter_regs *r, const struct ap_spe_filter_later *l,
+                                bool is_load, bool has_ds, uint16_t ds);
 
 #endif

@@ -45,7 +45,7 @@ uint64_t ap_spe_op_events(const struct ap_spe_op *op)
 	return e;
 }
 
-unsigned ap_spe_op_type_bits(const struct ap_spe_op *op)
+static unsigned kind_type_bits(const struct ap_spe_op *op)
 {
 	switch (op->kind) {
 	case AP_SPE_OP_LOAD:
@@ -61,6 +61,18 @@ unsigned ap_spe_op_type_bits(const struct ap_spe_op *op)
 	default:
 		return AP_SPE_TYPE_OTHER;
 	}
+}
+
+/* FEAT_SPE_EFT's FP and SIMD flags (LATER-EFT-3): on top of the kind. */
+static unsigned eft_type_bits(const struct ap_spe_op *op)
+{
+	return ((op->flags & AP_SPE_OPF_FP) ? AP_SPE_TYPE_FP : 0u) |
+	       ((op->flags & AP_SPE_OPF_SIMD_OP) ? AP_SPE_TYPE_SIMD : 0u);
+}
+
+unsigned ap_spe_op_type_bits(const struct ap_spe_op *op)
+{
+	return kind_type_bits(op) | eft_type_bits(op);
 }
 
 void ap_spe_op_type(const struct ap_spe_op *op, uint8_t *cls, uint8_t *subclass)
@@ -93,6 +105,17 @@ void ap_spe_op_type(const struct ap_spe_op *op, uint8_t *cls, uint8_t *subclass)
 		*subclass = (uint8_t)(AP_OP_LDST_SIMD | (st ? AP_OP_ST : 0));
 	else
 		*subclass = (uint8_t)(AP_OP_LDST_GP | (st ? AP_OP_ST : 0));
+}
+
+/* FEAT_SPE_CRR: the CR field of a branch (perf SPE_OP_PKT_CR_*): a branch
+ * with link is a call, a procedure return a return. */
+static unsigned branch_cr(const struct ap_spe_op *op)
+{
+	if (op->flags & AP_SPE_OPF_LINK)
+		return AP_OP_BR_CR_BL;
+	if (op->flags & AP_SPE_OPF_RETURN)
+		return AP_OP_BR_CR_RET;
+	return 0;
 }
 
 static uint16_t sat12(uint32_t v)
@@ -173,6 +196,14 @@ void ap_spe_build_record(struct ap_record *rec, const struct ap_spe_op *op,
 		rec->el = ctl->el;
 		rec->ns = ctl->ns;
 		ap_spe_op_type(op, &rec->op_class, &rec->op_subclass);
+		if (ctl->crr && rec->op_class == AP_OP_CLASS_BRANCH) /* LATER-CRR-2 */
+			rec->op_subclass |= (uint8_t)(branch_cr(op) << AP_OP_BR_CR_SHIFT);
+		if (ctl->pbt && (op->flags & AP_SPE_OPF_PREV_TARGET)) { /* LATER-PBT-2 */
+			has |= AP_HAS_PREV_TARGET;
+			rec->prev_target = op->prev_target;
+			rec->prev_target_el = op->prev_target_el & 3u;
+			rec->prev_target_ns = op->prev_target_ns & 1u;
+		}
 		rec->lat_total = sat12(op->lat_total);
 		rec->lat_issue = sat12(op->lat_issue);
 		if (has_target(op, ctl, pol)) {

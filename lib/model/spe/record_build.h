@@ -22,6 +22,8 @@ struct ap_spe_record_ctl {
 	bool lds;                /* PMSIDR_EL1.LDS: Data Source packets */
 	bool eret_to_disabled;   /* an exception return whose target EL and Security
 	                            state have profiling disabled (SPE-5.3.1-7) */
+	bool pbt;                /* FEAT_SPE_PBT: previous-branch-target packets (LATER-PBT-2) */
+	bool crr;                /* FEAT_SPE_CRR: call/return subclasses (LATER-CRR-2) */
 };
 
 /* IMPLEMENTATION DEFINED / UNPREDICTABLE record-content choices

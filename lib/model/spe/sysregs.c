@@ -6,6 +6,7 @@
 #include "model/pe.h"
 #include "model/spe/access.h"
 #include "model/spe/engine.h"
+#include "model/spe/later.h"
 #include "model/sysreg.h"
 
 #define REG(f) offsetof(struct ap_pe, spe_regs.f)
@@ -19,6 +20,10 @@
 #define PMSICR_ECOUNT BITS(63, 56)
 #define PMSIRR_VALID (BITS(31, 8) | BIT(0))       /* SPE-4.3.12-7 */
 #define PMSFCR_VALID (BITS(18, 16) | BITS(2, 0))  /* SPE-4.3.9-8 */
+/* Every bit a later version or feature can bring (later.c says which the
+ * configuration has; the others stay RES0 through the dyn masks). */
+#define PMSFCR_LATER (BITS(4, 3) | BITS(20, 19) | BITS(52, 48))
+#define EVFR_LATER (BIT(2) | BIT(4) | BIT(6) | BITS(11, 8) | BITS(25, 17))
 #define PMSEVFR_ARCH (BIT(7) | BIT(5) | BIT(3) | BIT(1)) /* SPE-4.3.8-13..17 */
 #define PMSEVFR_IMPDEF (BITS(63, 48) | BITS(31, 24) | BITS(15, 12)) /* SPE-4.3.8-8/9 */
 #define PMSLATFR_VALID BITS(11, 0)                /* SPE-4.3.13-7 */
@@ -53,11 +58,36 @@ static void pmsicr_masks(const struct ap_pe *pe, uint64_t *res0, uint64_t *res1)
 		*res0 |= PMSICR_ECOUNT; /* SPE-4.3.10-11 */
 }
 
+/* The event bits of PMSEVFR_EL1 and PMSNEVFR_EL1 that are RES0 here. */
+static uint64_t event_filter_res0(const struct ap_pe *pe)
+{
+	uint64_t later = ap_spe_later_event_bits(&pe->cfg);
+	uint64_t impdef = PMSEVFR_IMPDEF & ~pe->cfg.spe.evfr_impdef_mask; /* SPE-4.3.8-9 */
+	if (ap_spe_version(&pe->cfg) >= AP_SPE_V1P4)
+		impdef |= BITS(31, 24); /* LATER-EVF-1: no IMP DEF events in [31:24] from v1p4 */
+	/* Later bits inside the IMP DEF ranges (E[24], E[25]) stay IMP DEF
+	 * before v1p4, as in v1. */
+	return (impdef | (EVFR_LATER & ~PMSEVFR_IMPDEF)) & ~later;
+}
+
 static void pmsevfr_masks(const struct ap_pe *pe, uint64_t *res0, uint64_t *res1)
 {
-	*res0 |= PMSEVFR_IMPDEF & ~pe->cfg.spe.evfr_impdef_mask; /* SPE-4.3.8-9 */
+	*res0 |= event_filter_res0(pe);
 	if (!pe->cfg.spe.speculative_sampling)
 		*res1 |= BIT(1); /* SPE-4.3.8-18 */
+}
+
+/* LATER-FNE-2: PMSNEVFR_EL1 has PMSEVFR_EL1's event bits. */
+static void pmsnevfr_masks(const struct ap_pe *pe, uint64_t *res0, uint64_t *res1)
+{
+	(void)res1;
+	*res0 |= event_filter_res0(pe);
+}
+
+static void pmsfcr_masks(const struct ap_pe *pe, uint64_t *res0, uint64_t *res1)
+{
+	(void)res1;
+	*res0 |= PMSFCR_LATER & ~ap_spe_later_pmsfcr_bits(&pe->cfg); /* LATER-FNE-1, LATER-EFT-1, LATER-FDS-1 */
 }
 
 static void pmblimitr_masks(const struct ap_pe *pe, uint64_t *res0, uint64_t *res1)
@@ -94,7 +124,8 @@ static uint64_t read_pmsidr(const struct ap_pe *pe, const struct ap_sysreg *r)
 	return (uint64_t)(s->count_size & 0xF) << 16 | (uint64_t)(s->max_size & 0xF) << 12 |
 	       (uint64_t)(s->interval & 0xF) << 8 | (uint64_t)s->ernd << 5 |
 	       (uint64_t)s->lds << 4 | (uint64_t)s->arch_inst << 3 |
-	       BIT(2) | BIT(1) | BIT(0); /* FL, FT, FE read as 1 (SPE-4.3.11-30..32) */
+	       BIT(2) | BIT(1) | BIT(0) | /* FL, FT, FE read as 1 (SPE-4.3.11-30..32) */
+	       ap_spe_later_pmsidr_bits(&pe->cfg); /* LATER-VER-3 */
 }
 
 /* PMBIDR_EL1.P (SPE-4.3.1-9..15): 1 when the buffer is owned by a higher
@@ -153,11 +184,18 @@ static const struct ap_sysreg spe_regs[] = {
 	{ "PMSICR_EL1", AP_PMSICR_EL1, AP_SR_R | AP_SR_W, 29, 0x838, PMSICR_RES0, 0, 0, pmsicr_masks,
 	  ap_spe_check_sampling_reg, NULL, REG(pmsicr_el1), ap_spe_engine_read_pmsicr, NULL, spe_written },
 	SAMPLING("PMSIRR_EL1", AP_PMSIRR_EL1, 31, 0x840, ~PMSIRR_VALID, NULL, pmsirr_el1),
-	SAMPLING("PMSFCR_EL1", AP_PMSFCR_EL1, 28, 0, ~PMSFCR_VALID, NULL, pmsfcr_el1),
-	SAMPLING("PMSEVFR_EL1", AP_PMSEVFR_EL1, 27, 0x830, ~(PMSEVFR_ARCH | PMSEVFR_IMPDEF),
+	SAMPLING("PMSFCR_EL1", AP_PMSFCR_EL1, 28, 0, ~(PMSFCR_VALID | PMSFCR_LATER), pmsfcr_masks,
+	         pmsfcr_el1),
+	SAMPLING("PMSEVFR_EL1", AP_PMSEVFR_EL1, 27, 0x830, ~(PMSEVFR_ARCH | PMSEVFR_IMPDEF | EVFR_LATER),
 	         pmsevfr_masks, pmsevfr_el1),
+	/* After v1: their own checks make them UNDEFINED without the feature. */
+	{ "PMSNEVFR_EL1", AP_PMSNEVFR_EL1, AP_SR_R | AP_SR_W, -1, 0,
+	  ~(PMSEVFR_ARCH | PMSEVFR_IMPDEF | EVFR_LATER), 0, 0, pmsnevfr_masks, ap_spe_check_pmsnevfr,
+	  NULL, REG(pmsnevfr_el1), NULL, NULL, spe_written },
+	{ "PMSDSFR_EL1", AP_PMSDSFR_EL1, AP_SR_R | AP_SR_W, -1, 0, 0, 0, 0, NULL, ap_spe_check_pmsdsfr,
+	  NULL, REG(pmsdsfr_el1), NULL, NULL, spe_written },
 	SAMPLING("PMSLATFR_EL1", AP_PMSLATFR_EL1, 32, 0x848, ~PMSLATFR_VALID, NULL, pmslatfr_el1),
-	{ "PMSIDR_EL1", AP_PMSIDR_EL1, AP_SR_R, 30, 0, BITS(63, 20) | BITS(7, 6), 0, 0, NULL,
+	{ "PMSIDR_EL1", AP_PMSIDR_EL1, AP_SR_R, 30, 0, 0, 0, 0, NULL,
 	  ap_spe_check_sampling_reg, NULL, 0, read_pmsidr, NULL, NULL },
 	BUFFER("PMBLIMITR_EL1", AP_PMBLIMITR_EL1, 23, 0x800, PMBLIMITR_RES0, pmblimitr_masks,
 	       pmblimitr_el1, spe_written),
@@ -184,6 +222,8 @@ static void spe_reset(struct ap_pe *pe)
 		/* Table 8 (SPE-T8-row1): PMBLIMITR_EL1.E resets to 0. */
 		{ AP_PMBLIMITR_EL1, s->reset_pmblimitr_el1 & ~PMBLIMITR_E },
 		{ AP_PMBPTR_EL1, s->reset_pmbptr_el1 },   { AP_PMBSR_EL1, s->reset_pmbsr_el1 },
+		/* After v1: UNKNOWN on reset; the model picks 0 (filters off). */
+		{ AP_PMSNEVFR_EL1, 0 }, { AP_PMSDSFR_EL1, 0 },
 	};
 	for (size_t i = 0; i < sizeof(resets) / sizeof(resets[0]); i++) {
 		const struct ap_sysreg *r = ap_sysreg_find(resets[i].enc);

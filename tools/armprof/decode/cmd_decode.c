@@ -25,7 +25,7 @@ static void usage(FILE *out)
 	        "usage: armprof decode [--format text|jsonl|csv|parquet|spe-parser] [-o OUT [--split]]\n"
 	        "                      [--packets]\n"
 	        "                      [--stats] [--chunk-size N] [-j N] [--binary ELF [--load-bias N]]\n"
-	        "                      [--cpu-model CPU] FILE|-\n"
+	        "                      [--cpu-model CPU] [--spe-later] FILE|-\n"
 	        "  --format F      record output format (default text; jsonl schema: docs/jsonl-schema.md,\n"
 	        "                  parquet schema: docs/parquet-schema.md)\n"
 	        "                  spe-parser: -o PREFIX writes Arm spe-parser's PREFIX-ldst.parquet,\n"
@@ -41,6 +41,9 @@ static void usage(FILE *out)
 	        "  --packets       one line per packet: offset, raw bytes, description\n"
 	        "  --stats         print stream totals to stderr\n"
 	        "  --chunk-size N  feed the decoder N bytes at a time (default 1 MiB)\n"
+	        "  --spe-later     decode what SPE after v1 defines in v1's reserved values, as perf\n"
+	        "                  7.x does: Address INDEX 4 = previous branch target (prev_br_tgt),\n"
+	        "                  branch GCS and call/return (br_cr); docs/requirements-later.md\n"
 	        "  --cpu-model CPU name the Data Source values (IMPLEMENTATION DEFINED) as this CPU\n"
 	        "                  does: neoverse-n1, neoverse-n2, neoverse-v1, neoverse-v2, ampereone\n"
 	        "                  or none (default: a perf.data's CPUID; else the values only)\n"
@@ -132,6 +135,7 @@ int cmd_decode(int argc, char **argv)
 	int32_t sel_cpu = AP_PERF_ANY, sel_tid = AP_PERF_ANY; /* perf.data selection */
 	uint64_t midr = 0; /* --cpu-model */
 	int have_midr = 0;
+	int spe_later = 0; /* --spe-later */
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -163,6 +167,8 @@ int cmd_decode(int argc, char **argv)
 				load_bias = v;
 		} else if (!strcmp(a, "--packets")) {
 			run.packets = 1;
+		} else if (!strcmp(a, "--spe-later")) {
+			spe_later = 1;
 		} else if (!strcmp(a, "--stats")) {
 			stats = 1;
 		} else if (!strcmp(a, "--chunk-size") && i + 1 < argc) {
@@ -239,6 +245,7 @@ int cmd_decode(int argc, char **argv)
 	cfg.on_record = on_record;
 	cfg.on_packet = run.packets ? on_packet : NULL;
 	cfg.ctx = &run;
+	cfg.spe_later = (uint8_t)spe_later;
 	struct ap_decoder dec;
 	ap_decoder_init(&dec, &cfg);
 	struct ap_decoder_stats perf_totals;
@@ -250,7 +257,7 @@ int cmd_decode(int argc, char **argv)
 		struct decode_perf_opts po = { .path = path, .cpu = sel_cpu, .tid = sel_tid,
 		                               .verbose = stats, .packets = run.packets, .fmt = so.fmt,
 		                               .jobs = jobs ? jobs : decode_default_jobs(),
-		                               .have_encoding = have_midr };
+		                               .have_encoding = have_midr, .spe_later = spe_later };
 		int prc = decode_perf(&po, run.sink, &perf_totals, &cut_excused);
 		if (prc) {
 			free(buf);

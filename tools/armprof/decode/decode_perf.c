@@ -88,6 +88,7 @@ static void decode_serial(struct perf_input *in, const struct decode_perf_opts *
 	cfg.on_record = serial_record;
 	cfg.on_packet = o->packets ? serial_packet : NULL;
 	cfg.ctx = &c;
+	cfg.spe_later = (uint8_t)o->spe_later;
 	struct ap_decoder dec;
 	ap_decoder_init(&dec, &cfg);
 	const uint8_t *p;
@@ -200,6 +201,7 @@ static void run_job(struct job *j)
 	cfg.on_packet = j->o->packets ? job_packet : NULL;
 	cfg.ctx = j;
 	cfg.base_offset = j->base;
+	cfg.spe_later = (uint8_t)j->o->spe_later;
 	ap_decoder_init(&j->dec, &cfg);
 	if (j->writer)
 		record_writer_set_encoding(j->writer, j->enc);

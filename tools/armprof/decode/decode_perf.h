@@ -21,6 +21,7 @@ struct decode_perf_opts {
 	unsigned jobs;      /* threads; 1 decodes in this thread */
 	int have_encoding;  /* --cpu-model given: else the perf.data's CPUID names
 	                       the Data Source values (decode_sink_set_encoding) */
+	int spe_later;      /* --spe-later: ap_decoder_config.spe_later */
 };
 
 /* Decode into sink; *totals gets the decoder totals over all buffers,

@@ -88,6 +88,14 @@ static void write_jsonl(struct line *l, const struct ap_record *r, enum ap_ds_en
 			json_bool(l, "cond", f.cond);
 		if (f.has_branch)
 			json_bool(l, "indirect", f.indirect);
+		if (f.gcs) /* LATER-OUT-1: only with spe_later decoding */
+			json_bool(l, "br_gcs", 1);
+		if (f.cr) {
+			json_key(l, "br_cr");
+			put_char(l, '"');
+			put_str(l, br_cr_name(f.cr));
+			put_char(l, '"');
+		}
 		if (f.has_ldst) {
 			json_bool(l, "simd", f.simd);
 			json_bool(l, "atomic", f.atomic);
@@ -99,6 +107,11 @@ static void write_jsonl(struct line *l, const struct ap_record *r, enum ap_ds_en
 		json_hex(l, "target", r->target);
 		json_u64(l, "target_el", r->target_el);
 		json_u64(l, "target_ns", r->target_ns);
+	}
+	if (h & AP_HAS_PREV_TARGET) { /* perf: prev_br_tgt (LATER-OUT-1) */
+		json_hex(l, "prev_br_tgt", r->prev_target);
+		json_u64(l, "prev_br_tgt_el", r->prev_target_el);
+		json_u64(l, "prev_br_tgt_ns", r->prev_target_ns);
 	}
 	if (h & AP_HAS_VADDR) {
 		json_hex(l, "vaddr", ap_record_vaddr(r));
@@ -223,10 +236,22 @@ static void write_text(struct line *l, const struct ap_record *r, enum ap_ds_enc
 			PUT_LIT(l, "-excl");
 		if (f.ar)
 			PUT_LIT(l, "-ar");
+		if (f.gcs)
+			PUT_LIT(l, "-gcs");
+		if (f.cr == AP_OP_BR_CR_BL)
+			PUT_LIT(l, "-bl");
+		else if (f.cr == AP_OP_BR_CR_RET)
+			PUT_LIT(l, "-ret");
+		else if (f.cr == AP_OP_BR_CR_NON_BL_RET)
+			PUT_LIT(l, "-non-bl-ret");
 	}
 	if (h & AP_HAS_TARGET) {
 		PUT_LIT(l, " tgt=");
 		put_hex(l, r->target);
+	}
+	if (h & AP_HAS_PREV_TARGET) {
+		PUT_LIT(l, " pbt=");
+		put_hex(l, r->prev_target);
 	}
 	if (h & AP_HAS_VADDR) {
 		PUT_LIT(l, " va=");

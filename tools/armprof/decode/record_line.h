@@ -115,6 +115,8 @@ static inline void put_hex(struct line *l, uint64_t v)
 /* Flags the Operation Type payload carries (5.3.8). */
 struct op_flags {
 	int cond, indirect, simd, atomic, excl, ar;
+	int gcs;     /* branch GCS [2] (decoded with spe_later only) */
+	unsigned cr; /* branch CR [4:3], FEAT_SPE_CRR (LATER-CRR-3) */
 	int has_branch, has_other, has_ldst;
 };
 
@@ -128,6 +130,8 @@ static inline struct op_flags op_flags_of(const struct ap_record *r)
 		f.has_branch = 1;
 		f.cond = !!(sub & AP_OP_BR_COND);
 		f.indirect = !!(sub & AP_OP_BR_INDIRECT);
+		f.gcs = !!(sub & AP_OP_BR_GCS);
+		f.cr = (sub & AP_OP_BR_CR_MASK) >> AP_OP_BR_CR_SHIFT;
 		break;
 	case AP_OP_CLASS_OTHER:
 		f.has_other = 1;
@@ -144,6 +148,13 @@ static inline struct op_flags op_flags_of(const struct ap_record *r)
 		break;
 	}
 	return f;
+}
+
+/* FEAT_SPE_CRR's CR as perf 7.x names it (ARM_SPE_OP_BR_CR_*), or NULL. */
+static inline const char *br_cr_name(unsigned cr)
+{
+	return cr == AP_OP_BR_CR_BL ? "BL" : cr == AP_OP_BR_CR_RET ? "RET"
+	     : cr == AP_OP_BR_CR_NON_BL_RET ? "NON_BL_RET" : NULL;
 }
 
 static inline const char *end_name(const struct ap_record *r)

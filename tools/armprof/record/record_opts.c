@@ -29,12 +29,24 @@ void record_usage(FILE *out)
 	        "      --filter-events L  record only operations with all these events (PMSEVFR_EL1):\n"
 	        "                         retired, l1d-refill, tlb-walk, mispredicted, or a raw mask\n"
 	        "      --min-latency N    record only operations with total latency >= N (PMSLATFR_EL1)\n"
+	        "    SPE after v1, spelled as perf's arm_spe formats (the model needs the feature:\n"
+	        "    --set spe.version=v1p4 --set spe.fne=1 ..., docs/requirements-later.md):\n"
+	        "      --inv-event-filter L   drop operations with any of these events (PMSNEVFR_EL1, FnE)\n"
+	        "      --data-source-filter M keep loads whose Data Source<5:0> has its bit set in M\n"
+	        "      --inv-data-src-filter M  the same with M inverted, as perf's inv_data_src_filter\n"
+	        "                         (PMSDSFR_EL1, PMSFCR_EL1.FDS; FEAT_SPE_FDS)\n"
+	        "      --simd-filter, --float-filter  SIMD / floating-point operations (FEAT_SPE_EFT)\n"
+	        "      --branch-filter-mask, --load-filter-mask, --store-filter-mask, --simd-filter-mask,\n"
+	        "      --float-filter-mask    that type filter is an AND: its type bit must match\n"
+	        "      --discard          discard mode: count SPE's PMU events, write no record\n"
+	        "                         (PMBLIMITR_EL1.FM, FEAT_SPEv1p2)\n"
 	        "      --no-timestamps    no Timestamp packets (PMSCR_EL1.TS = 0)\n"
 	        "      --pa               collect physical addresses (PMSCR_EL1.PA; qemu-user: PA = VA)\n"
 	        "      --no-context       no CONTEXTIDR_EL1 (thread id) packets (PMSCR_EL1.CX = 0)\n"
 	        "      --buffer-size N    profiling buffer per thread in bytes, K/M suffix (default 16M)\n"
 	        "      --seed N           seed of the model's random choices (default 0)\n"
-	        "      --set KEY=VALUE    model configuration (docs/model-config.md), repeatable\n"
+	        "      --set KEY=VALUE    model configuration (docs/model-config.md), repeatable;\n"
+	        "                         --config KEY=VALUE is the same option\n"
 	        "      --uarch KEY=VALUE  timing model configuration (docs/record-and-report.md), repeatable\n"
 	        "      --no-model         instrumentation and timing only: no SPE data (for comparison)\n"
 	        "      --no-timing        no cache/TLB/branch timing model (latencies are constants)\n"
@@ -184,6 +196,18 @@ static int validate(struct record_opts *o)
 	}
 	if (ap_config_validate(&cfg, &err) < 0)
 		return bad("model configuration: %s%s", err.message, "");
+	/* The filters of SPE after v1 need their feature in the model. */
+	const struct ap_spe_later_config *l = &cfg.spe_later;
+	if ((o->pmsnevfr || (o->pmsfcr & 1u << 3)) && !l->fne)
+		return bad("--inv-event-filter needs FEAT_SPE_FnE: %s%s", "--set spe.version=v1p2 --set spe.fne=1", "");
+	if ((o->pmsfcr & 1u << 4) && !l->fds)
+		return bad("--data-source-filter/--inv-data-src-filter need FEAT_SPE_FDS: %s%s",
+		           "--set spe.version=v1p4 --set spe.fne=1 --set spe.fds=1", "");
+	if ((o->pmsfcr & (0x1Full << 48 | 3ull << 19)) && !l->eft)
+		return bad("--simd-filter, --float-filter and the *-filter-mask options need FEAT_SPE_EFT: %s%s",
+		           "--set spe.version=v1p4 --set spe.fne=1 --set spe.eft=1", "");
+	if (o->discard && l->version < AP_SPE_V1P2)
+		return bad("--discard needs FEAT_SPEv1p2: %s%s", "--set spe.version=v1p2 --set spe.fne=1", "");
 	struct ap_uarch_config ucfg;
 	ap_uarch_config_init(&ucfg);
 	for (int i = 0; i < o->n_uarch; i++) {
@@ -266,6 +290,28 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 				return bad("--min-latency '%s': expected 1..4095 cycles%s", v, "");
 			o->pmslatfr = n;
 			o->pmsfcr |= 1u << 2; /* PMSFCR_EL1.FL */
+		} else if ((v = value_of(argc, argv, &i, "--inv-event-filter", NULL))) {
+			if (parse_events(v, &o->pmsnevfr))
+				return bad("--inv-event-filter '%s': not an event (%s)", v,
+				           "retired, l1d-refill, tlb-walk, mispredicted, or a mask");
+			o->pmsfcr |= 1u << 3; /* PMSFCR_EL1.FnE (LATER-FNE-1) */
+		} else if ((v = value_of(argc, argv, &i, "--data-source-filter", NULL)) ||
+		           (v = value_of(argc, argv, &i, "--inv-data-src-filter", NULL))) {
+			if (parse_u64(v, &n))
+				return bad("%s '%s': expected a 64-bit mask of data sources 0-63", a, v);
+			/* perf's inv_data_src_filter is written inverted (LATER-FDS-4) */
+			o->pmsdsfr = !strncmp(a, "--inv", 5) ? ~n : n;
+			o->pmsfcr |= 1u << 4; /* PMSFCR_EL1.FDS */
+		} else if (!strcmp(a, "--simd-filter") || !strcmp(a, "--float-filter")) {
+			o->pmsfcr |= (a[2] == 's' ? 1ull << 20 : 1ull << 19) | 1ull << 1; /* SIMD / FP, FT */
+		} else if (!strcmp(a, "--branch-filter-mask") || !strcmp(a, "--load-filter-mask") ||
+		           !strcmp(a, "--store-filter-mask") || !strcmp(a, "--float-filter-mask") ||
+		           !strcmp(a, "--simd-filter-mask")) {
+			/* PMSFCR_EL1.{B,LD,ST,FP,SIMD}m [52:48] (LATER-EFT-1) */
+			unsigned bit = a[2] == 'b' ? 48 : a[2] == 'l' ? 49 : a[3] == 't' ? 50 : a[2] == 'f' ? 51 : 52;
+			o->pmsfcr |= 1ull << bit | 1ull << 1;
+		} else if (!strcmp(a, "--discard")) {
+			o->discard = 1;
 		} else if (!strcmp(a, "--no-timestamps")) {
 			o->ts = 0;
 		} else if (!strcmp(a, "--pa")) {
@@ -279,7 +325,8 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 		} else if ((v = value_of(argc, argv, &i, "--seed", NULL))) {
 			if (parse_u64(v, &o->seed))
 				return bad("--seed '%s': not a number%s", v, "");
-		} else if ((v = value_of(argc, argv, &i, "--set", NULL))) {
+		} else if ((v = value_of(argc, argv, &i, "--set", NULL)) ||
+		           (v = value_of(argc, argv, &i, "--config", NULL))) {
 			if (o->n_sets == 64)
 				return bad("too many --set options%s%s", "", "");
 			o->sets[o->n_sets++] = v;
@@ -362,6 +409,9 @@ int record_write_plugin_cfg(const struct record_opts *o, const char *path, const
 	        (unsigned long long)o->interval, o->jitter);
 	fprintf(f, "pmsfcr=0x%llx\npmsevfr=0x%llx\npmslatfr=0x%llx\n", (unsigned long long)o->pmsfcr,
 	        (unsigned long long)o->pmsevfr, (unsigned long long)o->pmslatfr);
+	if (o->pmsnevfr || o->pmsdsfr || o->discard)
+		fprintf(f, "pmsnevfr=0x%llx\npmsdsfr=0x%llx\ndiscard=%d\n", (unsigned long long)o->pmsnevfr,
+		        (unsigned long long)o->pmsdsfr, o->discard);
 	fprintf(f, "ts=%d\npa=%d\nctx=%d\nbuffer=%llu\nseed=%llu\n", o->ts, o->pa, o->ctx,
 	        (unsigned long long)o->buffer_bytes, (unsigned long long)o->seed);
 	if (o->no_pipeline)

@@ -23,6 +23,8 @@ struct record_opts {
 	uint64_t interval;       /* -c: operations between samples */
 	int jitter;              /* -j: PMSIRR_EL1.RND */
 	uint64_t pmsfcr, pmsevfr, pmslatfr;
+	uint64_t pmsnevfr, pmsdsfr; /* SPE after v1: --inv-event-filter, --*data-s*-filter */
+	int discard;             /* --discard: PMBLIMITR_EL1.FM = 0b10 */
 	int ts, pa, ctx;
 	uint64_t buffer_bytes;
 	uint64_t seed;

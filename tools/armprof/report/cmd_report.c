@@ -255,6 +255,7 @@ struct load_opts {
 	const char *symfs; /* --symfs, or NULL */
 	const char *kallsyms; /* --kallsyms, or NULL */
 	int html; /* --html: gather its extras */
+	int spe_later; /* --spe-later: ap_decoder_config.spe_later */
 };
 
 /* Read input into a finished report (run->rep, made here) and its view:
@@ -338,6 +339,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	ap_decoder_config_init(&dc);
 	dc.on_record = on_record;
 	dc.ctx = run;
+	dc.spe_later = (uint8_t)lo->spe_later;
 	struct ap_decoder dec;
 	ap_decoder_init(&dec, &dc);
 	int is_perf = perf_input_sniff("report", input);
@@ -398,6 +400,7 @@ int cmd_report(int argc, char **argv)
 	const char *debug_dirs[REPORT_MAX_DEBUG_DIRS];
 	size_t n_debug_dirs = 0;
 	const char *symfs = NULL, *kallsyms = NULL;
+	int spe_later = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -415,6 +418,8 @@ int cmd_report(int argc, char **argv)
 		} else if (!strcmp(a, "--binary") && v) {
 			snprintf(binary, sizeof(binary), "%s", v);
 			i++;
+		} else if (!strcmp(a, "--spe-later")) {
+			spe_later = 1;
 		} else if (!strcmp(a, "--symfs") && v) {
 			symfs = v;
 			i++;
@@ -545,7 +550,7 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs,
-	                        kallsyms, html != NULL };
+	                        kallsyms, html != NULL, spe_later };
 	struct report_run run = { .pprof = pprof ? report_pprof_create() : NULL }, old_run = { 0 };
 	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
 	static char binary_used[4096], old_binary_used[4096];

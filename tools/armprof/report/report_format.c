@@ -2,6 +2,7 @@
  * "functions" and "instructions" arrays; each function entry has at least
  * "function" (name, "[unknown]" without a symbol) and "samples". */
 #include "report_format.h"
+#include "report_branches.h"
 #include "report_lines.h"
 #include "report_table.h"
 
@@ -142,6 +143,7 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 		fputc('\n', out);
 	}
 	report_lines_text(out, r, v);
+	report_branches_text(out, r, v);
 	/* Where to go from here: the two other views, with the top function. */
 	const struct ap_report_row *fns;
 	if (ap_report_functions(r, &fns) && fns[0].name)
@@ -197,6 +199,7 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	}
 	fputc(']', out);
 	report_lines_json(out, r, v);
+	report_branches_json(out, r, v);
 	fprintf(out, ",\n\"instructions\":[");
 	size_t ni = ap_report_instructions(r, &rows);
 	n = v->top_instructions && v->top_instructions < ni ? v->top_instructions : ni;

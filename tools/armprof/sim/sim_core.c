@@ -49,6 +49,11 @@ int sim_parse_reg(struct sim *s, const char *name, uint32_t *reg)
 		return sim_error(s, "unknown register '%s'", name);
 	if (!ap_sysreg_name(*reg))
 		return sim_error(s, "no register of the model has the encoding %s", name);
+	/* A register of a feature this configuration lacks (PMSNEVFR_EL1
+	 * without spe.fne, ...) is not the model's either. */
+	if (s->pe && ap_pe_check_access(s->pe, *reg, false) == -AP_ERR_INVALID &&
+	    ap_pe_check_access(s->pe, *reg, true) == -AP_ERR_INVALID)
+		return sim_error(s, "no register of the model has the encoding %s in this configuration", name);
 	return 0;
 }
 

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# LATER-PBT-3, LATER-CRR-3, LATER-OUT-1: `armprof decode --spe-later` reads
+# the previous-branch-target Address packet (INDEX 0b00100) and the branch
+# GCS/CR subclass bits as perf 7.x does and names them in jsonl and text;
+# without the option they stay reserved values of SPEv1 (SPE-5.3.1-15,
+# SPE-5.3.8-12) and decode exits 1.
+set -u
+armprof=$1 work=$3
+rm -rf "$work" && mkdir -p "$work"
+cat >"$work/in.txt" <<'TXT'
+pc 0x1000 el=1 ns=1; op b bl; ev retired; tgt 0x5000 el=1 ns=1; pbt 0xffff800000123440 el=1 ns=1; end
+pc 0x2000 el=0 ns=1; op b ind ret gcs; tgt 0x1004 el=0 ns=1; end
+TXT
+fail=0 n=0
+check() { n=$((n + 1)); grep -qF -- "$2" <<<"$1" || { echo "FAIL: lacks $2"; fail=$((fail + 1)); }; }
+"$armprof" encode "$work/in.txt" -o "$work/in.bin" || { echo "FAIL: encode"; exit 1; }
+j=$("$armprof" decode --spe-later --format jsonl "$work/in.bin") || { echo "FAIL: decode --spe-later exit $?"; exit 1; }
+check "$j" '"br_cr":"BL","target":"0x5000","target_el":1,"target_ns":1,"prev_br_tgt":"0xffff800000123440","prev_br_tgt_el":1,"prev_br_tgt_ns":1'
+check "$j" '"indirect":true,"br_gcs":true,"br_cr":"RET"'
+t=$("$armprof" decode --spe-later "$work/in.bin")
+check "$t" 'B-bl tgt=0x5000 pbt=0xffff800000123440'
+check "$t" 'B-ind-gcs-ret tgt=0x1004'
+v1=$("$armprof" decode --format jsonl "$work/in.bin" 2>/dev/null); rc=$?
+n=$((n + 1)); [ $rc -eq 1 ] || { echo "FAIL: v1 decode exit $rc, want 1"; fail=$((fail + 1)); }
+check "$v1" '"errors":[{"kind":"reserved-value","offset":9},{"kind":"reserved-value","offset":22}]'
+n=$((n + 1)); ! grep -q prev_br_tgt <<<"$v1" || { echo "FAIL: v1 decode shows prev_br_tgt"; fail=$((fail + 1)); }
+# armprof report --spe-later: branch pairs, most samples first (LATER-OUT-1);
+# without --spe-later (or without PBT packets) no such section.
+cat >"$work/pairs.txt" <<'TXT'
+pc 0x1000 el=1 ns=1; op b bl; tgt 0x5000 el=1 ns=1; pbt 0x800 el=1 ns=1; end
+pc 0x1000 el=1 ns=1; op b bl; tgt 0x5000 el=1 ns=1; pbt 0x800 el=1 ns=1; end
+pc 0x2000 el=1 ns=1; op b ret; tgt 0x1004 el=1 ns=1; pbt 0x5000 el=1 ns=1; end
+pc 0x3000 el=1 ns=1; op ld; va 0x9000; end
+TXT
+"$armprof" encode "$work/pairs.txt" -o "$work/pairs.bin"
+r=$("$armprof" report --spe-later "$work/pairs.bin")
+check "$r" 'Branch pairs (2 of 2, by samples'
+check "$r" "$(printf '%10s  %s' 2 '0x800 => 0x1000 -> 0x5000')"
+check "$r" "$(printf '%10s  %s' 1 '0x5000 => 0x2000 -> 0x1004')"
+rj=$("$armprof" report --spe-later --format json "$work/pairs.bin")
+check "$rj" '{"samples":2,"prev_br_tgt":"0x800","prev_br_tgt_function":null,"pc":"0x1000","pc_function":null,"target":"0x5000"'
+r1=$("$armprof" report "$work/pairs.bin" 2>/dev/null)
+n=$((n + 1)); ! grep -q "Branch pairs" <<<"$r1" || { echo "FAIL: branch pairs without --spe-later"; fail=$((fail + 1)); }
+echo "$((n - fail)) passed, $fail failed"
+[ $fail -eq 0 ]

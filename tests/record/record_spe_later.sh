@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# armprof record with the filters of SPE after v1, spelled as perf's arm_spe
+# formats (docs/requirements-later.md): each needs its feature in the model
+# (exit 2 and a message naming the --set keys otherwise), and every record
+# written obeys it: --inv-event-filter (LATER-FNE-4), --simd-filter /
+# --float-filter / *-filter-mask (LATER-EFT-2), --discard (LATER-DIS-2).
+set -euo pipefail
+source "$(dirname "$0")/record_common.sh"
+pc=$examples/pointer_chase
+V12="--set spe.version=v1p2 --set spe.fne=1"
+V14="--set spe.version=v1p4 --set spe.fne=1 --set spe.fds=1 --set spe.eft=1 --config spe.crr=1"
+
+# Without the feature: refused, no output.
+for args in "--inv-event-filter l1d-refill" "--discard" "--simd-filter" "--load-filter-mask" \
+            "--data-source-filter 1" "--inv-data-src-filter 0x5" "$V12 --float-filter" \
+            "--set spe.version=v1p4 --set spe.fne=1 --data-source-filter 1" "$V12 --inv-event-filter nonsense" \
+            "--set spe.fne=1"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$armprof" record $args -o bad.data -- "$pc" 10 > /dev/null 2> err.txt
+  rc=$?
+  set -e
+  [ $rc -eq 2 ] || fail "'$args': exit $rc, want 2"
+  grep -q "armprof record: " err.txt || fail "'$args': no message"
+  [ ! -e bad.data ] || fail "'$args': output written"
+done
+
+# Inverted event filter: no record has an L1D refill, and there are records.
+# shellcheck disable=SC2086
+"$armprof" record -q $V12 --inv-event-filter l1d-refill -o nev.spe -- "$pc" 20000 > /dev/null
+"$armprof" decode --format jsonl nev.spe > nev.jsonl
+[ -s nev.jsonl ] || fail "no records with --inv-event-filter"
+! grep -q '"l1d-refill"' nev.jsonl || fail "--inv-event-filter l1d-refill let a refill through"
+"$armprof" record -q -o all.spe -- "$pc" 20000 > /dev/null
+"$armprof" decode --format jsonl all.spe > all.jsonl
+grep -q '"l1d-refill"' all.jsonl || fail "the unfiltered run has no refill to filter"
+
+# AND masks (EFT): loads AND not branches == loads; store-filter-mask alone
+# (ST = 0, STm = 1): everything but stores.
+# shellcheck disable=SC2086
+"$armprof" record -q $V14 --store-filter-mask -o nost.spe -- "$pc" 20000 > /dev/null
+"$armprof" decode --spe-later --format jsonl nost.spe > nost.jsonl
+[ -s nost.jsonl ] || fail "no records with --store-filter-mask"
+! grep -q '"op":"ST"' nost.jsonl || fail "--store-filter-mask let a store through"
+
+# Call/return classes (LATER-CRR-2): with spe.crr the program's calls are
+# recorded as BL and its returns as RET (decoded with --spe-later; a v1
+# decoder reports those subclass bits as reserved values, SPE-5.3.8-12).
+# shellcheck disable=SC2086
+"$armprof" record -q $V14 --filter-type branch -c 256 -o crr.spe -- "$examples/call_tree" > /dev/null
+"$armprof" decode --spe-later --format jsonl crr.spe > crr.jsonl
+set +e; "$armprof" decode --format jsonl crr.spe > /dev/null 2>&1; rc=$?; set -e
+[ $rc -eq 1 ] || fail "v1 decode of CRR records: exit $rc, want 1 (reserved values)"
+grep -q '"br_cr":"BL"' crr.jsonl || fail "no call recorded as BL with spe.crr"
+grep -q '"br_cr":"RET"' crr.jsonl || fail "no return recorded as RET with spe.crr"
+"$armprof" decode --spe-later --format jsonl all.spe > v1.jsonl
+! grep -q '"br_cr"' v1.jsonl || fail "br_cr without spe.crr"
+
+# Discard mode: the run samples (SAMPLE_FEED in the stats) but writes no record.
+# shellcheck disable=SC2086
+"$armprof" record $V12 --discard --format raw -o disc.spe -- "$pc" 20000 > /dev/null 2> err.txt
+[ ! -s disc.spe ] || fail "--discard wrote records: $(stat -c %s disc.spe) bytes"
+grep -Eq ' [1-9][0-9]* sampled, 0 records' err.txt || fail "--discard: no samples taken: $(cat err.txt)"
+grep -Eq ' [1-9][0-9]* records discarded' err.txt || fail "--discard: records not counted as discarded"
+echo "record_spe_later: ok"
