@@ -20,7 +20,8 @@ int ap_parse_u64(const char *text, uint64_t *out)
 	uint64_t v = 0;
 	bool digits = false;
 	for (; *p; p++) {
-		if (*p == '_' && digits)
+		/* '_' only between two digits: "5_", "1__0", "0x10_" are typos. */
+		if (*p == '_' && digits && p[1] && p[1] != '_')
 			continue;
 		unsigned d;
 		if (*p >= '0' && *p <= '9')

@@ -22,7 +22,7 @@ TEST(accepted_forms)
 TEST(refused_forms)
 {
 	static const char *const bad[] = {
-		"", "-1", "+1", " 1", "1 ", "0x", "0b", "0b2", "12a", "_1", "0x_1",
+		"", "-1", "+1", " 1", "1 ", "0x", "0b", "0b2", "12a", "_1", "0x_1", "5_", "1__0", "0x10_", "64_K",
 		"18446744073709551616", "0x10000000000000000", "1K",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -41,6 +41,7 @@ TEST(scaled)
 	CHECK(ap_parse_u64_scaled("123", &v) == 0 && v == 123);
 	CHECK(ap_parse_u64_scaled("0x1B", &v) == 0 && v == 0x1B); /* B is a hex digit, no suffix */
 	CHECK(ap_parse_u64_scaled("K", &v) == -AP_ERR_INVALID);
+	CHECK(ap_parse_u64_scaled("64_K", &v) == -AP_ERR_INVALID); /* issue 32 item 9 */
 	CHECK(ap_parse_u64_scaled("1T", &v) == -AP_ERR_INVALID);
 	CHECK(ap_parse_u64_scaled("17179869184G", &v) == -AP_ERR_INVALID); /* 2^34 * 2^30 */
 }
