@@ -61,8 +61,17 @@ static void finish_and_write(int sig)
 	write_outputs();
 }
 
+/* QEMU 10.2 (plugin API 2 and later) also calls this when a signal
+ * kills the program (dump_core_and_abort's preexit_cleanup), just before
+ * its last kill(); QEMU 7.2 does not. Without an exit of the program, the
+ * outputs are left to what a death by signal writes on QEMU 7.2: the
+ * checkpoint for that signal (stop_signal.h), or on_fatal_signal from
+ * that kill() (a fault); written here, they would say the program exited,
+ * and overwrite the checkpoint. */
 void on_exit_cb(qemu_plugin_id_t id, void *p)
 {
+	if (plugin.qemu_api >= 2 && !atomic_load(&plugin.exit_called))
+		return;
 	pthread_mutex_lock(&plugin.output_lock);
 	finish_and_write(0);
 	pthread_mutex_unlock(&plugin.output_lock);

@@ -255,6 +255,11 @@ struct plugin_state {
 	int stopped_by_signal; /* the outputs being written are a checkpoint for this signal */
 	uint64_t checkpoints;  /* written so far (a program may survive one: a blocked signal) */
 	int last_checkpoint_signal;
+	/* The program called exit_group, or exit on its last thread: QEMU's
+	 * exit callbacks that follow are an exit. Without it, QEMU 10.2 runs
+	 * them on the way to a death by signal (dump_core_and_abort's
+	 * preexit_cleanup). */
+	atomic_int exit_called;
 	/* The outputs being written are the ones before an execve: should it
 	 * succeed, QEMU (and this plugin) is gone, and they stand. */
 	int ended_by_exec;

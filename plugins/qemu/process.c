@@ -110,6 +110,17 @@ void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 }
 
 #define AARCH64_NR_RT_SIGACTION 134
+#define AARCH64_NR_EXIT 93
+#define AARCH64_NR_EXIT_GROUP 94
+
+/* exit on the last live thread ends the process, as exit_group does. */
+static int is_last_thread(void)
+{
+	unsigned live = 0;
+	for (unsigned i = 0; i < PLUGIN_MAX_VCPUS; i++)
+		live += plugin.vcpus[i] && plugin.vcpus[i]->active;
+	return live <= 1;
+}
 #define AARCH64_NR_CLONE 220
 #define AARCH64_NR_CLONE3 435
 #define LINUX_CLONE_VM 0x100u
@@ -150,6 +161,8 @@ void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint6
 	struct vcpu_state *v = vcpu_index < PLUGIN_MAX_VCPUS ? plugin.vcpus[vcpu_index] : NULL;
 	if (!v)
 		return;
+	if (num == AARCH64_NR_EXIT_GROUP || (num == AARCH64_NR_EXIT && is_last_thread()))
+		atomic_store(&plugin.exit_called, 1);
 	v->sigaction_act = num == AARCH64_NR_RT_SIGACTION ? a2 : 0;
 	v->sigaction_sig = a1;
 	/* execveat's file name is relative to its directory descriptor: only

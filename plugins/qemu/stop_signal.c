@@ -17,15 +17,22 @@
 static const int stop_signals[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGABRT,   SIGPIPE, SIGALRM, SIGTERM,
 	                            SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF, SIGXFSZ };
 #define N_STOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
+/* One more slot: the host signal that carries the program's SIGABRT when
+ * QEMU keeps the host's SIGABRT for its own aborts (QEMU 9 and later remap
+ * the guest's to a host real-time signal: linux-user/signal.c,
+ * signal_table_init), 0 when QEMU does not (7.2). */
+#define GUEST_ABORT_SLOT ((int)N_STOP)
+#define N_SLOTS (N_STOP + 1u)
+static int guest_abort_host;
 
-static struct sigaction qemu_action[N_STOP]; /* QEMU's handler, set once per signal */
-static atomic_int have_qemu_action[N_STOP];
+static struct sigaction qemu_action[N_SLOTS]; /* QEMU's handler, set once per signal */
+static atomic_int have_qemu_action[N_SLOTS];
 /* The program leaves the signal at its default action: so it starts,
  * unless it inherited the signal ignored (stop_signal_note_inherited). */
-static atomic_int guest_default[N_STOP];
-static int inherited_ignored[N_STOP];
+static atomic_int guest_default[N_SLOTS];
+static int inherited_ignored[N_SLOTS];
 /* The next delivery is the checkpoint's own resend: straight to QEMU. */
-static atomic_int pass_next[N_STOP];
+static atomic_int pass_next[N_SLOTS];
 static atomic_int busy;       /* a checkpoint is pending or under way */
 static sem_t wake;
 static _Atomic int pending_sig; /* written by the handler before sem_post */
@@ -35,17 +42,58 @@ static stop_signal_checkpoint_fn checkpoint_fn;
 static stop_signal_release_fn release_fn;
 static _Atomic int *requested_flag;
 
+/* The slot of a host signal. */
 static int slot_of(int sig)
 {
+	if (guest_abort_host && sig == guest_abort_host)
+		return GUEST_ABORT_SLOT;
 	for (unsigned k = 0; k < N_STOP; k++)
 		if (stop_signals[k] == sig)
 			return (int)k;
 	return -1;
 }
 
+/* The slot of the program's signal (asm-generic numbers, the host's). */
+static int guest_slot_of(int sig)
+{
+	return guest_abort_host && sig == SIGABRT ? GUEST_ABORT_SLOT : slot_of(sig);
+}
+
+static int host_signal(int k)
+{
+	return k == GUEST_ABORT_SLOT ? guest_abort_host : stop_signals[k];
+}
+
+/* The program's number for the signal of slot k (what the outputs say). */
+static int guest_signal(int k)
+{
+	return k == GUEST_ABORT_SLOT ? SIGABRT : stop_signals[k];
+}
+
 static int is_default(const struct sigaction *a)
 {
 	return a->sa_handler == SIG_DFL;
+}
+
+/* QEMU 9 and later leave the host's SIGABRT alone (QEMU's own aborts) and
+ * give the program's SIGABRT the second host real-time signal that has
+ * QEMU's handler (the first interrupts vCPUs), whatever QEMU_RTSIG_MAP
+ * says; QEMU 7.2 has its handler on SIGABRT itself. Called at arming
+ * (the program has run no instruction yet, so QEMU's handlers are the
+ * only ones): QEMU's handler is the one on SIGSEGV. */
+static int find_guest_abort_host(void)
+{
+	struct sigaction segv, cur;
+	if (sigaction(SIGSEGV, NULL, &segv) != 0 || !(segv.sa_flags & SA_SIGINFO) ||
+	    sigaction(SIGABRT, NULL, &cur) != 0 ||
+	    ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == segv.sa_sigaction))
+		return 0;
+	int seen = 0;
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		if (sigaction(sig, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+		    cur.sa_sigaction == segv.sa_sigaction && ++seen == 2)
+			return sig;
+	return 0;
 }
 
 static void to_qemu(int k, int sig, siginfo_t *info, void *uc)
@@ -97,7 +145,7 @@ static void on_signal(int sig, siginfo_t *info, void *uc)
  * leaves it at its default. */
 static void wrap(int k)
 {
-	int sig = stop_signals[k];
+	int sig = host_signal(k);
 	struct sigaction cur;
 	if (sigaction(sig, NULL, &cur) != 0 || cur.sa_handler == SIG_IGN ||
 	    (!(cur.sa_flags & SA_SIGINFO) && !is_default(&cur)) || cur.sa_sigaction == on_signal)
@@ -142,7 +190,7 @@ static void *stopper(void *arg)
 		int sig = pending_sig;
 		siginfo_t info = pending_info;
 		pid_t tid = pending_tid;
-		checkpoint_fn(sig);
+		checkpoint_fn(guest_signal(slot_of(sig)));
 		atomic_store(&pass_next[slot_of(sig)], 1);
 		resend(sig, &info, tid);
 		release_fn();
@@ -177,7 +225,12 @@ void stop_signal_arm(stop_signal_checkpoint_fn checkpoint, stop_signal_release_f
 	if (start_stopper() != 0)
 		return; /* no checkpoints: QEMU's handlers stay as they are */
 	checkpoint_fn = checkpoint;
-	for (unsigned k = 0; k < N_STOP; k++) {
+	guest_abort_host = find_guest_abort_host();
+	/* QEMU 9 and later look at the host's SIGABRT for an inherited SIG_IGN. */
+	inherited_ignored[GUEST_ABORT_SLOT] = inherited_ignored[slot_of(SIGABRT)];
+	for (unsigned k = 0; k < N_SLOTS; k++) {
+		if ((int)k == GUEST_ABORT_SLOT && !guest_abort_host)
+			continue;
 		atomic_store(&guest_default[k], !inherited_ignored[k]);
 		wrap((int)k);
 	}
@@ -195,7 +248,7 @@ void stop_signal_note_inherited(void)
 
 void stop_signal_guest_sigaction(int sig, uint64_t handler, uint64_t flags)
 {
-	int k = slot_of(sig);
+	int k = guest_slot_of(sig);
 	if (k < 0 || !checkpoint_fn)
 		return;
 	/* A one-shot handler (SA_RESETHAND) goes back to the default action
@@ -214,14 +267,14 @@ void stop_signal_after_fork(void)
 	/* The child has the handlers but not the thread: a thread of its
 	 * own, and no checkpoint of the parent's under way. */
 	atomic_store(&busy, 0);
-	for (unsigned k = 0; k < N_STOP; k++)
+	for (unsigned k = 0; k < N_SLOTS; k++)
 		atomic_store(&pass_next[k], 0);
 	if (checkpoint_fn && start_stopper() != 0) {
 		/* Without the thread, nobody would answer the handler: QEMU's
 		 * handlers take the signals again. */
-		for (unsigned k = 0; k < N_STOP; k++)
+		for (unsigned k = 0; k < N_SLOTS; k++)
 			if (atomic_load(&have_qemu_action[k]))
-				sigaction(stop_signals[k], &qemu_action[k], NULL);
+				sigaction(host_signal((int)k), &qemu_action[k], NULL);
 		checkpoint_fn = NULL;
 	}
 }

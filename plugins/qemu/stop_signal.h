@@ -19,6 +19,8 @@
  *     it at once, as without the plugin.
  * Whether the program left a signal at its default action is followed
  * through its rt_sigaction calls (stop_signal_guest_sigaction).
+ * QEMU 9 and later carry the program's SIGABRT on a host real-time signal
+ * (the host's SIGABRT is QEMU's own): that one is wrapped for it.
  *
  * Faults (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP), which QEMU raises
  * inside its own handling of guest code, are not seen here: QEMU's last
