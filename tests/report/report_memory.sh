@@ -12,6 +12,7 @@ A=$1; WORK=$2; GEN=$3; PERFGEN=$4
 rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK"
 fail() { echo "FAIL: $*"; exit 1; }
 [ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time (GNU time) to read the peak RSS"; exit 77; }
+[ -z "${ARMPROF_SANITIZED:-}" ] || { echo "SKIP: a sanitizer build: its quarantine and shadow memory hide armprof's own peak RSS"; exit 77; }
 peak_kb() { # CMD... -> the command's peak RSS in KiB (its output discarded)
 	/usr/bin/time -f '%M' -o rss.txt "$@" > /dev/null 2> /dev/null || true
 	tail -1 rss.txt
