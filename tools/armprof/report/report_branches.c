@@ -13,11 +13,6 @@ static void where(FILE *out, const struct ap_report *r, uint64_t addr)
 		fprintf(out, "0x%" PRIx64, addr);
 }
 
-static size_t shown(const struct report_view *v, size_t n)
-{
-	return v->top_instructions && v->top_instructions < n ? v->top_instructions : n;
-}
-
 void report_branches_text(FILE *out, const struct ap_report *r, const struct report_view *v)
 {
 	const struct ap_report_branch *b;
@@ -25,7 +20,7 @@ void report_branches_text(FILE *out, const struct ap_report *r, const struct rep
 	size_t n = ap_report_branch_pairs(r, &b, &dropped);
 	if (!n)
 		return;
-	size_t k = shown(v, n);
+	size_t k = report_shown(v->top_instructions, n);
 	fprintf(out, "\nBranch pairs (%zu of %zu, by samples; previous branch target -> branch -> target)\n", k, n);
 	fprintf(out, "%10s  %s\n", "samples", "prev-target => branch -> target");
 	for (size_t i = 0; i < k; i++) {
@@ -58,7 +53,7 @@ void report_branches_json(FILE *out, const struct ap_report *r, const struct rep
 	size_t n = ap_report_branch_pairs(r, &b, &dropped);
 	if (!n)
 		return;
-	size_t k = shown(v, n);
+	size_t k = report_shown(v->top_instructions, n);
 	fprintf(out, ",\n\"branch_pairs_dropped\":%" PRIu64 ",\n\"branch_pairs\":[", dropped);
 	for (size_t i = 0; i < k; i++) {
 		fprintf(out, "%s\n{\"samples\":%" PRIu64 ",", i ? "," : "", b[i].count);

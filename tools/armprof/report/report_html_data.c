@@ -98,11 +98,6 @@ static void json_binary(FILE *out, const char *binary)
 	report_json_string(out, binary);
 }
 
-static size_t shown(size_t top, size_t n)
-{
-	return top && top < n ? top : n;
-}
-
 static void write_rows(FILE *out, const struct ap_report *r, const struct ap_report_row *rows, size_t n, int threads)
 {
 	const struct ap_report_stats *t = ap_report_totals(r);
@@ -129,7 +124,7 @@ static void write_instructions(FILE *out, const struct ap_report *r, const struc
 	const struct ap_report_row *rows;
 	size_t n = ap_report_instructions(r, &rows);
 	fprintf(out, ",\n\"instructions_total\":%zu,\"instructions\":[", n);
-	n = shown(HTML_INSTRUCTIONS, n);
+	n = report_shown(HTML_INSTRUCTIONS, n);
 	for (size_t i = 0; i < n; i++) {
 		char buf[160];
 		fprintf(out, "%s\n{\"pc\":\"0x%" PRIx64 "\",\"function\":", i ? "," : "", rows[i].addr);
@@ -199,7 +194,7 @@ static int write_annotations(FILE *out, const struct ap_report *r, const struct 
 static void write_flame(FILE *out, const struct ap_report *r)
 {
 	const struct ap_report_folded *f;
-	size_t n = ap_report_folded_stacks(r, &f), kept = shown(HTML_STACKS, n);
+	size_t n = ap_report_folded_stacks(r, &f), kept = report_shown(HTML_STACKS, n);
 	fprintf(out, ",\n\"keys\":[");
 	for (int k = 0; k < AP_REPORT_N_KEYS; k++)
 		fprintf(out, "%s\"%s\"", k ? "," : "", report_sort_name((enum ap_report_key)k));

@@ -12,11 +12,6 @@ static struct ap_report_row row_of(const struct ap_report_line *l)
 	return row;
 }
 
-static size_t shown(const struct report_view *v, size_t n)
-{
-	return v->top_functions && v->top_functions < n ? v->top_functions : n;
-}
-
 static const char *fn_name(const struct ap_report_line_function *f)
 {
 	return f->name ? f->name : "[unknown]";
@@ -47,7 +42,7 @@ void report_lines_text(FILE *out, const struct ap_report *r, const struct report
 	size_t nl = ap_report_shared_lines(r, &lines, &dropped);
 	if (!nl)
 		return;
-	size_t n = shown(v, nl);
+	size_t n = report_shown(v->top_functions, nl);
 	fprintf(out, "\nShared cache lines (%zu of %zu, by loads another core's cache served; %d-byte lines, as perf c2c "
 	             "shows them)\n",
 	        n, nl, AP_REPORT_LINE_BYTES);
@@ -77,7 +72,7 @@ void report_lines_json(FILE *out, const struct ap_report *r, const struct report
 {
 	const struct ap_report_line *lines;
 	uint64_t dropped;
-	size_t n = shown(v, ap_report_shared_lines(r, &lines, &dropped));
+	size_t n = report_shown(v->top_functions, ap_report_shared_lines(r, &lines, &dropped));
 	fprintf(out, ",\n\"shared_lines_dropped_loads\":%" PRIu64 ",\n\"shared_lines\":[", dropped);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "%s\n{\"pid\":", i ? "," : "");
@@ -117,7 +112,7 @@ void report_lines_json(FILE *out, const struct ap_report *r, const struct report
 void report_lines_csv(FILE *out, const struct ap_report *r, const struct report_view *v)
 {
 	const struct ap_report_line *lines;
-	size_t n = shown(v, ap_report_shared_lines(r, &lines, NULL));
+	size_t n = report_shown(v->top_functions, ap_report_shared_lines(r, &lines, NULL));
 	for (size_t i = 0; i < n; i++) {
 		struct ap_report_row row = row_of(&lines[i]);
 		/* The name field: the function with the most samples on the line. */

@@ -27,6 +27,12 @@ struct report_view {
 	int ended_by_signal;
 };
 
+/* How many of n rows a table shows: top (--top-*), or all when top is 0. */
+static inline size_t report_shown(size_t top, size_t n)
+{
+	return top && top < n ? top : n;
+}
+
 /* The Data Source encoding the tables name sources by
  * (ap_report_data_source_encoding of the report written): its Neoverse
  * classes, or raw numbers for AP_DS_ENC_RAW. */
