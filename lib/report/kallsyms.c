@@ -101,7 +101,7 @@ static uint64_t page_end(uint64_t start)
 static int finish_symbols(struct report_kernel *k, struct candidate *c, size_t n)
 {
 	qsort(c, n, sizeof(*c), cmp_candidates);
-	struct report_kernel_symbol *v = malloc(n * sizeof(*v));
+	struct report_kernel_symbol *v = malloc((n ? n : 1) * sizeof(*v));
 	if (!v)
 		return -AP_ERR_NOMEM;
 	size_t m = 0;
@@ -123,9 +123,9 @@ static int finish_symbols(struct report_kernel *k, struct candidate *c, size_t n
 /* One line (NUL-terminated at *end): a candidate into *c when it is a
  * symbol perf reads (text t, T, w, W: a function; data d, D, b, B: only the
  * end of the function before it) with an address; *zero counts the
- * functions without one, *functions those with. */
+ * functions without one. */
 static int parse_line(char *s, char *end, const char *file, size_t line, struct candidate *c, int *taken,
-                      size_t *zero, size_t *functions, char *err, size_t err_len)
+                      size_t *zero, char *err, size_t err_len)
 {
 	*taken = 0;
 	char *p = s;
@@ -154,7 +154,6 @@ static int parse_line(char *s, char *end, const char *file, size_t line, struct 
 		return 0;
 	}
 	*taken = 1;
-	*functions += (size_t)is_function;
 	c->ks.sym = (struct report_symbol){
 		.start = a,
 		.name = name,
@@ -195,19 +194,24 @@ int report_kallsyms_parse(struct report_kernel *k, const char *file, char *text,
 			cap = ncap;
 		}
 		int taken;
-		rc = parse_line(s, end, file, line, &c[n], &taken, &zero, &functions, err, err_len);
+		rc = parse_line(s, end, file, line, &c[n], &taken, &zero, err, err_len);
 		n += (size_t)taken;
 	}
+	if (!rc)
+		rc = finish_symbols(k, c, n);
+	/* Counted after one symbol per address is kept: a function whose
+	 * address a later data symbol takes is no function of the result. */
+	functions = 0;
+	for (size_t i = 0; !rc && i < k->n; i++)
+		functions += (size_t)k->v[i].is_function;
 	if (!rc && !functions) {
 		if (err && err_len)
 			snprintf(err, err_len, "%s: %s", file,
 			         zero ? "every function's address is 0: kptr_restrict hid them (read /proc/kallsyms as "
 			                "root, or after sysctl kernel.kptr_restrict=0)"
-			              : "no function (no symbol of type t, T, w or W): not a kallsyms text");
+			              : "no function (no symbol of type t, T, w or W that keeps its address): not a kallsyms text");
 		rc = -AP_ERR_FORMAT;
 	}
-	if (!rc)
-		rc = finish_symbols(k, c, n);
 	if (rc == -AP_ERR_NOMEM && err && err_len)
 		snprintf(err, err_len, "%s: out of memory", file);
 	free(c);

@@ -224,6 +224,11 @@ TEST(bad_input_named_by_line)
 	const char data_only[] = "ffff800008011000 D jiffies\n";
 	check_bad(data_only, strlen(data_only), F, ": no function");
 	check_bad("", 0, F, ": no function");
+	/* One symbol per address, the file's last (perf's choice): a function
+	 * whose address a later data symbol takes leaves no function (found by
+	 * fuzz_kallsyms). */
+	const char shadowed[] = "ffff800008011000 T do_el0_svc\nffff800008011000 D do_el0_svc\n";
+	check_bad(shadowed, strlen(shadowed), F, ": no function");
 
 	struct ap_report *r;
 	CHECK_EQ_U64(ap_report_create(&r), 0);
