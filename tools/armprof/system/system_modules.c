@@ -14,153 +14,12 @@
 #include <unistd.h>
 
 #include "cli_io.h"
+#include "system_modules_dep.h"
 
-/* What the guest's /init needs (system/kit/build.sh loads the same). */
+/* What the guest's /init needs (system/kit/build.sh loads the same); the
+ * guest itself reports a kernel without arm_spe_pmu. */
 static const char *const wanted[] = { "virtio_mmio", "9pnet_virtio", "9p", "arm_spe_pmu" };
-
-enum { MAX_MODULES = 64 };
-
-struct dep_line {
-	char *path;  /* relative to DIR, e.g. kernel/fs/9p/9p.ko (NUL-terminated in place) */
-	char *deps;  /* the paths after ':', space separated */
-	int state;   /* 0 unvisited, 1 in progress, 2 ordered */
-};
-
-struct mods {
-	const char *dir;
-	struct dep_line *lines;
-	size_t n;
-	char *builtin; /* modules.builtin's text, "" without one */
-	size_t order[MAX_MODULES];
-	size_t n_order;
-	char *err;
-	size_t errlen;
-};
-
-/* A module's name as the kernel knows it: the file's name before .ko, '-'
- * as '_' (modprobe's rule). */
-static void module_name(const char *path, size_t len, char *out, size_t cap)
-{
-	const char *base = path;
-	for (size_t i = 0; i < len; i++)
-		if (path[i] == '/')
-			base = path + i + 1;
-	size_t n = (size_t)(path + len - base);
-	const char *ko = NULL;
-	for (const char *p = base; p + 3 <= base + n; p++)
-		if (!strncmp(p, ".ko", 3))
-			ko = p;
-	if (ko)
-		n = (size_t)(ko - base);
-	if (n >= cap)
-		n = cap - 1;
-	for (size_t i = 0; i < n; i++)
-		out[i] = base[i] == '-' ? '_' : base[i];
-	out[n] = 0;
-}
-
-static int is_builtin(const struct mods *m, const char *name)
-{
-	char got[256];
-	for (const char *line = m->builtin; *line;) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		module_name(line, len, got, sizeof(got));
-		if (len && !strcmp(got, name))
-			return 1;
-		line += len + (nl ? 1 : 0);
-	}
-	return 0;
-}
-
-static long find_by_name(const struct mods *m, const char *name)
-{
-	char got[256];
-	for (size_t i = 0; i < m->n; i++) {
-		module_name(m->lines[i].path, strlen(m->lines[i].path), got, sizeof(got));
-		if (!strcmp(got, name))
-			return (long)i;
-	}
-	return -1;
-}
-
-static long find_by_path(const struct mods *m, const char *path, size_t len)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (strlen(m->lines[i].path) == len && !strncmp(m->lines[i].path, path, len))
-			return (long)i;
-	return -1;
-}
-
-/* Line i after the modules it depends on (each dependency's own line gives
- * its own, so the order holds whatever modules.dep's order of them). */
-static int order_module(struct mods *m, size_t i)
-{
-	struct dep_line *l = &m->lines[i];
-	if (l->state == 2)
-		return 0;
-	if (l->state == 1) {
-		snprintf(m->err, m->errlen, "%s/modules.dep: %s depends on itself", m->dir, l->path);
-		return -1;
-	}
-	l->state = 1;
-	for (const char *p = l->deps; *p;) {
-		p += strspn(p, " \t");
-		size_t len = strcspn(p, " \t");
-		if (!len)
-			break;
-		long d = find_by_path(m, p, len);
-		if (d < 0) {
-			snprintf(m->err, m->errlen, "%s/modules.dep: %s depends on %.*s, which has no line of its own",
-			         m->dir, l->path, (int)len, p);
-			return -1;
-		}
-		if (order_module(m, (size_t)d) < 0)
-			return -1;
-		p += len;
-	}
-	if (m->n_order == MAX_MODULES) {
-		snprintf(m->err, m->errlen, "%s/modules.dep: more than %d modules to load", m->dir, MAX_MODULES);
-		return -1;
-	}
-	l->state = 2;
-	m->order[m->n_order++] = i;
-	return 0;
-}
-
-/* modules.dep's lines "PATH: DEP DEP", parsed in place. */
-static int parse_dep(struct mods *m, char *text)
-{
-	size_t cap = 0;
-	for (char *line = text; *line;) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = 0;
-		char *colon = strchr(line, ':');
-		if (*line && *line != '#') {
-			if (!colon || colon == line || line[0] == '/' || strstr(line, "..")) {
-				snprintf(m->err, m->errlen, "%s/modules.dep: line %zu: want \"kernel/...ko: DEPS\" (as depmod writes it)",
-				         m->dir, m->n + 1);
-				return -1;
-			}
-			if (m->n == cap) {
-				cap = cap ? 2 * cap : 1024;
-				struct dep_line *nw = realloc(m->lines, cap * sizeof(*nw));
-				if (!nw) {
-					snprintf(m->err, m->errlen, "out of memory");
-					return -1;
-				}
-				m->lines = nw;
-			}
-			*colon = 0;
-			m->lines[m->n++] = (struct dep_line){ line, colon + 1, 0 };
-		}
-		if (!nl)
-			break;
-		line = nl + 1;
-	}
-	return 0;
-}
+static const int wanted_optional[] = { 0, 0, 0, 1 };
 
 static int read_text(const char *path, char **out)
 {
@@ -232,7 +91,7 @@ static void parents(struct cpio *c, const char *path, char seen[][PATH_MAX], siz
 			k++;
 		if (k < *n_seen)
 			continue;
-		if (*n_seen < 2 * MAX_MODULES + 8)
+		if (*n_seen < 2 * MODULES_DEP_MAX + 8)
 			snprintf(seen[(*n_seen)++], PATH_MAX, "%s", dir);
 		entry(c, dir, S_IFDIR | 0755, NULL, 0);
 	}
@@ -258,40 +117,41 @@ static int copy_file(struct cpio *c, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-static int write_initrd(struct mods *m, const char *kit_initrd, const char *out, const char *release)
+static int write_initrd(const struct modules_dep *m, const char *dir, const char *kit_initrd, const char *out,
+                        const char *release, char *err, size_t errlen)
 {
 	int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	struct cpio c = { fd >= 0 ? fdopen(fd, "wb") : NULL, 0, 0, 0 };
 	if (!c.f) {
-		snprintf(m->err, m->errlen, "%s: %s", out, strerror(errno));
+		snprintf(err, errlen, "%s: %s", out, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
-	int rc = copy_file(&c, kit_initrd, m->err, m->errlen);
+	int rc = copy_file(&c, kit_initrd, err, errlen);
 	pad4(&c); /* the next archive starts on a 4-byte boundary (zeros between are skipped) */
-	static char seen[2 * MAX_MODULES + 8][PATH_MAX];
+	static char seen[2 * MODULES_DEP_MAX + 8][PATH_MAX];
 	size_t n_seen = 0;
-	char path[2 * PATH_MAX], order[MAX_MODULES * 128] = "";
+	char path[2 * PATH_MAX], order[MODULES_DEP_MAX * 128] = "";
 	snprintf(path, sizeof(path), "lib/modules/%s/armprof-load-order", release);
 	if (rc == 0)
 		parents(&c, path, seen, &n_seen);
 	for (size_t k = 0; rc == 0 && k < m->n_order; k++) {
-		const char *rel = m->lines[m->order[k]].path;
+		const char *rel = m->order[k];
 		char src[2 * PATH_MAX];
 		snprintf(path, sizeof(path), "lib/modules/%s/%s", release, rel);
-		snprintf(src, sizeof(src), "%s/%s", m->dir, rel);
+		snprintf(src, sizeof(src), "%s/%s", dir, rel);
 		struct stat st;
 		size_t rl = strlen(rel);
 		if (rl > 4 && !strcmp(rel + rl - 4, ".zst")) {
-			snprintf(m->err, m->errlen, "%s is zstd-compressed, which the guest's busybox cannot undo: "
+			snprintf(err, errlen, "%s is zstd-compressed, which the guest's busybox cannot undo: "
 			         "build the kernel with CONFIG_MODULE_COMPRESS_XZ or _NONE", src);
 			rc = -1;
 			break;
 		}
 		errno = 0;
 		if (stat(src, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)UINT32_MAX) {
-			snprintf(m->err, m->errlen, "%s: %s (modules.dep names it)", src,
+			snprintf(err, errlen, "%s: %s (modules.dep names it)", src,
 			         errno ? strerror(errno) : "not a file of at most 4 GiB");
 			rc = -1;
 			break;
@@ -300,9 +160,9 @@ static int write_initrd(struct mods *m, const char *kit_initrd, const char *out,
 		/* The body streams from the file: the header gives its size. */
 		header(&c, path, S_IFREG | 0644, (uint32_t)st.st_size);
 		unsigned long long before = c.pos;
-		rc = copy_file(&c, src, m->err, m->errlen);
+		rc = copy_file(&c, src, err, errlen);
 		if (rc == 0 && c.pos - before != (unsigned long long)st.st_size) {
-			snprintf(m->err, m->errlen, "%s changed while it was read", src);
+			snprintf(err, errlen, "%s changed while it was read", src);
 			rc = -1;
 		}
 		pad4(&c);
@@ -317,7 +177,7 @@ static int write_initrd(struct mods *m, const char *kit_initrd, const char *out,
 	if (fclose(c.f) != 0)
 		c.failed = 1;
 	if (rc == 0 && c.failed) {
-		snprintf(m->err, m->errlen, "%s: write error: %s", out, strerror(errno));
+		snprintf(err, errlen, "%s: write error: %s", out, strerror(errno));
 		rc = -1;
 	}
 	if (rc != 0)
@@ -340,8 +200,7 @@ int system_modules_initrd(const char *kit_initrd, const char *modules_dir, const
 		return -1;
 	}
 	snprintf(release, release_len, "%s", base);
-	struct mods m = { .dir = dir, .err = err, .errlen = errlen };
-	char *dep = NULL;
+	char *dep = NULL, *builtin = NULL;
 	snprintf(file, sizeof(file), "%s/modules.dep", dir);
 	if (access(file, R_OK) != 0) {
 		snprintf(err, errlen, "--modules %s: no modules.dep there: give the lib/modules/<release> "
@@ -352,35 +211,25 @@ int system_modules_initrd(const char *kit_initrd, const char *modules_dir, const
 	if (rc < 0)
 		snprintf(err, errlen, "--modules %s: cannot read modules.dep", modules_dir);
 	snprintf(file, sizeof(file), "%s/modules.builtin", dir);
-	if (rc == 0 && access(file, F_OK) == 0 && read_text(file, &m.builtin) != 0) {
+	if (rc == 0 && access(file, F_OK) == 0 && read_text(file, &builtin) != 0) {
 		snprintf(err, errlen, "--modules %s: cannot read modules.builtin", modules_dir);
 		rc = -1;
 	}
-	if (rc == 0 && !m.builtin && !(m.builtin = calloc(1, 1))) {
-		snprintf(err, errlen, "out of memory");
-		rc = -1;
-	}
+	struct modules_dep m = { 0 };
+	long missing = -1;
 	if (rc == 0)
-		rc = parse_dep(&m, dep);
-	for (size_t w = 0; rc == 0 && w < sizeof(wanted) / sizeof(wanted[0]); w++) {
-		if (is_builtin(&m, wanted[w]))
-			continue;
-		long i = find_by_name(&m, wanted[w]);
-		if (i < 0 && strcmp(wanted[w], "arm_spe_pmu")) {
-			snprintf(err, errlen,
-			         "--modules %s: this kernel has no %s, neither built in (modules.builtin) nor a module "
-			         "(modules.dep): the guest mounts its shares with 9p over virtio-mmio "
-			         "(CONFIG_VIRTIO_MMIO, CONFIG_NET_9P_VIRTIO, CONFIG_9P_FS)",
-			         modules_dir, wanted[w]);
-			rc = -1;
-		} else if (i >= 0) {
-			rc = order_module(&m, (size_t)i);
-		}
-	}
+		rc = modules_dep_order(&m, dir, dep, builtin ? builtin : "", wanted, wanted_optional,
+		                       sizeof(wanted) / sizeof(wanted[0]), &missing, err, errlen);
+	if (rc != 0 && missing >= 0)
+		snprintf(err, errlen,
+		         "--modules %s: this kernel has no %s, neither built in (modules.builtin) nor a module "
+		         "(modules.dep): the guest mounts its shares with 9p over virtio-mmio "
+		         "(CONFIG_VIRTIO_MMIO, CONFIG_NET_9P_VIRTIO, CONFIG_9P_FS)",
+		         modules_dir, wanted[missing]);
 	if (rc == 0)
-		rc = write_initrd(&m, kit_initrd, out, release);
-	free(m.lines);
-	free(m.builtin);
+		rc = write_initrd(&m, dir, kit_initrd, out, release, err, errlen);
+	modules_dep_fini(&m);
+	free(builtin);
 	free(dep);
 	return rc;
 }
