@@ -100,7 +100,8 @@ static uint64_t page_end(uint64_t start)
 /* Sort, keep one symbol per address, and give each its extent. */
 static int finish_symbols(struct report_kernel *k, struct candidate *c, size_t n)
 {
-	qsort(c, n, sizeof(*c), cmp_candidates);
+	if (n) /* qsort wants an array, c is NULL for a file of no symbol */
+		qsort(c, n, sizeof(*c), cmp_candidates);
 	struct report_kernel_symbol *v = malloc((n ? n : 1) * sizeof(*v));
 	if (!v)
 		return -AP_ERR_NOMEM;
