@@ -24,6 +24,20 @@ v1=$("$armprof" decode --format jsonl "$work/in.bin" 2>/dev/null); rc=$?
 n=$((n + 1)); [ $rc -eq 1 ] || { echo "FAIL: v1 decode exit $rc, want 1"; fail=$((fail + 1)); }
 check "$v1" '"errors":[{"kind":"reserved-value","offset":9},{"kind":"reserved-value","offset":22}]'
 n=$((n + 1)); ! grep -q prev_br_tgt <<<"$v1" || { echo "FAIL: v1 decode shows prev_br_tgt"; fail=$((fail + 1)); }
+# The same fields as csv columns and Parquet columns (docs/jsonl-schema.md,
+# docs/parquet-schema.md; LATER-OUT-1).
+c=$("$armprof" decode --spe-later --format csv "$work/in.bin")
+check "$c" ',data_source_name,prev_br_tgt,prev_br_tgt_el,prev_br_tgt_ns,br_gcs,br_cr'
+check "$(sed -n 2p <<<"$c")" ',0xffff800000123440,1,1,,BL'
+check "$(sed -n 3p <<<"$c")" ',,,,1,RET'
+if command -v node > /dev/null && [ -d "$2/.cache/npm/node_modules/@duckdb/node-api" ]; then
+  "$armprof" decode --spe-later --format parquet -o "$work/in.parquet" "$work/in.bin" || { echo "FAIL: parquet"; fail=$((fail + 1)); }
+  p=$(node "$2/tests/export/duckdb.mjs" "$(cd "$2" && pwd)/.cache/npm" "select coalesce(prev_br_tgt::varchar, 'NULL'), coalesce(prev_br_tgt_el::varchar, 'NULL'), coalesce(br_gcs::varchar, 'NULL'), coalesce(br_cr, 'NULL') from '$work/in.parquet' order by \"offset\"")
+  check "$p" "$(printf '%s\t%s\t%s\t%s' 18446603336222389312 1 NULL BL)"
+  check "$p" "$(printf '%s\t%s\t%s\t%s' NULL NULL true RET)"
+else
+  echo "note: no DuckDB (node, .cache/npm): the Parquet columns are not read here (tests/export reads the schema)"
+fi
 # armprof report --spe-later: branch pairs, most samples first (LATER-OUT-1);
 # without --spe-later (or without PBT packets) no such section.
 cat >"$work/pairs.txt" <<'TXT'

@@ -89,7 +89,7 @@ PY
 "$armprof" decode --cpu-model ampereone ampere.raw > ampere.txt
 grep -q ' ds=5(REMOTE-CHIP) ' ampere.txt || fail "decode text: ds=5(REMOTE-CHIP)"
 "$armprof" decode --format csv --cpu-model ampereone ampere.raw > ampere.csv
-sed -n 2p ampere.csv | grep -q ',LOCAL-CHIP$' || fail "decode csv: data_source_name"
+sed -n 2p ampere.csv | grep -q ',LOCAL-CHIP,,,,,$' || fail "decode csv: data_source_name"
 # Without the CPU: values only, no names, no shared line (nothing is known of them).
 "$armprof" decode --format jsonl ampere.raw > ampere-raw.jsonl
 ! grep -q data_source_name ampere-raw.jsonl || fail "decode without a CPU names values"

@@ -7,7 +7,7 @@
 const char record_csv_header[] =
 	"offset,pc,el,ns,op,cond,indirect,simd,atomic,excl,ar,target,target_el,target_ns,"
 	"vaddr,paddr,pa_ns,events,lat_total,lat_issue,lat_xlat,ts,ctx_el1,ctx_el2,"
-	"data_source,end,errors,tag,data_source_name\n";
+	"data_source,end,errors,tag,data_source_name,prev_br_tgt,prev_br_tgt_el,prev_br_tgt_ns,br_gcs,br_cr\n";
 
 static void csv_hex(struct line *l, int present, uint64_t v)
 {
@@ -62,5 +62,15 @@ void record_csv_write(struct line *l, const struct ap_record *r, enum ap_ds_enco
 	put_char(l, ',');
 	if (h & AP_HAS_DATA_SOURCE && ap_ds_name(enc, r->data_source))
 		put_str(l, ap_ds_name(enc, r->data_source));
+	/* SPE after v1 (decode --spe-later; LATER-OUT-1): the previous branch
+	 * target (FEAT_SPE_PBT), and a branch's GCS and call/return subclass
+	 * (FEAT_SPE_CRR), as the jsonl names them; empty for v1 records. */
+	csv_hex(l, h & AP_HAS_PREV_TARGET, r->prev_target);
+	csv_u64(l, h & AP_HAS_PREV_TARGET, r->prev_target_el);
+	csv_u64(l, h & AP_HAS_PREV_TARGET, r->prev_target_ns);
+	csv_u64(l, op && f.gcs, 1);
+	put_char(l, ',');
+	if (op && f.has_branch && br_cr_name(f.cr))
+		put_str(l, br_cr_name(f.cr));
 	put_char(l, '\n');
 }

@@ -16,13 +16,17 @@ enum col {
 	C_OFFSET, C_CPU, C_TID, C_PC, C_EL, C_NS, C_SYMBOL, C_CLASS, C_OP, C_SUBCLASS, C_COND,
 	C_INDIRECT, C_SIMD, C_ATOMIC, C_EXCL, C_AR, C_BR_TGT, C_BR_TGT_EL, C_BR_TGT_NS, C_VADDR,
 	C_TAG, C_PADDR, C_PA_NS, C_EVENTS, C_EVENT, C_TOTAL_LAT, C_ISSUE_LAT, C_XLAT_LAT, C_TS,
-	C_CONTEXT, C_CONTEXT_EL2, C_DATA_SOURCE, C_DATA_SOURCE_NAME, C_END, C_ERRORS, C_COUNT
+	C_CONTEXT, C_CONTEXT_EL2, C_DATA_SOURCE, C_DATA_SOURCE_NAME, C_END, C_ERRORS, C_PREV_BR_TGT,
+	C_PREV_BR_TGT_EL, C_PREV_BR_TGT_NS, C_BR_GCS, C_BR_CR, C_COUNT
 };
 
 /* Enumeration columns: their values (the writer's dictionary, set by index). */
 static const char *const class_values[] = { "ldst", "br", "other" };
 static const char *const op_values[] = { "LD", "ST", "B", "OTHER", "RESERVED" };
 static const char *const end_values[] = { "truncated", "end", "timestamp", "forced" }; /* enum ap_record_end */
+/* A branch's call/return subclass (FEAT_SPE_CRR), by its CR field's value
+ * 1..3 (AP_OP_BR_CR_*): index value - 1. */
+static const char *const cr_values[] = { "BL", "RET", "NON_BL_RET" };
 #define N_OF(a) (uint32_t)(sizeof(a) / sizeof((a)[0]))
 
 static const struct ap_parquet_column columns[C_COUNT] = {
@@ -61,6 +65,11 @@ static const struct ap_parquet_column columns[C_COUNT] = {
 	[C_DATA_SOURCE_NAME] = { "data_source_name", AP_PARQUET_STRING, 1 },
 	[C_END] = { "end", AP_PARQUET_STRING, 0, end_values, N_OF(end_values) },
 	[C_ERRORS] = { "errors", AP_PARQUET_INT32, 0 },
+	[C_PREV_BR_TGT] = { "prev_br_tgt", AP_PARQUET_UINT64, 1 },
+	[C_PREV_BR_TGT_EL] = { "prev_br_tgt_el", AP_PARQUET_INT32, 1 },
+	[C_PREV_BR_TGT_NS] = { "prev_br_tgt_ns", AP_PARQUET_INT32, 1 },
+	[C_BR_GCS] = { "br_gcs", AP_PARQUET_BOOLEAN, 1 },
+	[C_BR_CR] = { "br_cr", AP_PARQUET_STRING, 1, cr_values, N_OF(cr_values) },
 };
 
 struct record_parquet {
@@ -273,6 +282,19 @@ int record_parquet_put(struct record_parquet *t, const struct ap_record *r,
 	}
 	rc |= ap_parquet_set_enum(w, C_END, r->end < N_OF(end_values) ? r->end : 0);
 	rc |= ap_parquet_set_int32(w, C_ERRORS, r->n_errors_total);
+	/* SPE after v1 (decode --spe-later; LATER-OUT-1), as the JSONL has them. */
+	if (h & AP_HAS_PREV_TARGET) {
+		rc |= ap_parquet_set_uint64(w, C_PREV_BR_TGT, r->prev_target);
+		rc |= ap_parquet_set_int32(w, C_PREV_BR_TGT_EL, r->prev_target_el);
+		rc |= ap_parquet_set_int32(w, C_PREV_BR_TGT_NS, r->prev_target_ns);
+	}
+	if (h & AP_HAS_OP && r->op_class == AP_OP_CLASS_BRANCH) {
+		unsigned sub = r->op_subclass, cr = (sub & AP_OP_BR_CR_MASK) >> AP_OP_BR_CR_SHIFT;
+		if (sub & AP_OP_BR_GCS)
+			rc |= ap_parquet_set_bool(w, C_BR_GCS, 1);
+		if (cr >= 1 && cr <= N_OF(cr_values))
+			rc |= ap_parquet_set_enum(w, C_BR_CR, cr - 1);
+	}
 	if (rc == 0)
 		rc = ap_parquet_end_row(w);
 done:
