@@ -205,6 +205,20 @@ AP_API unsigned ap_events_min_size(uint64_t events);
 /* Alignment in bytes of Alignment command SIZE field s (1..15): 2^(s+1). */
 static inline uint32_t ap_align_bytes(unsigned s) { return 1u << (s + 1u); }
 
+/* Whether a packet whose value the 2017 supplement reserves (pkt->reserved)
+ * is one later versions define: the previous branch target, Address INDEX
+ * 0b00100 (FEAT_SPE_PBT, LATER-PBT-3), and a branch's GCS and CR subclass
+ * bits [4:2] (FEAT_SPE_GCS, FEAT_SPE_CRR, LATER-CRR-3). The decoder with
+ * spe_later and `decode --packets --spe-later` read these as defined. */
+static inline int ap_pkt_later_defined(const struct ap_packet *pkt)
+{
+	if (pkt->type == AP_PKT_ADDRESS)
+		return pkt->index == AP_ADDR_PREV_TARGET && (!pkt->ext || (pkt->hdr0 & 0x1Cu) == 0);
+	if (pkt->type == AP_PKT_OP_TYPE)
+		return pkt->index == AP_OP_CLASS_BRANCH && (pkt->payload & ~0x1Full) == 0;
+	return 0;
+}
+
 /* Name of a packet type ("PAD", "END", "TS", ...) */
 AP_API const char *ap_pkt_type_name(enum ap_pkt_type t);
 

@@ -91,17 +91,6 @@ static void start_alignment(struct ap_decoder *dec, uint64_t next, const struct 
 	dec->skip_until = (next + a - 1) & ~(a - 1);
 }
 
-/* With cfg.spe_later: a value the 2017 supplement reserves that later
- * versions define (LATER-PBT-3, LATER-CRR-3). */
-static int later_defined(const struct ap_packet *pkt)
-{
-	if (pkt->type == AP_PKT_ADDRESS)
-		return pkt->index == AP_ADDR_PREV_TARGET && (!pkt->ext || (pkt->hdr0 & 0x1Cu) == 0);
-	if (pkt->type == AP_PKT_OP_TYPE)
-		return pkt->index == AP_OP_CLASS_BRANCH && (pkt->payload & ~0x1Full) == 0;
-	return 0;
-}
-
 /* One complete packet at stream offset off. */
 __attribute__((always_inline)) static inline int handle_packet(struct ap_decoder *dec, uint64_t off, const uint8_t *bytes,
                          const struct ap_packet *pkt)
@@ -143,7 +132,7 @@ __attribute__((always_inline)) static inline int handle_packet(struct ap_decoder
 		ap_record_add_error(rec, AP_DERR_UNKNOWN_PACKET, off, pkt);
 		break;
 	default:
-		if (pkt->reserved && !(dec->cfg.spe_later && later_defined(pkt))) {
+		if (pkt->reserved && !(dec->cfg.spe_later && ap_pkt_later_defined(pkt))) {
 			dec->stats.reserved_packets++;
 			ap_record_add_error(rec, AP_DERR_RESERVED_VALUE, off, pkt);
 		} else {

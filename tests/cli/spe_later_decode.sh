@@ -24,6 +24,15 @@ v1=$("$armprof" decode --format jsonl "$work/in.bin" 2>/dev/null); rc=$?
 n=$((n + 1)); [ $rc -eq 1 ] || { echo "FAIL: v1 decode exit $rc, want 1"; fail=$((fail + 1)); }
 check "$v1" '"errors":[{"kind":"reserved-value","offset":9},{"kind":"reserved-value","offset":22}]'
 n=$((n + 1)); ! grep -q prev_br_tgt <<<"$v1" || { echo "FAIL: v1 decode shows prev_br_tgt"; fail=$((fail + 1)); }
+# --packets names the previous branch target's Address packet (INDEX 4) as
+# perf 7.x does, RESERVED without --spe-later, and the CR subclass.
+pk=$("$armprof" decode --packets --spe-later "$work/in.bin")
+check "$pk" 'PBT 0xff800000123440 el1 ns=1'
+n=$((n + 1)); ! grep -q RESERVED <<<"$pk" || { echo "FAIL: --packets --spe-later shows RESERVED: $pk"; fail=$((fail + 1)); }
+check "$pk" 'B BL'
+pk1=$("$armprof" decode --packets "$work/in.bin" 2>/dev/null)
+check "$pk1" 'PBT 0xff800000123440 el1 ns=1 RESERVED'
+check "$pk1" 'B BL RESERVED 0x08'
 # The same fields as csv columns and Parquet columns (docs/jsonl-schema.md,
 # docs/parquet-schema.md; LATER-OUT-1).
 c=$("$armprof" decode --spe-later --format csv "$work/in.bin")

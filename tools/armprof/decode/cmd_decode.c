@@ -60,6 +60,7 @@ static void usage(FILE *out)
 
 struct decode_run {
 	int packets;
+	int spe_later; /* --spe-later: SPE after v1's values are shown as defined */
 	struct decode_sink *sink;
 };
 
@@ -74,7 +75,10 @@ static int on_packet(void *ctx, uint64_t offset, const uint8_t *bytes,
                      const struct ap_packet *pkt, int in_record)
 {
 	struct decode_run *run = ctx;
-	packet_format_write(decode_sink_stream(run->sink), offset, bytes, pkt, in_record);
+	struct ap_packet shown = *pkt;
+	if (run->spe_later && ap_pkt_later_defined(pkt))
+		shown.reserved = 0; /* a defined value of SPE after v1 (--spe-later) */
+	packet_format_write(decode_sink_stream(run->sink), offset, bytes, &shown, in_record);
 	return 0;
 }
 
@@ -246,6 +250,7 @@ int cmd_decode(int argc, char **argv)
 	cfg.on_packet = run.packets ? on_packet : NULL;
 	cfg.ctx = &run;
 	cfg.spe_later = (uint8_t)spe_later;
+	run.spe_later = spe_later;
 	struct ap_decoder dec;
 	ap_decoder_init(&dec, &cfg);
 	struct ap_decoder_stats perf_totals;
