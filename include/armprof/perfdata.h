@@ -304,6 +304,16 @@ AP_API void ap_perf_reader_destroy(struct ap_perf_reader *r);
  * touched), so that reading a file of any size keeps the resident size
  * flat. Data held in memory (a pipe's, decompressed) stays. */
 AP_API void ap_perf_reader_release(const struct ap_perf_reader *r, const uint8_t *data, size_t len);
+/* Whether the mapped file shrank while it was read (truncated or rewritten
+ * by another process): its pages past the new end read as zeros instead of
+ * killing the process with SIGBUS (the reader handles SIGBUS in its own
+ * mappings and passes any other one on to the handler before it), and
+ * ap_perf_next_aux_buffer and ap_perf_next_sample stop there. Returns 0,
+ * or -AP_ERR_IO with err saying "the file shrank while being read (offset
+ * N)" (err->offset: N, the first page that was gone). A caller checks it
+ * after the last buffer or sample it used, before it keeps any output;
+ * ap_perf_reader_create_file checks it itself. */
+AP_API int ap_perf_reader_check(const struct ap_perf_reader *r, struct ap_error_ctx *err);
 
 AP_API const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r);
 

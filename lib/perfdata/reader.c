@@ -2,6 +2,7 @@
  * AUX buffers and their AUX-record flags, iterate. */
 #define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ static struct ap_perf_reader *reader_new(const struct ap_perf_read_config *cfg)
 	struct ap_perf_reader *r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
+	r->guard = -1;
 	ap_perf_read_config_init(&r->cfg);
 	if (cfg) {
 		/* accept older, smaller config structs */
@@ -59,6 +61,7 @@ void ap_perf_reader_destroy(struct ap_perf_reader *r)
 {
 	if (!r)
 		return;
+	pd_guard_remove(r->guard);
 	if (r->map)
 		munmap(r->map, r->map_len);
 	free(r->owned);
@@ -135,7 +138,7 @@ static int parse(struct ap_perf_reader *r, struct ap_error_ctx *err)
 /* A reader of data; map: data is that file mapping, the reader's from now
  * on (unmapped by destroy, on failure too). */
 static int create(struct ap_perf_reader **out, const uint8_t *data, size_t len,
-                  const struct ap_perf_read_config *cfg, struct ap_error_ctx *err, void *map)
+                  const struct ap_perf_read_config *cfg, struct ap_error_ctx *err, void *map, int guard)
 {
 	*out = NULL;
 	if (err)
@@ -144,6 +147,7 @@ static int create(struct ap_perf_reader **out, const uint8_t *data, size_t len,
 		return pd_fail(err, AP_ERR_INVALID, 0, 0, "", "no data");
 	struct ap_perf_reader *r = reader_new(cfg);
 	if (!r) {
+		pd_guard_remove(guard);
 		if (map)
 			munmap(map, len);
 		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "", "out of memory");
@@ -152,7 +156,10 @@ static int create(struct ap_perf_reader **out, const uint8_t *data, size_t len,
 	r->file_len = len;
 	r->map = map;
 	r->map_len = map ? len : 0;
+	r->guard = guard;
 	int rc = parse(r, err);
+	if (rc && guard >= 0)
+		rc = ap_perf_reader_check(r, err) ? -AP_ERR_IO : rc; /* the cause: the file shrank */
 	if (rc) {
 		ap_perf_reader_destroy(r);
 		return rc;
@@ -164,7 +171,7 @@ static int create(struct ap_perf_reader **out, const uint8_t *data, size_t len,
 int ap_perf_reader_create_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
                      const struct ap_perf_read_config *cfg, struct ap_error_ctx *err)
 {
-	return create(out, data, len, cfg, err, NULL);
+	return create(out, data, len, cfg, err, NULL, -1);
 }
 
 void pd_release_parsed(struct ap_perf_reader *r, const uint8_t *upto)
@@ -266,15 +273,27 @@ int ap_perf_reader_create_file(struct ap_perf_reader **out, const char *path,
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		size_t len = (size_t)st.st_size;
 		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map == MAP_FAILED) {
+			int e = errno;
+			close(fd);
+			return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot map: %s", strerror(e));
+		}
+		/* A mapping of a file that shrinks faults (map_guard.c); with no
+		 * guard to catch that, the file is read instead. */
+		int guard = pd_guard_add(map, len);
+		if (guard < 0) {
+			munmap(map, len);
+			rc = ap_perf_reader_create_fd(out, fd, cfg, err);
+			close(fd);
+			return rc;
+		}
 		close(fd);
-		if (map == MAP_FAILED)
-			return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot map: %s", strerror(errno));
 		/* parsing reads a header here and there (read_events.c gives
 		 * back what it walked, pd_release_parsed); the rest is given
 		 * back here, as the data is read later (ap_perf_reader_release):
 		 * the resident size does not grow with the number of records */
 		madvise(map, len, MADV_RANDOM);
-		rc = create(out, map, len, cfg, err, map);
+		rc = create(out, map, len, cfg, err, map, guard);
 		if (rc)
 			return rc;
 		madvise(map, len, MADV_DONTNEED);
@@ -311,6 +330,14 @@ void ap_perf_reader_release(const struct ap_perf_reader *r, const uint8_t *data,
 		madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
+int ap_perf_reader_check(const struct ap_perf_reader *r, struct ap_error_ctx *err)
+{
+	uint64_t at;
+	if (!pd_guard_fault(r->guard, &at))
+		return 0;
+	return pd_fail(err, AP_ERR_IO, at, 0, "", "the file shrank while being read (offset %" PRIu64 ")", at);
+}
+
 const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r)
 {
 	return &r->info;
@@ -335,6 +362,10 @@ int ap_perf_next_aux_buffer(const struct ap_perf_reader *r, struct ap_perf_aux_i
                             const struct ap_perf_aux_buffer **out)
 {
 	const struct ap_perf_info *in = &r->info;
+	if (pd_guard_fault(r->guard, NULL)) { /* the rest is zeros: ap_perf_reader_check */
+		*out = NULL;
+		return 0;
+	}
 	while (it->queue_ < (it->order == AP_PERF_ORDER_QUEUE ? in->n_queues : 1)) {
 		while (it->pos_ < in->n_aux_buffers) {
 			const struct ap_perf_aux_buffer *b = &in->aux_buffers[it->pos_++];

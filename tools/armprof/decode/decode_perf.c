@@ -479,6 +479,9 @@ int decode_perf(const struct decode_perf_opts *o, struct decode_sink *sink,
 	else
 		decode_serial(&in, o, sink, totals);
 	*cut_excused = in.n_cut_excused;
+	int shrank = perf_input_check_read(&in);
+	if (shrank)
+		rc = shrank;
 	if (!rc)
 		rc = perf_input_check_selection(&in);
 	perf_input_close(&in, stderr);

@@ -205,6 +205,9 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 		rc = report_samples(in.reader, path, cpu, tid, on_record, run);
 	else
 		rc = second_pass ? 0 : perf_input_check_selection(&in);
+	int shrank = perf_input_check_read(&in);
+	if (shrank)
+		rc = shrank;
 	if (!rc && !second_pass && tid != AP_PERF_ANY && !run->kept) {
 		/* Buffers were selected (CPU-wide ones), but no record's
 		 * Context packet names the thread. */
