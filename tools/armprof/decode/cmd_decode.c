@@ -226,6 +226,13 @@ int cmd_decode(int argc, char **argv)
 	FILE *in = perf ? NULL : cli_open_input("decode", path);
 	if (!perf && !in)
 		return EXIT_USAGE;
+	/* A perf.data's header is checked before any output is opened. */
+	struct perf_input pin;
+	if (perf) {
+		int prc = perf_input_open(&pin, "decode", path, sel_cpu, sel_tid);
+		if (prc)
+			return prc;
+	}
 	struct ap_report *symbols = binary ? load_symbols(binary, load_bias) : NULL;
 	uint8_t *buf = malloc(chunk);
 	so.symbols = symbols;
@@ -237,6 +244,8 @@ int cmd_decode(int argc, char **argv)
 		ap_report_destroy(symbols);
 		if (in && in != stdin)
 			fclose(in);
+		if (perf)
+			perf_input_close(&pin, NULL);
 		return EXIT_USAGE;
 	}
 
@@ -258,7 +267,7 @@ int cmd_decode(int argc, char **argv)
 		                               .verbose = stats, .packets = run.packets, .fmt = so.fmt,
 		                               .jobs = jobs ? jobs : decode_default_jobs(),
 		                               .have_encoding = have_midr, .spe_later = spe_later };
-		int prc = decode_perf(&po, run.sink, &perf_totals, &cut_excused);
+		int prc = decode_perf(&pin, &po, run.sink, &perf_totals, &cut_excused);
 		if (prc) {
 			free(buf);
 			decode_sink_close(run.sink, 0); /* bad input: no partial output */
