@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "armprof/number.h"
+#include "cli_inputs.h"
 #include "cli_stream.h"
 #include "commands.h"
 #include "perf_input.h"
@@ -56,6 +57,7 @@ int perf_input_open(struct perf_input *in, const char *cmd, const char *path, in
 	in->cmd = cmd;
 	in->path = path;
 	struct ap_error_ctx err;
+	cli_input_note(path); /* no output may be it */
 	/* A perf.data read from a pipe was copied to a file (cli_stream.h):
 	 * mapped from there like any file. */
 	const char *copy = cli_stream_perf_path(path);

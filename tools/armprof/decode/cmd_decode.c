@@ -10,6 +10,7 @@
 #include "armprof/number.h"
 #include "armprof/decode.h"
 #include "armprof/report.h"
+#include "cli_inputs.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "decode_perf.h"
@@ -220,6 +221,8 @@ int cmd_decode(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	if (binary)
+		cli_input_note(binary); /* no output may be it (nor the input) */
 	int perf = perf_input_sniff("decode", path); /* perf.data: decode its AUX buffers */
 	if (perf < 0)
 		return EXIT_USAGE;

@@ -11,6 +11,7 @@
 #include "armprof/number.h"
 #include "armprof/decode.h"
 #include "armprof/report.h"
+#include "cli_inputs.h"
 #include "cli_io.h"
 #include "cli_stream.h"
 #include "commands.h"
@@ -552,6 +553,15 @@ int cmd_report(int argc, char **argv)
 		        n_views ? views[0] : "terminal");
 		return EXIT_USAGE;
 	}
+	/* An output that is an input is refused before the work: the inputs
+	 * named here; the binaries found by FILE.meta or the perf.data are
+	 * noted before the output opens (below). */
+	const char *named[] = { input, diff_old, binary, kallsyms };
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (named[i] && named[i][0])
+			cli_input_note(named[i]);
+	if (cli_output_refuse_input("report", html ? html : output) != 0)
+		return EXIT_USAGE;
 	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs,
 	                        kallsyms, html != NULL, spe_later };
 	struct report_run run = { .pprof = pprof ? report_pprof_create() : NULL }, old_run = { 0 };
@@ -569,6 +579,10 @@ int cmd_report(int argc, char **argv)
 	ap_report_sort(run.rep, flame ? weight : sort);
 	view.sort = flame ? weight : sort;
 	view.weight = weight;
+	if (binary_used[0])
+		cli_input_note(binary_used);
+	if (old_binary_used[0])
+		cli_input_note(old_binary_used);
 	struct cli_output out;
 	if (cli_output_open(&out, "report", html ? html : output) != 0) {
 		ap_report_destroy(run.rep);
