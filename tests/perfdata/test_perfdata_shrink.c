@@ -99,11 +99,17 @@ TEST(other_sigbus_passes_on)
 		struct ap_error_ctx err;
 		if (ap_perf_reader_create_file(&r, path, NULL, &err) == 0 || 1)
 			raise(SIGBUS);
-		_exit(0);
+		_exit(5);
 	}
 	int status = 0;
 	CHECK(waitpid(pid, &status, 0) == pid);
+#ifdef __SANITIZE_ADDRESS__
+	/* ASan's handler was there before: it reports the signal and ends the
+	 * process its way (abort, or exit 1) */
+	CHECK(WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 5));
+#else
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
+#endif
 	/* ...or goes to the handler installed before the reader's. */
 	pid = fork();
 	if (pid == 0) {
