@@ -27,7 +27,9 @@ static const struct input *find(const struct stat *st)
 void cli_input_note(const char *path)
 {
 	struct stat st;
-	int is_stdin = !path || !strcmp(path, "-");
+	if (!path || !path[0])
+		return;
+	int is_stdin = !strcmp(path, "-");
 	if ((is_stdin ? fstat(STDIN_FILENO, &st) : stat(path, &st)) != 0 || find(&st) || n_inputs == MAX_INPUTS)
 		return;
 	struct input *in = &inputs[n_inputs++];

@@ -11,8 +11,9 @@
 #ifndef ARMPROF_TOOL_CLI_INPUTS_H
 #define ARMPROF_TOOL_CLI_INPUTS_H
 
-/* path is an input ("-": standard input). A path that does not exist (yet)
- * is not noted; nor are more than a fixed number of inputs (64). */
+/* path is an input ("-": standard input; NULL or "": none). A path that
+ * does not exist (yet) is not noted; nor are more than a fixed number of
+ * inputs (64). */
 void cli_input_note(const char *path);
 /* 0 when the output path (NULL or "-": standard output) is not a regular
  * file noted as an input; else prints "armprof CMD: OUT: is the input IN

@@ -159,8 +159,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	o.in = pos[0];
 	o.out = pos[1];
-	if (o.binary)
-		cli_input_note(o.binary); /* the output must not be it (nor the input) */
+	cli_input_note(o.binary); /* the output must not be it (nor the input) */
 	if (!o.have_tid)
 		o.tid = o.pid;
 	/* By its magic ('-' and pipes too: cli_stream.h); --to raw: the input must be

@@ -221,8 +221,7 @@ int cmd_decode(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	if (binary)
-		cli_input_note(binary); /* no output may be it (nor the input) */
+	cli_input_note(binary); /* no output may be it (nor the input) */
 	int perf = perf_input_sniff("decode", path); /* perf.data: decode its AUX buffers */
 	if (perf < 0)
 		return EXIT_USAGE;

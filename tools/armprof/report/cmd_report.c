@@ -553,13 +553,11 @@ int cmd_report(int argc, char **argv)
 		        n_views ? views[0] : "terminal");
 		return EXIT_USAGE;
 	}
-	/* An output that is an input is refused before the work: the inputs
-	 * named here; the binaries found by FILE.meta or the perf.data are
-	 * noted before the output opens (below). */
+	/* An output that is an input is refused before the work (cli_inputs.h;
+	 * the binaries FILE.meta or the perf.data name: when the output opens) */
 	const char *named[] = { input, diff_old, binary, kallsyms };
-	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
-		if (named[i] && named[i][0])
-			cli_input_note(named[i]);
+	for (size_t i = 0; i < 4; i++)
+		cli_input_note(named[i]);
 	if (cli_output_refuse_input("report", html ? html : output) != 0)
 		return EXIT_USAGE;
 	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs,
@@ -579,10 +577,8 @@ int cmd_report(int argc, char **argv)
 	ap_report_sort(run.rep, flame ? weight : sort);
 	view.sort = flame ? weight : sort;
 	view.weight = weight;
-	if (binary_used[0])
-		cli_input_note(binary_used);
-	if (old_binary_used[0])
-		cli_input_note(old_binary_used);
+	cli_input_note(binary_used);
+	cli_input_note(old_binary_used);
 	struct cli_output out;
 	if (cli_output_open(&out, "report", html ? html : output) != 0) {
 		ap_report_destroy(run.rep);

@@ -461,8 +461,7 @@ int cmd_system(int argc, char **argv)
 	 * be a file the guest is made of. */
 	const char *const named[] = { opts.kernel, opts.modules, opts.qemu };
 	for (size_t k = 0; k < sizeof(named) / sizeof(named[0]); k++)
-		if (named[k])
-			cli_input_note(named[k]);
+		cli_input_note(named[k]);
 	if (opts.pcs_period_ns && cli_output_open_seekable(&pcs_out, "system", opts.pcs_out) != 0)
 		goto out;
 	pcs_open = opts.pcs_period_ns != 0;
