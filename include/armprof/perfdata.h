@@ -317,6 +317,23 @@ AP_API int ap_perf_reader_check(const struct ap_perf_reader *r, struct ap_error_
 
 AP_API const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r);
 
+/* A whole regular file mapped read-only and guarded as the reader maps a
+ * perf.data (ap_perf_reader_check): if the file shrinks while mapped, its
+ * pages past the new end read as zeros instead of killing the process with
+ * SIGBUS, and ap_mapped_file_check says so. For raw SPE data read in place. */
+struct ap_mapped_file {
+	const uint8_t *data;
+	size_t len;
+	int guard_; /* private */
+};
+/* Map fd's file: 0; 1 when it is not to be mapped (not a regular file,
+ * empty, or no guard left): the caller reads it instead; or -AP_ERR_IO
+ * with err filled (cannot stat or map). */
+AP_API int ap_mapped_file_open(struct ap_mapped_file *m, int fd, struct ap_error_ctx *err);
+/* 0, or -AP_ERR_IO with err: "the file shrank while being read (offset N)". */
+AP_API int ap_mapped_file_check(const struct ap_mapped_file *m, struct ap_error_ctx *err);
+AP_API void ap_mapped_file_close(struct ap_mapped_file *m);
+
 /* 1 if the bytes start like a perf.data file ("PERFILE2", either endian). */
 AP_API int ap_perf_is_perfdata(const uint8_t *buf, size_t len);
 

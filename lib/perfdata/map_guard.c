@@ -13,11 +13,13 @@
  * the handler installed before ours, or ends the process as it would have. */
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfdata/perf_internal.h"
@@ -123,4 +125,47 @@ int pd_guard_fault(int slot, uint64_t *offset)
 	if (f && offset)
 		*offset = f - 1;
 	return f != 0;
+}
+
+int ap_mapped_file_open(struct ap_mapped_file *m, int fd, struct ap_error_ctx *err)
+{
+	memset(m, 0, sizeof(*m));
+	m->guard_ = -1;
+	if (err)
+		memset(err, 0, sizeof(*err));
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot stat: %s", strerror(errno));
+	if (!S_ISREG(st.st_mode) || st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX)
+		return 1;
+	size_t len = (size_t)st.st_size;
+	void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot map: %s", strerror(errno));
+	int guard = pd_guard_add(map, len);
+	if (guard < 0) {
+		munmap(map, len);
+		return 1;
+	}
+	m->data = map;
+	m->len = len;
+	m->guard_ = guard;
+	return 0;
+}
+
+int ap_mapped_file_check(const struct ap_mapped_file *m, struct ap_error_ctx *err)
+{
+	uint64_t at;
+	if (!pd_guard_fault(m->guard_, &at))
+		return 0;
+	return pd_fail(err, AP_ERR_IO, at, 0, "", "the file shrank while being read (offset %" PRIu64 ")", at);
+}
+
+void ap_mapped_file_close(struct ap_mapped_file *m)
+{
+	pd_guard_remove(m->guard_);
+	if (m->data)
+		munmap((void *)m->data, m->len);
+	memset(m, 0, sizeof(*m));
+	m->guard_ = -1;
 }

@@ -2,12 +2,10 @@
  * AUX buffers and their AUX-record flags, iterate. */
 #define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
-#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfdata/perf_internal.h"
@@ -263,46 +261,30 @@ int ap_perf_reader_create_file(struct ap_perf_reader **out, const char *path,
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot open: %s", strerror(errno));
-	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
-		close(fd);
-		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot stat: %s", strerror(e));
-	}
-	int rc;
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		size_t len = (size_t)st.st_size;
-		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (map == MAP_FAILED) {
-			int e = errno;
-			close(fd);
-			return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot map: %s", strerror(e));
-		}
-		/* A mapping of a file that shrinks faults (map_guard.c); with no
-		 * guard to catch that, the file is read instead. */
-		int guard = pd_guard_add(map, len);
-		if (guard < 0) {
-			munmap(map, len);
+	/* Mapped and guarded (map_guard.c): a file that shrinks while it is
+	 * read is an error, not SIGBUS. A pipe, or no guard left: read whole. */
+	struct ap_mapped_file m;
+	int rc = ap_mapped_file_open(&m, fd, err);
+	if (rc) {
+		if (rc == 1)
 			rc = ap_perf_reader_create_fd(out, fd, cfg, err);
-			close(fd);
-			return rc;
-		}
 		close(fd);
-		/* parsing reads a header here and there (read_events.c gives
-		 * back what it walked, pd_release_parsed); the rest is given
-		 * back here, as the data is read later (ap_perf_reader_release):
-		 * the resident size does not grow with the number of records */
-		madvise(map, len, MADV_RANDOM);
-		rc = create(out, map, len, cfg, err, map, guard);
-		if (rc)
-			return rc;
-		madvise(map, len, MADV_DONTNEED);
-		madvise(map, len, MADV_SEQUENTIAL); /* the AUX data is read in order */
-		return 0;
+		return rc;
 	}
-	rc = ap_perf_reader_create_fd(out, fd, cfg, err);
 	close(fd);
-	return rc;
+	void *map = (void *)m.data;
+	size_t len = m.len;
+	/* parsing reads a header here and there (read_events.c gives
+	 * back what it walked, pd_release_parsed); the rest is given
+	 * back here, as the data is read later (ap_perf_reader_release):
+	 * the resident size does not grow with the number of records */
+	madvise(map, len, MADV_RANDOM);
+	rc = create(out, map, len, cfg, err, map, m.guard_);
+	if (rc)
+		return rc;
+	madvise(map, len, MADV_DONTNEED);
+	madvise(map, len, MADV_SEQUENTIAL); /* the AUX data is read in order */
+	return 0;
 }
 
 void ap_perf_reader_release(const struct ap_perf_reader *r, const uint8_t *data, size_t len)
@@ -332,10 +314,8 @@ void ap_perf_reader_release(const struct ap_perf_reader *r, const uint8_t *data,
 
 int ap_perf_reader_check(const struct ap_perf_reader *r, struct ap_error_ctx *err)
 {
-	uint64_t at;
-	if (!pd_guard_fault(r->guard, &at))
-		return 0;
-	return pd_fail(err, AP_ERR_IO, at, 0, "", "the file shrank while being read (offset %" PRIu64 ")", at);
+	struct ap_mapped_file m = { .data = r->map, .len = r->map_len, .guard_ = r->guard };
+	return ap_mapped_file_check(&m, err);
 }
 
 const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r)
