@@ -304,8 +304,35 @@ AP_API void ap_perf_reader_destroy(struct ap_perf_reader *r);
  * touched), so that reading a file of any size keeps the resident size
  * flat. Data held in memory (a pipe's, decompressed) stays. */
 AP_API void ap_perf_reader_release(const struct ap_perf_reader *r, const uint8_t *data, size_t len);
+/* Whether the mapped file shrank while it was read (truncated or rewritten
+ * by another process): its pages past the new end read as zeros instead of
+ * killing the process with SIGBUS (the reader handles SIGBUS in its own
+ * mappings and passes any other one on to the handler before it), and
+ * ap_perf_next_aux_buffer and ap_perf_next_sample stop there. Returns 0,
+ * or -AP_ERR_IO with err saying "the file shrank while being read (offset
+ * N)" (err->offset: N, the first page that was gone). A caller checks it
+ * after the last buffer or sample it used, before it keeps any output;
+ * ap_perf_reader_create_file checks it itself. */
+AP_API int ap_perf_reader_check(const struct ap_perf_reader *r, struct ap_error_ctx *err);
 
 AP_API const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r);
+
+/* A whole regular file mapped read-only and guarded as the reader maps a
+ * perf.data (ap_perf_reader_check): if the file shrinks while mapped, its
+ * pages past the new end read as zeros instead of killing the process with
+ * SIGBUS, and ap_mapped_file_check says so. For raw SPE data read in place. */
+struct ap_mapped_file {
+	const uint8_t *data;
+	size_t len;
+	int guard_; /* private */
+};
+/* Map fd's file: 0; 1 when it is not to be mapped (not a regular file,
+ * empty, or no guard left): the caller reads it instead; or -AP_ERR_IO
+ * with err filled (cannot stat or map). */
+AP_API int ap_mapped_file_open(struct ap_mapped_file *m, int fd, struct ap_error_ctx *err);
+/* 0, or -AP_ERR_IO with err: "the file shrank while being read (offset N)". */
+AP_API int ap_mapped_file_check(const struct ap_mapped_file *m, struct ap_error_ctx *err);
+AP_API void ap_mapped_file_close(struct ap_mapped_file *m);
 
 /* 1 if the bytes start like a perf.data file ("PERFILE2", either endian). */
 AP_API int ap_perf_is_perfdata(const uint8_t *buf, size_t len);

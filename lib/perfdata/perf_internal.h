@@ -103,6 +103,7 @@ struct ap_perf_reader {
 	size_t map_len;
 	size_t map_released; /* pd_release_parsed: bytes of the map given back */
 	uint8_t *owned;     /* free at close (fd read whole) */
+	int guard;          /* map's pd_guard_add slot, or -1 */
 	struct ap_perf_read_config cfg;
 
 	struct ap_perf_info info;
@@ -179,5 +180,14 @@ void pd_release_parsed(struct ap_perf_reader *r, const uint8_t *upto);
 /* The pages of the mapped file around p (a read's fault-around), given
  * back: after reading a few bytes of a buffer's tail. */
 void pd_release_around(const struct ap_perf_reader *r, const uint8_t *p);
+
+/* map_guard.c: a SIGBUS in a guarded mapping (its file shrank under it)
+ * maps zeros over the page and is remembered instead of killing the
+ * process. pd_guard_add returns the guard's slot, or -1 (the table is full,
+ * or no handler could be installed: the caller reads the file instead).
+ * pd_guard_fault: 1 and the offset of the first page that faulted, or 0. */
+int pd_guard_add(const void *map, size_t len);
+void pd_guard_remove(int slot);
+int pd_guard_fault(int slot, uint64_t *offset);
 
 #endif

@@ -223,6 +223,8 @@ int ap_perf_next_sample(const struct ap_perf_reader *r, struct ap_perf_sample_it
 	const struct ap_perf_attr *a = (const struct ap_perf_attr *)r->attrs.data + slot->attr;
 	size_t chain_off;
 	pd_parse_sample(a, rec, pd_u16(rec + 6), out, &chain_off); /* checked at open */
+	if (pd_guard_fault(r->guard, NULL))
+		return 0; /* the file shrank: zeros were read (ap_perf_reader_check) */
 	out->event = slot->attr;
 	out->file_offset = slot->file_offset;
 	if (out->n_callchain)

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfdata/perf_internal.h"
@@ -28,6 +27,7 @@ static struct ap_perf_reader *reader_new(const struct ap_perf_read_config *cfg)
 	struct ap_perf_reader *r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
+	r->guard = -1;
 	ap_perf_read_config_init(&r->cfg);
 	if (cfg) {
 		/* accept older, smaller config structs */
@@ -59,6 +59,7 @@ void ap_perf_reader_destroy(struct ap_perf_reader *r)
 {
 	if (!r)
 		return;
+	pd_guard_remove(r->guard);
 	if (r->map)
 		munmap(r->map, r->map_len);
 	free(r->owned);
@@ -135,7 +136,7 @@ static int parse(struct ap_perf_reader *r, struct ap_error_ctx *err)
 /* A reader of data; map: data is that file mapping, the reader's from now
  * on (unmapped by destroy, on failure too). */
 static int create(struct ap_perf_reader **out, const uint8_t *data, size_t len,
-                  const struct ap_perf_read_config *cfg, struct ap_error_ctx *err, void *map)
+                  const struct ap_perf_read_config *cfg, struct ap_error_ctx *err, void *map, int guard)
 {
 	*out = NULL;
 	if (err)
@@ -144,6 +145,7 @@ static int create(struct ap_perf_reader **out, const uint8_t *data, size_t len,
 		return pd_fail(err, AP_ERR_INVALID, 0, 0, "", "no data");
 	struct ap_perf_reader *r = reader_new(cfg);
 	if (!r) {
+		pd_guard_remove(guard);
 		if (map)
 			munmap(map, len);
 		return pd_fail(err, AP_ERR_NOMEM, 0, 0, "", "out of memory");
@@ -152,7 +154,10 @@ static int create(struct ap_perf_reader **out, const uint8_t *data, size_t len,
 	r->file_len = len;
 	r->map = map;
 	r->map_len = map ? len : 0;
+	r->guard = guard;
 	int rc = parse(r, err);
+	if (rc && guard >= 0)
+		rc = ap_perf_reader_check(r, err) ? -AP_ERR_IO : rc; /* the cause: the file shrank */
 	if (rc) {
 		ap_perf_reader_destroy(r);
 		return rc;
@@ -164,7 +169,7 @@ static int create(struct ap_perf_reader **out, const uint8_t *data, size_t len,
 int ap_perf_reader_create_mem(struct ap_perf_reader **out, const uint8_t *data, size_t len,
                      const struct ap_perf_read_config *cfg, struct ap_error_ctx *err)
 {
-	return create(out, data, len, cfg, err, NULL);
+	return create(out, data, len, cfg, err, NULL, -1);
 }
 
 void pd_release_parsed(struct ap_perf_reader *r, const uint8_t *upto)
@@ -256,34 +261,30 @@ int ap_perf_reader_create_file(struct ap_perf_reader **out, const char *path,
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot open: %s", strerror(errno));
-	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
+	/* Mapped and guarded (map_guard.c): a file that shrinks while it is
+	 * read is an error, not SIGBUS. A pipe, or no guard left: read whole. */
+	struct ap_mapped_file m;
+	int rc = ap_mapped_file_open(&m, fd, err);
+	if (rc) {
+		if (rc == 1)
+			rc = ap_perf_reader_create_fd(out, fd, cfg, err);
 		close(fd);
-		return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot stat: %s", strerror(e));
+		return rc;
 	}
-	int rc;
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		size_t len = (size_t)st.st_size;
-		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-		close(fd);
-		if (map == MAP_FAILED)
-			return pd_fail(err, AP_ERR_IO, 0, 0, "", "cannot map: %s", strerror(errno));
-		/* parsing reads a header here and there (read_events.c gives
-		 * back what it walked, pd_release_parsed); the rest is given
-		 * back here, as the data is read later (ap_perf_reader_release):
-		 * the resident size does not grow with the number of records */
-		madvise(map, len, MADV_RANDOM);
-		rc = create(out, map, len, cfg, err, map);
-		if (rc)
-			return rc;
-		madvise(map, len, MADV_DONTNEED);
-		madvise(map, len, MADV_SEQUENTIAL); /* the AUX data is read in order */
-		return 0;
-	}
-	rc = ap_perf_reader_create_fd(out, fd, cfg, err);
 	close(fd);
-	return rc;
+	void *map = (void *)m.data;
+	size_t len = m.len;
+	/* parsing reads a header here and there (read_events.c gives
+	 * back what it walked, pd_release_parsed); the rest is given
+	 * back here, as the data is read later (ap_perf_reader_release):
+	 * the resident size does not grow with the number of records */
+	madvise(map, len, MADV_RANDOM);
+	rc = create(out, map, len, cfg, err, map, m.guard_);
+	if (rc)
+		return rc;
+	madvise(map, len, MADV_DONTNEED);
+	madvise(map, len, MADV_SEQUENTIAL); /* the AUX data is read in order */
+	return 0;
 }
 
 void ap_perf_reader_release(const struct ap_perf_reader *r, const uint8_t *data, size_t len)
@@ -311,6 +312,12 @@ void ap_perf_reader_release(const struct ap_perf_reader *r, const uint8_t *data,
 		madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
+int ap_perf_reader_check(const struct ap_perf_reader *r, struct ap_error_ctx *err)
+{
+	struct ap_mapped_file m = { .data = r->map, .len = r->map_len, .guard_ = r->guard };
+	return ap_mapped_file_check(&m, err);
+}
+
 const struct ap_perf_info *ap_perf_info(const struct ap_perf_reader *r)
 {
 	return &r->info;
@@ -335,6 +342,10 @@ int ap_perf_next_aux_buffer(const struct ap_perf_reader *r, struct ap_perf_aux_i
                             const struct ap_perf_aux_buffer **out)
 {
 	const struct ap_perf_info *in = &r->info;
+	if (pd_guard_fault(r->guard, NULL)) { /* the rest is zeros: ap_perf_reader_check */
+		*out = NULL;
+		return 0;
+	}
 	while (it->queue_ < (it->order == AP_PERF_ORDER_QUEUE ? in->n_queues : 1)) {
 		while (it->pos_ < in->n_aux_buffers) {
 			const struct ap_perf_aux_buffer *b = &in->aux_buffers[it->pos_++];

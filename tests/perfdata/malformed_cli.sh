@@ -26,14 +26,23 @@ while read -r name offset rest; do
   [ ! -e "$name.spe" ] || { echo "FAIL: $name: an output file was left" >&2; exit 1; }
   # armprof decode says the same (a file without the magic is not perf.data:
   # decode reads it as raw SPE)
+  # in every format, and before any output: standard output stays empty
+  # (no CSV header, issue 32), no file or --split directory is made
   if [ "$name" != bad_magic ]; then
-    set +e
-    "$ARMPROF" decode "$name.data" > /dev/null 2> derr.txt
-    rc=$?
-    set -e
-    [ "$rc" -eq 1 ] || { echo "FAIL: decode $name: exit status $rc, want 1" >&2; exit 1; }
-    grep -qF "armprof decode: $name.data:$offset: $where" derr.txt \
-      || { echo "FAIL: decode $name: $(cat derr.txt)" >&2; exit 1; }
+    for fmt in text jsonl csv "csv --packets" "parquet -o out.parquet" "parquet --split -o out.dir" \
+               "spe-parser -o out"; do
+      set +e
+      # shellcheck disable=SC2086
+      "$ARMPROF" decode --format $fmt "$name.data" > dout.txt 2> derr.txt
+      rc=$?
+      set -e
+      [ "$rc" -eq 1 ] || { echo "FAIL: decode --format $fmt $name: exit status $rc, want 1" >&2; exit 1; }
+      grep -qF "armprof decode: $name.data:$offset: $where" derr.txt \
+        || { echo "FAIL: decode --format $fmt $name: $(cat derr.txt)" >&2; exit 1; }
+      [ ! -s dout.txt ] || { echo "FAIL: decode --format $fmt $name: wrote $(head -c 80 dout.txt)" >&2; exit 1; }
+      left=$(ls -A | grep -E '^(\.)?out' || true)
+      [ -z "$left" ] || { echo "FAIL: decode --format $fmt $name: left $left" >&2; exit 1; }
+    done
   fi
   n=$((n + 1))
 done < expect.txt

@@ -1,4 +1,5 @@
 #include "cli_io.h"
+#include "cli_inputs.h"
 #include "cli_stream.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@ FILE *cli_open_input(const char *cmd, const char *path)
 {
 	/* An input whose magic was read already (cli_stream.h) */
 	FILE *stream = cli_stream_open(path);
+	cli_input_note(path); /* no output may be it */
 	if (stream)
 		return stream;
 	if (!strcmp(path, "-"))

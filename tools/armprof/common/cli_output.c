@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_inputs.h"
 #include "cli_tmpfiles.h"
 
 static void say(const struct cli_output *out, const char *what, int err)
@@ -200,6 +201,8 @@ static int output_open(struct cli_output *out, const char *cmd, const char *path
 	out->fd = -1;
 	out->dest_fd = -1;
 	out->tmp_slot = -1;
+	if (cli_output_refuse_input(cmd, path) != 0)
+		return -1; /* before anything is created or written */
 	int rc;
 	if (!path || !strcmp(path, "-")) {
 		out->name = strdup("standard output");

@@ -18,7 +18,9 @@
  *   "armprof CMD: PATH: reason" with strerror's reason, and commands exit
  *   with 2 (an I/O error).
  * - A directory, a dangling symbolic link and a file the user may not
- *   write are refused as the shell would refuse them. */
+ *   write are refused as the shell would refuse them; a file that is one of
+ *   the command's inputs (cli_inputs.h: through links too, or standard
+ *   output redirected onto it) is refused before anything is written. */
 #ifndef ARMPROF_TOOL_CLI_OUTPUT_H
 #define ARMPROF_TOOL_CLI_OUTPUT_H
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "armprof/number.h"
+#include "cli_inputs.h"
 #include "cli_stream.h"
 #include "commands.h"
 #include "perf_input.h"
@@ -56,6 +57,7 @@ int perf_input_open(struct perf_input *in, const char *cmd, const char *path, in
 	in->cmd = cmd;
 	in->path = path;
 	struct ap_error_ctx err;
+	cli_input_note(path); /* no output may be it */
 	/* A perf.data read from a pipe was copied to a file (cli_stream.h):
 	 * mapped from there like any file. */
 	const char *copy = cli_stream_perf_path(path);
@@ -152,6 +154,13 @@ static void list_ids(const struct ap_perf_info *info, int tids, char *buf, size_
 	}
 }
 
+int perf_input_check_read(const struct perf_input *in)
+{
+	struct ap_error_ctx err = { 0 };
+	int rc = ap_perf_reader_check(in->reader, &err);
+	return rc ? perf_input_report(in->cmd, in->path, rc, &err) : 0;
+}
+
 int perf_input_check_selection(const struct perf_input *in)
 {
 	const struct ap_perf_info *info = ap_perf_info(in->reader);
@@ -238,7 +247,9 @@ int perf_input_feed(const char *cmd, const char *path, int32_t cpu, int32_t tid,
 			perf_input_buffer_done(&in, dec, stderr);
 	}
 	*cut_excused = in.n_cut_excused;
-	rc = perf_input_check_selection(&in);
+	rc = perf_input_check_read(&in);
+	if (!rc)
+		rc = perf_input_check_selection(&in);
 	perf_input_close(&in, stderr);
 	return rc;
 }

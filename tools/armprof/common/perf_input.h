@@ -66,6 +66,11 @@ int perf_input_finish_aux(const struct ap_perf_aux_buffer *b, struct ap_decoder 
  * records (from dec's totals) and its AUX flags (truncated: the profiling
  * buffer filled; collision: PMBSR_EL1.COLL, records lost). */
 void perf_input_buffer_done(struct perf_input *in, const struct ap_decoder *dec, FILE *out);
+/* After the last perf_input_next (and before any output is kept): the
+ * file shrank while it was read (ap_perf_reader_check)? Prints
+ * "armprof CMD: PATH: the file shrank while being read (offset N)" and
+ * returns EXIT_USAGE (an I/O error); else 0. */
+int perf_input_check_read(const struct perf_input *in);
 /* After the last perf_input_next: a --cpu/--tid selection that selected
  * no AUX buffer of a file that has some is an error (printed, with the
  * CPUs and threads the file has): EXIT_DATA_ERROR; a file without AUX

@@ -8,6 +8,7 @@
 #include "armprof/number.h"
 #include "armprof/decode.h"
 #include "armprof/perfdata.h"
+#include "cli_inputs.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "convert_opts.h"
@@ -65,13 +66,28 @@ static int perf_to_raw(const struct convert_opts *o)
 		perf_input_close(&in, NULL);
 		return EXIT_USAGE;
 	}
+	/* Copied through a buffer: a write(2) straight from the mapping would
+	 * fail with EFAULT, not fault, if the file shrank meanwhile
+	 * (perf_input_check_read says so only for a fault). */
+	enum { PIECE = 1u << 20 };
+	uint8_t *piece = malloc(PIECE);
 	const uint8_t *p;
 	size_t n;
-	int ok = 1;
+	int ok = piece != NULL;
+	if (!piece)
+		fprintf(stderr, "armprof convert: out of memory\n");
 	while (ok && perf_input_next(&in, NULL, &p, &n))
-		ok = cli_output_write(&out, p, n) == 0;
+		for (size_t off = 0; ok && off < n; off += PIECE) {
+			size_t k = n - off < PIECE ? n - off : PIECE;
+			memcpy(piece, p + off, k);
+			ok = cli_output_write(&out, piece, k) == 0;
+			perf_input_release(&in, p + off, k);
+		}
+	free(piece);
 	/* A selection that selects nothing writes no file. */
-	rc = ok ? perf_input_check_selection(&in) : 0;
+	rc = perf_input_check_read(&in);
+	if (!rc && ok)
+		rc = perf_input_check_selection(&in);
 	perf_input_close(&in, NULL);
 	if (cli_output_close(&out, "convert", ok && !rc) != 0 && !rc)
 		return EXIT_USAGE;
@@ -143,6 +159,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	o.in = pos[0];
 	o.out = pos[1];
+	cli_input_note(o.binary); /* the output must not be it (nor the input) */
 	if (!o.have_tid)
 		o.tid = o.pid;
 	/* By its magic ('-' and pipes too: cli_stream.h); --to raw: the input must be

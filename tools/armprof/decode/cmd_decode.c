@@ -4,12 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "armprof/number.h"
 #include "armprof/decode.h"
+#include "armprof/perfdata.h"
 #include "armprof/report.h"
+#include "cli_inputs.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "decode_perf.h"
@@ -100,22 +101,6 @@ static struct ap_report *load_symbols(const char *path, uint64_t bias)
 		return NULL;
 	}
 	return r;
-}
-
-/* The whole of a non-empty regular file, mapped read-only, or NULL (then the
- * caller reads it with stdio). */
-static const uint8_t *map_input(FILE *in, size_t *len)
-{
-	struct stat st;
-	int fd = fileno(in);
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > SIZE_MAX)
-		return NULL;
-	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	*len = (size_t)st.st_size;
-	return p;
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -224,12 +209,20 @@ int cmd_decode(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	cli_input_note(binary); /* no output may be it (nor the input) */
 	int perf = perf_input_sniff("decode", path); /* perf.data: decode its AUX buffers */
 	if (perf < 0)
 		return EXIT_USAGE;
 	FILE *in = perf ? NULL : cli_open_input("decode", path);
 	if (!perf && !in)
 		return EXIT_USAGE;
+	/* A perf.data's header is checked before any output is opened. */
+	struct perf_input pin;
+	if (perf) {
+		int prc = perf_input_open(&pin, "decode", path, sel_cpu, sel_tid);
+		if (prc)
+			return prc;
+	}
 	struct ap_report *symbols = binary ? load_symbols(binary, load_bias) : NULL;
 	uint8_t *buf = malloc(chunk);
 	so.symbols = symbols;
@@ -241,6 +234,8 @@ int cmd_decode(int argc, char **argv)
 		ap_report_destroy(symbols);
 		if (in && in != stdin)
 			fclose(in);
+		if (perf)
+			perf_input_close(&pin, NULL);
 		return EXIT_USAGE;
 	}
 
@@ -263,7 +258,7 @@ int cmd_decode(int argc, char **argv)
 		                               .verbose = stats, .packets = run.packets, .fmt = so.fmt,
 		                               .jobs = jobs ? jobs : decode_default_jobs(),
 		                               .have_encoding = have_midr, .spe_later = spe_later };
-		int prc = decode_perf(&po, run.sink, &perf_totals, &cut_excused);
+		int prc = decode_perf(&pin, &po, run.sink, &perf_totals, &cut_excused);
 		if (prc) {
 			free(buf);
 			decode_sink_close(run.sink, 0); /* bad input: no partial output */
@@ -273,17 +268,21 @@ int cmd_decode(int argc, char **argv)
 	}
 	/* A regular file is mapped, not read: copying it in through read() was a
 	 * fifth of `decode --format jsonl` (perf record, _copy_to_iter). */
-	const uint8_t *map = NULL;
-	size_t map_len = 0;
-	if (in && in != stdin)
-		map = map_input(in, &map_len);
+	/* Guarded: a file that shrinks meanwhile reads as zeros from there,
+	 * and is an error below, instead of SIGBUS. */
+	struct ap_error_ctx shrank = { 0 };
+	struct ap_mapped_file mf = { .guard_ = -1 };
+	if (in && in != stdin && ap_mapped_file_open(&mf, fileno(in), &shrank) != 0)
+		mf.data = NULL; /* read with stdio instead */
+	const uint8_t *map = mf.data;
+	size_t map_len = mf.len;
 	int not_spe = 0;
 	if (map) {
 		/* Pages fed are dropped from the mapping as it goes (the decoder
 		 * keeps a split packet's bytes itself): the resident size stays
 		 * flat on a stream of any size, not the size of the file. */
 		size_t page = (size_t)sysconf(_SC_PAGESIZE), dropped = 0;
-		for (size_t off = 0; off < map_len && !not_spe; off += chunk) {
+		for (size_t off = 0; off < map_len && !not_spe && !ap_mapped_file_check(&mf, NULL); off += chunk) {
 			size_t end = map_len - off < chunk ? map_len : off + chunk;
 			ap_decoder_feed(&dec, map + off, end - off);
 			not_spe = cli_no_record_stop("decode", path, &dec);
@@ -292,7 +291,11 @@ int cmd_decode(int argc, char **argv)
 				dropped = end / page * page;
 			}
 		}
-		munmap((void *)map, map_len);
+		if (ap_mapped_file_check(&mf, &shrank)) {
+			fprintf(stderr, "armprof decode: %s: %s\n", path, shrank.message);
+			io_error = 1;
+		}
+		ap_mapped_file_close(&mf);
 	} else {
 		while (in && !not_spe && (n = fread(buf, 1, chunk, in)) > 0) {
 			ap_decoder_feed(&dec, buf, n);

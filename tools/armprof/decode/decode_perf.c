@@ -464,23 +464,23 @@ static int decode_parallel(struct perf_input *in, const struct decode_perf_opts 
 	return rc;
 }
 
-int decode_perf(const struct decode_perf_opts *o, struct decode_sink *sink,
+int decode_perf(struct perf_input *in, const struct decode_perf_opts *o, struct decode_sink *sink,
                 struct ap_decoder_stats *totals, uint64_t *cut_excused)
 {
-	struct perf_input in;
-	int rc = perf_input_open(&in, "decode", o->path, o->cpu, o->tid);
-	if (rc)
-		return rc;
-	const struct ap_perf_info *info = ap_perf_info(in.reader);
+	int rc = 0;
+	const struct ap_perf_info *info = ap_perf_info(in->reader);
 	if (!o->have_encoding && info->has_midr) /* its Data Source values, by its CPUID */
 		decode_sink_set_encoding(sink, ap_ds_encoding_of_midr(info->midr));
 	if (o->jobs > 1)
-		rc = decode_parallel(&in, o, sink, totals);
+		rc = decode_parallel(in, o, sink, totals);
 	else
-		decode_serial(&in, o, sink, totals);
-	*cut_excused = in.n_cut_excused;
+		decode_serial(in, o, sink, totals);
+	*cut_excused = in->n_cut_excused;
+	int shrank = perf_input_check_read(in);
+	if (shrank)
+		rc = shrank;
 	if (!rc)
-		rc = perf_input_check_selection(&in);
-	perf_input_close(&in, stderr);
+		rc = perf_input_check_selection(in);
+	perf_input_close(in, stderr);
 	return rc;
 }

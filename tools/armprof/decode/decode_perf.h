@@ -11,6 +11,7 @@
 
 #include "armprof/decode.h"
 #include "decode_sink.h"
+#include "perf_input.h"
 
 struct decode_perf_opts {
 	const char *path;
@@ -24,11 +25,13 @@ struct decode_perf_opts {
 	int spe_later;      /* --spe-later: ap_decoder_config.spe_later */
 };
 
-/* Decode into sink; *totals gets the decoder totals over all buffers,
- * *cut_excused the records cut where the capture says why
- * (perf_input_finish_buffer). Returns 0, or the exit code after printing
- * the error. */
-int decode_perf(const struct decode_perf_opts *o, struct decode_sink *sink,
+/* Decode in (perf_input_open'ed before the sink was opened: a perf.data
+ * whose header is bad leaves no output, not even a CSV header on standard
+ * output) into sink, and close in; *totals gets the
+ * decoder totals over all buffers, *cut_excused the records cut where the
+ * capture says why (perf_input_finish_buffer). Returns 0, or the exit code
+ * after printing the error. */
+int decode_perf(struct perf_input *in, const struct decode_perf_opts *o, struct decode_sink *sink,
                 struct ap_decoder_stats *totals, uint64_t *cut_excused);
 
 /* -j's default: the CPUs this process may run on that the load average

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "armprof/perfdata.h"
+#include "cli_inputs.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "record_opts.h"
@@ -381,6 +382,10 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "armprof record: %s\n", err);
 		return EXIT_USAGE;
 	}
+	/* -o must not be the program (nor any file it reads): refused before it runs */
+	cli_input_note(prog);
+	if (cli_output_refuse_input("record", o.output) != 0)
+		return EXIT_USAGE;
 	struct record_tmp t;
 	if (make_tmp(&t, o.output) != 0) {
 		fprintf(stderr, "armprof record: %s: cannot create a temporary directory beside it: %s\n",

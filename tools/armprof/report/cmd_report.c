@@ -11,6 +11,7 @@
 #include "armprof/number.h"
 #include "armprof/decode.h"
 #include "armprof/report.h"
+#include "cli_inputs.h"
 #include "cli_io.h"
 #include "cli_stream.h"
 #include "commands.h"
@@ -205,6 +206,9 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 		rc = report_samples(in.reader, path, cpu, tid, on_record, run);
 	else
 		rc = second_pass ? 0 : perf_input_check_selection(&in);
+	int shrank = perf_input_check_read(&in);
+	if (shrank)
+		rc = shrank;
 	if (!rc && !second_pass && tid != AP_PERF_ANY && !run->kept) {
 		/* Buffers were selected (CPU-wide ones), but no record's
 		 * Context packet names the thread. */
@@ -549,6 +553,13 @@ int cmd_report(int argc, char **argv)
 		        n_views ? views[0] : "terminal");
 		return EXIT_USAGE;
 	}
+	/* An output that is an input is refused before the work (cli_inputs.h;
+	 * the binaries FILE.meta or the perf.data name: when the output opens) */
+	const char *named[] = { input, diff_old, binary, kallsyms };
+	for (size_t i = 0; i < 4; i++)
+		cli_input_note(named[i]);
+	if (cli_output_refuse_input("report", html ? html : output) != 0)
+		return EXIT_USAGE;
 	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs,
 	                        kallsyms, html != NULL, spe_later };
 	struct report_run run = { .pprof = pprof ? report_pprof_create() : NULL }, old_run = { 0 };
@@ -566,6 +577,8 @@ int cmd_report(int argc, char **argv)
 	ap_report_sort(run.rep, flame ? weight : sort);
 	view.sort = flame ? weight : sort;
 	view.weight = weight;
+	cli_input_note(binary_used);
+	cli_input_note(old_binary_used);
 	struct cli_output out;
 	if (cli_output_open(&out, "report", html ? html : output) != 0) {
 		ap_report_destroy(run.rep);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_inputs.h"
 #include "commands.h"
 #include "sim.h"
 
@@ -40,6 +41,7 @@ static char *read_all(const char *path, size_t *len)
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!f)
 		return NULL;
+	cli_input_note(path); /* mem save must not overwrite it */
 	size_t cap = 4096, n = 0;
 	char *buf = malloc(cap);
 	while (buf) {

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "armprof/number.h"
+#include "cli_inputs.h"
 #include "cli_output.h"
 #include "armprof/uarch.h"
 #include "commands.h"
@@ -456,7 +457,11 @@ int cmd_system(int argc, char **argv)
 		fprintf(stderr, "armprof system: out of memory\n");
 		goto out;
 	}
-	/* The profile's path is checked before the guest boots. */
+	/* The profile's path is checked before the guest boots; it must not
+	 * be a file the guest is made of. */
+	const char *const named[] = { opts.kernel, opts.modules, opts.qemu };
+	for (size_t k = 0; k < sizeof(named) / sizeof(named[0]); k++)
+		cli_input_note(named[k]);
 	if (opts.pcs_period_ns && cli_output_open_seekable(&pcs_out, "system", opts.pcs_out) != 0)
 		goto out;
 	pcs_open = opts.pcs_period_ns != 0;
