@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio_ext.h> /* __fpurge */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -244,6 +245,7 @@ int cli_output_open_seekable(struct cli_output *out, const char *cmd, const char
 
 int cli_output_write(struct cli_output *out, const void *data, size_t len)
 {
+	errno = 0;
 	if (!len || fwrite(data, 1, len, out->f) == len)
 		return 0;
 	if (!out->err)
@@ -281,10 +283,18 @@ int cli_output_close(struct cli_output *out, const char *cmd, int ok)
 	(void)cmd; /* out->cmd, kept for the callers' symmetry with open */
 	int failed = !ok;
 	if (out->f == stdout) {
-		/* Not closed: the process's exit checks it once more. */
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			if (!failed)
-				say(out, "write failed", errno ? errno : EIO);
+		/* Not closed: the process's exit checks it once more (main.c).
+		 * A failure is said here, once, with its reason (the first failed
+		 * write's, else the flush's); what stdio still holds is dropped
+		 * and its error flag cleared, so that the exit's check does not
+		 * say it again without one. */
+		errno = 0;
+		int bad = fflush(stdout) != 0;
+		int e = out->err ? out->err : errno;
+		if (bad || ferror(stdout)) {
+			say(out, "write failed", e ? e : EIO);
+			__fpurge(stdout);
+			clearerr(stdout);
 			failed = 1;
 		}
 	} else if (out->f) {

@@ -209,6 +209,8 @@ int cmd_decode(int argc, char **argv)
 	                      ? "--format spe-parser needs -o PREFIX (it writes three files)"
 	                  : so.parquet && !so.out_path ? "--format parquet needs -o OUT"
 	                  : so.split && (!so.parquet || so.spe_parser) ? "--split is for --format parquet"
+	                  : so.split && !strcmp(so.out_path, "-")
+	                      ? "--split writes a directory of three files: -o DIR, not standard output"
 	                  : binary && (!so.parquet || so.spe_parser) ? "--binary is for --format parquet"
 	                  : NULL;
 	if (bad) {
