@@ -15,7 +15,7 @@
 #    the program, like SIGTERM: exit 130, the profile of what ran written;
 #  - two runs into one output at once, repeated: the perf.data and its
 #    .meta are always one run's (records= is the perf.data's count, and
-#    data_id= its inode).
+#    data_size= its size); report does not use a .meta of another run.
 set -euo pipefail
 source "$(dirname "$0")/record_common.sh"
 command -v aarch64-linux-gnu-gcc > /dev/null || { echo "SKIP: needs aarch64-linux-gnu-gcc"; exit 77; }
@@ -103,8 +103,18 @@ for i in $(seq $rounds); do
   n=$("$armprof" decode --format jsonl same.data 2> /dev/null | wc -l)
   m=$(sed -n 's/^records=//p' same.data.meta)
   [ "$n" = "$m" ] || fail "round $i: the perf.data ($n records) and the .meta (records=$m) are of two runs"
-  [ "$(sed -n 's/^data_id=//p' same.data.meta)" = "$(stat -c %d:%i same.data)" ] ||
-    fail "round $i: the .meta's data_id is not the perf.data's"
+  [ "$(sed -n 's/^data_size=//p' same.data.meta)" = "$(stat -c %s same.data)" ] ||
+    fail "round $i: the .meta's data_size is not the perf.data's"
 done
+# A .meta that is not of its file (what a reader meets when it reads the
+# pair while a run replaces it) is not used, with a warning; a copied pair
+# keeps its tag.
+cp same.data copy.data && cp same.data.meta copy.data.meta
+"$armprof" report -o copy.txt copy.data 2> copy.err
+grep -q "is of another recording" copy.err && fail "a copied pair: its .meta was not used: $(cat copy.err)"
+sed -i 's/^data_size=.*/data_size=12/' copy.data.meta
+"$armprof" report -o copy.txt copy.data 2> copy.err
+grep -q "warning: copy.data.meta is of another recording than copy.data (its data_size=12" copy.err ||
+  fail "a .meta of another run: no warning: $(cat copy.err)"
 no_tmp "concurrent runs"
 echo "record_odd_outputs: ok"

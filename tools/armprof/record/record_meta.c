@@ -73,8 +73,7 @@ int record_meta_write(const struct record_opts *o, const char *text, const struc
 	if (cli_output_open(&out, "record", path) != 0)
 		return -1;
 	char id[64];
-	int n = snprintf(id, sizeof(id), "data_id=%llu:%llu\n", (unsigned long long)data->st_dev,
-	                 (unsigned long long)data->st_ino);
+	int n = snprintf(id, sizeof(id), "data_size=%llu\n", (unsigned long long)data->st_size);
 	int ok = cli_output_write(&out, text, strlen(text)) == 0 && cli_output_write(&out, id, (size_t)n) == 0;
 	return cli_output_close(&out, "record", ok);
 }

@@ -18,7 +18,7 @@
  * a sample per SPE record with the call chain the plugin's stacks file
  * (stacks_base, a child's with ".PID") gives it; meta (or NULL): the
  * metadata section's text (record_meta.h). *written: the file written
- * (its device and inode, for FILE.meta's data_id). Returns 0, or -1 after
+ * (its size, for FILE.meta's data_size=). Returns 0, or -1 after
  * printing the error. */
 int record_write_perf(const struct record_opts *o, const char *prog, uint64_t bias,
                       const struct record_process *procs, size_t n_procs, size_t n_threads,

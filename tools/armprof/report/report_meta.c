@@ -24,10 +24,26 @@ void report_meta_add_library(struct meta_libraries *libs, const char *path, cons
 	libs->n++;
 }
 
+/* FILE.meta's data_size=: 1 and *size if there. */
+static int tagged_size(const char *text, uint64_t *size)
+{
+	const char *at = strstr(text, "\ndata_size=");
+	char num[32];
+	if (!at)
+		return 0;
+	at += 11;
+	size_t n = strcspn(at, "\n");
+	if (n >= sizeof(num))
+		return 0;
+	memcpy(num, at, n);
+	num[n] = 0;
+	return ap_parse_u64(num, size) == 0;
+}
+
 /* FILE.meta's text (malloc'd), or NULL when there is none or it is not of
- * input: its data_id= (record_meta.h) names another file than input is
- * now, as when a concurrent `armprof record` replaced one and not yet the
- * other. warn: say so. */
+ * input: its data_size= (record/record_meta.h) is not input's size, as
+ * when a concurrent `armprof record` replaced one and not yet the other
+ * (a copy of the pair keeps it). warn: say so. */
 static char *meta_text(const char *input, int warn)
 {
 	char path[4096];
@@ -52,14 +68,14 @@ static char *meta_text(const char *input, int warn)
 		text[len] = 0;
 	}
 	fclose(f);
-	const char *id = text ? strstr(text, "\ndata_id=") : NULL;
-	unsigned long long dev, ino;
+	uint64_t size;
 	struct stat st;
-	if (id && sscanf(id + 9, "%llu:%llu", &dev, &ino) == 2 && stat(input, &st) == 0 &&
-	    (dev != (unsigned long long)st.st_dev || ino != (unsigned long long)st.st_ino)) {
+	if (text && tagged_size(text, &size) && stat(input, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size != size) {
 		if (warn)
-			fprintf(stderr, "armprof report: warning: %s.meta is of another recording than %s (replaced "
-			        "since, or copied apart): not used\n", input, input);
+			fprintf(stderr, "armprof report: warning: %s.meta is of another recording than %s (its "
+			        "data_size=%" PRIu64 ", the file's %lld bytes): not used\n", input, input, size,
+			        (long long)st.st_size);
 		free(text);
 		return NULL;
 	}

@@ -28,8 +28,8 @@ int report_meta_midr(const char *input, uint64_t *midr);
 /* FILE.meta from `armprof record`: binary=, load_bias=, library=BIAS PATH,
  * stopped_by_signal=, sysroot= (its usr/lib/debug into sysroot_debug).
  * Returns 1 when a FILE.meta of input was read; 0 when there is none, or
- * when its data_id= names another file than input (a warning says so:
- * the two were not written by one run, record/record_meta.h). */
+ * when its data_size= is not input's size (a warning says so: the two
+ * were not written by one run, record/record_meta.h). */
 int report_meta_read(const char *input, char *binary, size_t cap, uint64_t *bias, int *have_bias,
                      struct meta_libraries *libs, int *ended_by_signal, char *sysroot_debug,
                      size_t debug_cap);
