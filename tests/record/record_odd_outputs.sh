@@ -35,6 +35,11 @@ grep -qx survived dash.err || fail "-o -: the program's output is not on standar
 "$armprof" decode --stats dash.data > /dev/null 2>&1 || fail "-o -: the perf.data does not decode"
 [ -e ./-.meta ] && fail "-o -: ./-.meta was written"
 no_tmp "-o -"
+# into a pipe whose reader stops early: ended by SIGPIPE, nothing left behind
+set +o pipefail
+"$armprof" record -q -o - -- ./ebs raise 00 2> /dev/null | head -c 100 > /dev/null
+set -o pipefail
+no_tmp "-o - | head -c 100"
 run_status "$armprof" record -q -o - --program-output prog.txt -- ./ebs raise 00 > dash2.data 2> dash2.err
 [ $rc -eq 0 ] && [ "$(cat prog.txt)" = survived ] || fail "--program-output: $rc, $(cat prog.txt): $(cat dash2.err)"
 grep -q survived dash2.err && fail "--program-output: the program's output also went to standard error"

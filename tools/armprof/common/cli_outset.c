@@ -70,7 +70,7 @@ int cli_outset_open(struct cli_outset *s, const char *cmd, const char *dir, cons
 	if (lstat(dir, &st) != 0) {
 		if (errno != ENOENT) {
 			fprintf(stderr, "armprof %s: %s: %s\n", cmd, dir, strerror(errno));
-			return -1;
+			goto fail;
 		}
 		s->target = strdup(dir);
 	} else {
@@ -78,16 +78,16 @@ int cli_outset_open(struct cli_outset *s, const char *cmd, const char *dir, cons
 			fprintf(stderr, "armprof %s: %s: %s%s\n", cmd, dir,
 			        errno == ENOENT ? "a symbolic link to a directory that does not exist: " : "",
 			        strerror(errno));
-			return -1;
+			goto fail;
 		}
 		if (!S_ISDIR(st.st_mode)) {
 			fprintf(stderr, "armprof %s: %s: not a directory (it is written as a directory of %d files)\n",
 			        cmd, dir, s->n_names);
-			return -1;
+			goto fail;
 		}
 		s->target = realpath(dir, NULL); /* a link's target: the link stays */
 		if (s->target && check_contents(s) != 0)
-			return -1;
+			goto fail;
 		mode = st.st_mode & 07777;
 	}
 	if (!s->target)
@@ -109,16 +109,17 @@ int cli_outset_open(struct cli_outset *s, const char *cmd, const char *dir, cons
 			        dir_len > 1 ? (int)dir_len - 1 : 1, dir_len ? s->target : ".", strerror(e));
 		free(s->tmpdir);
 		s->tmpdir = NULL;
-		return -1;
+		goto fail;
 	}
 	if (chmod(s->tmpdir, mode) != 0) {
 		fprintf(stderr, "armprof %s: %s: cannot set its mode: %s\n", cmd, s->tmpdir, strerror(errno));
-		cli_outset_close(s, 0);
-		return -1;
+		goto fail;
 	}
 	return 0;
 nomem:
 	fprintf(stderr, "armprof %s: out of memory\n", cmd);
+fail:
+	cli_outset_close(s, 0); /* frees, and removes the new directory if made */
 	return -1;
 }
 

@@ -74,9 +74,10 @@ static int make_tmp(struct record_tmp *t, const char *output, int beside)
 	return 0;
 }
 
-/* After the run, a ^C, SIGTERM or SIGHUP waits until the temporary
- * directory is gone (the plugin's outputs in it can be hundreds of MB):
- * then it ends armprof as it would have (remove_tmp lets it in). */
+/* After the run, a ^C, SIGTERM, SIGHUP or SIGPIPE (-o - into a pipe its
+ * reader closed: the write fails with EPIPE, said) waits until the
+ * temporary directory is gone (the plugin's outputs in it can be hundreds
+ * of MB): then it ends armprof as it would have (remove_tmp lets it in). */
 static sigset_t held_signals, mask_before;
 static int signals_held;
 
@@ -86,6 +87,7 @@ static void hold_signals(void)
 	sigaddset(&held_signals, SIGINT);
 	sigaddset(&held_signals, SIGTERM);
 	sigaddset(&held_signals, SIGHUP);
+	sigaddset(&held_signals, SIGPIPE);
 	signals_held = sigprocmask(SIG_BLOCK, &held_signals, &mask_before) == 0;
 }
 
