@@ -215,7 +215,11 @@ int record_run_child(char **argv, const char *preload, int stdout_fd, char *err,
 	fwd.sa_sigaction = forward_signal;
 	fwd.sa_flags = SA_SIGINFO;
 	sigemptyset(&fwd.sa_mask);
-	sigaction(SIGINT, &fwd, &old_int);
+	/* SIGINT inherited as ignored (nohup, a script's background job)
+	 * stays ignored, as QEMU inherited it. */
+	sigaction(SIGINT, NULL, &old_int);
+	if (old_int.sa_handler != SIG_IGN)
+		sigaction(SIGINT, &fwd, NULL);
 	sigaction(SIGTERM, &fwd, &old_term);
 	sigaction(SIGHUP, &fwd, &old_hup);
 	int exec_errno = 0;
