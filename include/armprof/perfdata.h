@@ -71,6 +71,11 @@ enum ap_perf_feature {
 	AP_PERF_FEAT_MEM_TOPOLOGY = 22,
 	AP_PERF_FEAT_AUXTRACE = 18,
 	AP_PERF_FEAT_COMPRESSED = 27,
+	/* armprof's own section (ap_perf_write_config.armprof_meta): the
+	 * highest bit perf's 256-bit feature map has, far above the features
+	 * perf defines, which perf reads in bit order and stops after its
+	 * last: perf skips it, whatever version. */
+	AP_PERF_FEAT_ARMPROF_META = 255,
 };
 
 /* AUXTRACE_INFO type of Arm SPE (perf's PERF_AUXTRACE_ARM_SPE). */
@@ -274,6 +279,9 @@ struct ap_perf_info {
 	const struct ap_perf_aux_buffer *aux_buffers;
 	uint64_t aux_bytes;   /* sum of their sizes */
 	uint32_t n_queues;    /* 1 + the highest idx */
+
+	const char *armprof_meta; /* the AP_PERF_FEAT_ARMPROF_META section's text
+	                             (`armprof record`'s metadata), or NULL */
 };
 
 struct ap_perf_read_config {
@@ -436,6 +444,9 @@ struct ap_perf_write_config {
 	                           attr, ids attr_id + 1, ... (attr_id, ... without
 	                           SPE); read at open, not kept */
 	size_t n_events;
+	const char *armprof_meta; /* text written as the AP_PERF_FEAT_ARMPROF_META
+	                           section (a perf header string), or NULL for
+	                           none; the caller's, read at finish */
 };
 AP_API void ap_perf_write_config_init(struct ap_perf_write_config *cfg);
 

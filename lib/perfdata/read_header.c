@@ -237,6 +237,10 @@ int pd_read_feature(struct ap_perf_reader *r, unsigned feat, const uint8_t *p, s
 	case AP_PERF_FEAT_VERSION: str = &in->version; snprintf(where, sizeof(where), "feature VERSION"); break;
 	case AP_PERF_FEAT_ARCH: str = &in->arch; snprintf(where, sizeof(where), "feature ARCH"); break;
 	case AP_PERF_FEAT_CPUID: str = &in->cpuid; snprintf(where, sizeof(where), "feature CPUID"); break;
+	case AP_PERF_FEAT_ARMPROF_META:
+		str = &in->armprof_meta;
+		snprintf(where, sizeof(where), "feature ARMPROF_META");
+		break;
 	case AP_PERF_FEAT_NRCPUS:
 		if (len < 8)
 			return pd_fail(err, AP_ERR_FORMAT, offset, 0, "feature NRCPUS",

@@ -1,5 +1,6 @@
 /* ap_perf writer: the feature sections after the data (BUILD_ID, ARCH,
- * NRCPUS, CPUID, EVENT_DESC, topologies, AUXTRACE index) and their table.
+ * NRCPUS, CPUID, EVENT_DESC, topologies, AUXTRACE index, armprof's
+ * metadata) and their table.
  * perf reads the sections in feature-bit order, so they are written so. */
 #include <errno.h>
 #include <stdlib.h>
@@ -109,6 +110,9 @@ static void w_feature(struct ap_perf_writer *w, struct w_section *sec)
 	case AP_PERF_FEAT_MEM_TOPOLOGY:
 		w_topology(w, sec->feat);
 		break;
+	case AP_PERF_FEAT_ARMPROF_META:
+		w_string(w, w->cfg.armprof_meta);
+		break;
 	case AP_PERF_FEAT_AUXTRACE: {
 		const uint64_t *ix = w->index.data;
 		pd_w_u64(w, w->index.n);
@@ -129,7 +133,7 @@ int pd_w_features(struct ap_perf_writer *w, uint64_t bits[4])
 	/* In feature bit order: perf reads the sections in that order. The
 	 * BUILD_ID section only when some file of a mapping has a build ID,
 	 * the AUXTRACE index only with the SPE event. */
-	struct w_section secs[9];
+	struct w_section secs[10];
 	size_t n = 0;
 	int any_id = 0;
 	const struct w_dso *d = w->dsos.data;
@@ -146,6 +150,8 @@ int pd_w_features(struct ap_perf_writer *w, uint64_t bits[4])
 	if (w->cfg.spe)
 		secs[n++].feat = AP_PERF_FEAT_AUXTRACE;
 	secs[n++].feat = AP_PERF_FEAT_MEM_TOPOLOGY;
+	if (w->cfg.armprof_meta)
+		secs[n++].feat = AP_PERF_FEAT_ARMPROF_META; /* the highest bit: last */
 
 	uint64_t table = w->pos;
 	pd_w_zero(w, 16 * n); /* section table, filled below */

@@ -82,6 +82,9 @@ static void write_file(void)
 	cfg.pmu_type = 12;
 	cfg.nr_cpus = 2;
 	cfg.midr = 0x00000000410fd0c0ull;
+	/* armprof record's metadata inside the file: a device or FIFO it was
+	 * written to has no place beside it for a FILE.meta (docs/outputs.md). */
+	cfg.armprof_meta = "binary=/bin/workload\nstopped_by_signal=2\n";
 	struct ap_perf_writer *w;
 	struct ap_error_ctx err;
 	CHECK(ap_perf_writer_create(&w, path, &cfg, &err) == 0);
@@ -107,6 +110,10 @@ static void check_reader(const struct ap_perf_reader *r, int pipe)
 	CHECK(in->has_midr);
 	CHECK_EQ_U64(in->midr, 0x410fd0c0);
 	CHECK(in->arch && !strcmp(in->arch, "aarch64"));
+	if (!pipe) { /* pb_rewrap_pipe carries four features over */
+		CHECK(in->armprof_meta && !strcmp(in->armprof_meta, "binary=/bin/workload\nstopped_by_signal=2\n"));
+		CHECK(in->features[AP_PERF_FEAT_ARMPROF_META / 64] >> (AP_PERF_FEAT_ARMPROF_META % 64) & 1);
+	}
 	CHECK(in->has_nrcpus);
 	CHECK_EQ_U64(in->nr_cpus_online, 2);
 	CHECK(in->has_auxtrace_info);

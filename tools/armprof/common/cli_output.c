@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio_ext.h> /* __fpurge */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -194,6 +195,63 @@ static int open_path(struct cli_output *out, const char *path, int seekable)
 	return rc;
 }
 
+int cli_output_check(const char *cmd, const char *path, int *regular)
+{
+	int dummy;
+	if (!regular)
+		regular = &dummy;
+	*regular = 0;
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	struct cli_output out = { .cmd = cmd, .name = (char *)path };
+	struct stat st;
+	char *real = NULL;
+	const char *file = path;
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
+			say(&out, errno == ENOENT ? "a symbolic link to a file that does not exist" : "", errno);
+			return -1;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "armprof %s: %s: is a directory\n", cmd, path);
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode))
+			return 0; /* written in place */
+		if (access(path, W_OK) != 0) {
+			say(&out, "", errno);
+			return -1;
+		}
+		real = realpath(path, NULL); /* a link's target: its directory gets the temporary file */
+		if (real)
+			file = real;
+	} else if (errno != ENOENT) {
+		say(&out, "", errno);
+		return -1;
+	}
+	/* Its directory must take a new file (the temporary one renamed over it). */
+	const char *slash = strrchr(file, '/');
+	char *dir = slash ? strndup(file, slash == file ? 1 : (size_t)(slash - file)) : strdup(".");
+	int rc = 0;
+	if (!dir) {
+		say(&out, "", ENOMEM);
+		rc = -1;
+	} else if (stat(dir, &st) != 0) {
+		say(&out, "", errno);
+		rc = -1;
+	} else if (!S_ISDIR(st.st_mode)) {
+		say(&out, "", ENOTDIR);
+		rc = -1;
+	} else if (access(dir, W_OK | X_OK) != 0) {
+		fprintf(stderr, "armprof %s: %s: cannot create a file in %s: %s\n", cmd, path, dir, strerror(errno));
+		rc = -1;
+	}
+	free(dir);
+	free(real);
+	*regular = rc == 0;
+	return rc;
+}
+
 static int output_open(struct cli_output *out, const char *cmd, const char *path, int seekable)
 {
 	memset(out, 0, sizeof(*out));
@@ -247,6 +305,7 @@ int cli_output_open_seekable(struct cli_output *out, const char *cmd, const char
 
 int cli_output_write(struct cli_output *out, const void *data, size_t len)
 {
+	errno = 0;
 	if (!len || fwrite(data, 1, len, out->f) == len)
 		return 0;
 	if (!out->err)
@@ -284,10 +343,18 @@ int cli_output_close(struct cli_output *out, const char *cmd, int ok)
 	(void)cmd; /* out->cmd, kept for the callers' symmetry with open */
 	int failed = !ok;
 	if (out->f == stdout) {
-		/* Not closed: the process's exit checks it once more. */
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			if (!failed)
-				say(out, "write failed", errno ? errno : EIO);
+		/* Not closed: the process's exit checks it once more (main.c).
+		 * A failure is said here, once, with its reason (the first failed
+		 * write's, else the flush's); what stdio still holds is dropped
+		 * and its error flag cleared, so that the exit's check does not
+		 * say it again without one. */
+		errno = 0;
+		int bad = fflush(stdout) != 0;
+		int e = out->err ? out->err : errno;
+		if (bad || ferror(stdout)) {
+			say(out, "write failed", e ? e : EIO);
+			__fpurge(stdout);
+			clearerr(stdout);
 			failed = 1;
 		}
 	} else if (out->f) {

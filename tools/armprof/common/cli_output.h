@@ -45,6 +45,14 @@ int cli_output_open(struct cli_output *out, const char *cmd, const char *path);
 /* The same for a writer that seeks back (out->fd is then at offset 0 of a
  * seekable file). */
 int cli_output_open_seekable(struct cli_output *out, const char *cmd, const char *path);
+/* What cli_output_open would refuse, found before any work is done (for a
+ * command that runs a program first: record): a directory, a dangling
+ * link, a file the user may not write, a directory that does not exist or
+ * refuses new files. Nothing is created or opened (a FIFO would block).
+ * Returns 0, or prints the reason and returns -1. *regular (may be NULL):
+ * 1 when the output is a regular file or will be one (a new file, a link
+ * to one): files may be written beside it; 0 for "-", a device, a FIFO. */
+int cli_output_check(const char *cmd, const char *path, int *regular);
 /* fwrite that keeps the reason of a failure for cli_output_close: 0 or -1. */
 int cli_output_write(struct cli_output *out, const void *data, size_t len);
 /* Finish (ok != 0): flush, sync, close and rename into place, or copy a

@@ -9,8 +9,9 @@
 #include <unistd.h>
 
 /* A command has at most a few outputs open at once (report -o, record's
- * output and its .meta). */
-#define CLI_TMP_SLOTS 8
+ * output and its .meta; a set of files: its directory, its files'
+ * temporary and final names, cli_outset.h). */
+#define CLI_TMP_SLOTS 16
 
 static char tmp_path[CLI_TMP_SLOTS][PATH_MAX];
 static volatile sig_atomic_t tmp_live[CLI_TMP_SLOTS];
@@ -23,6 +24,10 @@ static void remove_and_reraise(int sig)
 	for (int i = 0; i < CLI_TMP_SLOTS; i++)
 		if (tmp_live[i])
 			unlink(tmp_path[i]);
+	/* then the directories, now empty (rmdir of a file fails: harmless) */
+	for (int i = 0; i < CLI_TMP_SLOTS; i++)
+		if (tmp_live[i])
+			rmdir(tmp_path[i]);
 	/* SA_RESETHAND put the default action back; the signal is blocked
 	 * until this returns, then it ends the process as it would have. */
 	raise(sig);
@@ -59,16 +64,22 @@ static int remember(const char *path)
 	return -1;
 }
 
-int cli_tmp_create(char *tmpl, int unlink_now, int *slot)
+static void block_signals(sigset_t *old)
 {
-	*slot = -1;
 	if (!handlers_installed)
 		install_handlers();
-	sigset_t block, old;
+	sigset_t block;
 	sigemptyset(&block);
 	for (size_t k = 0; k < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); k++)
 		sigaddset(&block, cleanup_signals[k]);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+int cli_tmp_create(char *tmpl, int unlink_now, int *slot)
+{
+	*slot = -1;
+	sigset_t old;
+	block_signals(&old);
 	int fd = mkstemp(tmpl);
 	int e = errno;
 	if (fd >= 0 && unlink_now)
@@ -78,6 +89,29 @@ int cli_tmp_create(char *tmpl, int unlink_now, int *slot)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	errno = e;
 	return fd;
+}
+
+int cli_tmp_mkdtemp(char *tmpl, int *slot)
+{
+	*slot = -1;
+	sigset_t old;
+	block_signals(&old);
+	int rc = mkdtemp(tmpl) ? 0 : -1;
+	int e = errno;
+	if (rc == 0)
+		*slot = remember(tmpl);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return rc;
+}
+
+int cli_tmp_remember(const char *path)
+{
+	sigset_t old;
+	block_signals(&old);
+	int slot = remember(path);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return slot;
 }
 
 void cli_tmp_forget(int slot)

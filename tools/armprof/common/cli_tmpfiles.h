@@ -1,6 +1,6 @@
 /* Temporary files a signal must not leave behind: a fixed registry of the
  * paths alive now, which a handler for SIGINT, SIGTERM, SIGHUP and SIGPIPE
- * unlinks before it lets the signal end the process as it would have (the
+ * unlinks (then removes those that are directories, emptied first) before it lets the signal end the process as it would have (the
  * default action, re-raised: the exit status still says which signal).
  * The handler only reads the registry and calls unlink() and raise(),
  * which are async-signal-safe. A signal the process inherited as ignored
@@ -16,6 +16,12 @@
  * unlink_now: remove the name at once (a spool file nobody else opens):
  * nothing to remember then. */
 int cli_tmp_create(char *tmpl, int unlink_now, int *slot);
+/* mkdtemp(tmpl), remembered the same way: a signal removes it once the
+ * files in it (each remembered too) are gone. 0 and *slot, or -1 (errno). */
+int cli_tmp_mkdtemp(char *tmpl, int *slot);
+/* Remember a path that may come to exist (a file's final name inside a
+ * temporary directory): its slot, or -1 when the registry is full. */
+int cli_tmp_remember(const char *path);
 /* The file was renamed into place or removed: slot -1 is ignored. */
 void cli_tmp_forget(int slot);
 

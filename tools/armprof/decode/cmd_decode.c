@@ -33,7 +33,8 @@ static void usage(FILE *out)
 	        "                  PREFIX-br.parquet and PREFIX-other.parquet, its columns and values\n"
 	        "  -o OUT          write to OUT (default standard output; parquet needs -o)\n"
 	        "  --split         parquet: OUT is a directory of ldst.parquet, br.parquet and\n"
-	        "                  other.parquet, one per operation class\n"
+	        "                  other.parquet, one per operation class, replaced as a whole\n"
+	        "                  (a DIR with other files is refused; not to standard output)\n"
 	        "  -j N            decode a perf.data's AUX buffers on N threads (default: the\n"
 	        "                  CPUs available that the load average leaves idle, at least 1);\n"
 	        "                  the output is the same as with -j 1\n"
@@ -198,6 +199,8 @@ int cmd_decode(int argc, char **argv)
 	                      ? "--format spe-parser needs -o PREFIX (it writes three files)"
 	                  : so.parquet && !so.out_path ? "--format parquet needs -o OUT"
 	                  : so.split && (!so.parquet || so.spe_parser) ? "--split is for --format parquet"
+	                  : so.split && !strcmp(so.out_path, "-")
+	                      ? "--split writes a directory of three files: -o DIR, not standard output"
 	                  : binary && (!so.parquet || so.spe_parser) ? "--binary is for --format parquet"
 	                  : NULL;
 	if (bad) {

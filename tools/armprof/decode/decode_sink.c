@@ -7,10 +7,13 @@
 #include <sys/stat.h>
 
 #include "cli_output.h"
+#include "cli_outset.h"
 
 struct decode_sink {
 	int parquet, packets, n_out, spe_parser;
 	struct cli_output out[CLASS_COUNT];  /* [0] alone unless --split */
+	struct cli_outset set;               /* --split: the directory, replaced as a whole */
+	int split;
 	struct record_parquet *table[CLASS_COUNT];
 	struct record_writer *writer;        /* text formats */
 	int failed;                          /* a put failed: the outputs are incomplete */
@@ -33,26 +36,6 @@ int decode_sink_parse_format(const char *name, struct decode_sink_opts *o)
 static int write_out(void *ctx, const void *buf, size_t len)
 {
 	return cli_output_write(ctx, buf, len);
-}
-
-static char *join(const char *dir, const char *stem)
-{
-	size_t n = strlen(dir) + strlen(stem) + 16;
-	char *p = malloc(n);
-	if (p)
-		snprintf(p, n, "%s/%s.parquet", dir, stem);
-	return p;
-}
-
-/* The --split directory: made if missing (one level), refused if a file. */
-static int make_dir(const char *dir)
-{
-	struct stat st;
-	if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
-		return 0;
-	fprintf(stderr, "armprof decode: %s: cannot make the --split directory: %s\n", dir,
-	        errno == EEXIST ? "a file of that name exists" : strerror(errno));
-	return -1;
 }
 
 /* spe-parser's PREFIX-ldst.parquet, PREFIX-br.parquet, PREFIX-other.parquet
@@ -88,13 +71,14 @@ static int open_parquet(struct decode_sink *s, const struct decode_sink_opts *o)
 		s->table[0] = record_parquet_new(&s->out[0], o->symbols);
 		return s->table[0] ? 0 : -1;
 	}
-	if (make_dir(o->out_path) != 0)
+	static const char *const names[CLASS_COUNT] = { "ldst.parquet", "br.parquet", "other.parquet" };
+	if (cli_outset_open(&s->set, "decode", o->out_path, names, CLASS_COUNT) != 0)
 		return -1;
+	s->split = 1;
 	for (int c = 0; c < CLASS_COUNT; c++) {
-		char *path = join(o->out_path, record_class_name((enum record_class)c));
-		int rc = path ? cli_output_open(&s->out[c], "decode", path) : -1;
-		free(path);
-		if (rc != 0)
+		char name[32];
+		snprintf(name, sizeof(name), "%s.parquet", record_class_name((enum record_class)c));
+		if (cli_outset_add(&s->set, &s->out[c], name) != 0)
 			return -1;
 		s->n_out = c + 1;
 		s->table[c] = record_parquet_new(&s->out[c], o->symbols);
@@ -250,6 +234,8 @@ int decode_sink_close(struct decode_sink *s, int ok)
 			rc = -1;
 		record_parquet_free(s->table[c]);
 	}
+	if (s->split && cli_outset_close(&s->set, ok && rc == 0) != 0)
+		rc = -1;
 	free(s);
 	return ok ? rc : -1;
 }

@@ -65,7 +65,7 @@ int cmd_encode(int argc, char **argv)
 		free(bytes);
 		return EXIT_USAGE;
 	}
-	int ok = fwrite(bytes, 1, n, out.f) == n;
+	int ok = cli_output_write(&out, bytes, n) == 0;
 	free(bytes);
 	return cli_output_close(&out, "encode", ok) == 0 && ok ? EXIT_OK : EXIT_USAGE;
 }

@@ -3,12 +3,15 @@
  * Runs PROG under qemu-aarch64 with armprof's plugin (plugins/qemu), which
  * feeds every executed instruction to the SPE model with timing from the
  * micro-architectural model, and writes what the profiling buffers held:
- * as perf.data (one AUX buffer per guest thread) or as raw SPE bytes. A
- * sidecar FILE.meta names the binary and its load bias for `armprof
- * report`. The program's output and exit status pass through. */
+ * as perf.data (one AUX buffer per guest thread) or as raw SPE bytes. Its
+ * metadata (record_meta.h: the binary and its load bias, for `armprof
+ * report`) goes inside the perf.data and into FILE.meta beside a regular
+ * FILE. The program's output (with -o -: to standard error) and exit
+ * status pass through. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -21,6 +24,8 @@
 #include "cli_inputs.h"
 #include "cli_io.h"
 #include "commands.h"
+#include "cli_output.h"
+#include "record_meta.h"
 #include "record_opts.h"
 #include "record_perf.h"
 #include "record_procs.h"
@@ -34,11 +39,17 @@ struct record_tmp {
 	char stacks[PATH_MAX + 16], stack_counts[PATH_MAX + 16];
 };
 
-static int make_tmp(struct record_tmp *t, const char *output)
+static int make_tmp(struct record_tmp *t, const char *output, int beside)
 {
-	/* Beside the output, so the result can be renamed into place. */
+	/* Beside a regular output, on its file system (a full disk is said
+	 * before the program's results are worked on); never beside a
+	 * device, a FIFO or "-": then in $TMPDIR. */
 	char dir[PATH_MAX];
-	snprintf(dir, sizeof(dir), "%s", output);
+	const char *tmpdir = getenv("TMPDIR");
+	if (!beside)
+		snprintf(dir, sizeof(dir), "%s/", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	else
+		snprintf(dir, sizeof(dir), "%s", output);
 	char *slash = strrchr(dir, '/');
 	if (slash)
 		slash[1] = 0;
@@ -64,9 +75,10 @@ static int make_tmp(struct record_tmp *t, const char *output)
 	return 0;
 }
 
-/* After the run, a ^C, SIGTERM or SIGHUP waits until the temporary
- * directory is gone (the plugin's outputs in it can be hundreds of MB):
- * then it ends armprof as it would have (remove_tmp lets it in). */
+/* After the run, a ^C, SIGTERM, SIGHUP or SIGPIPE (-o - into a pipe its
+ * reader closed: the write fails with EPIPE, said) waits until the
+ * temporary directory is gone (the plugin's outputs in it can be hundreds
+ * of MB): then it ends armprof as it would have (remove_tmp lets it in). */
 static sigset_t held_signals, mask_before;
 static int signals_held;
 
@@ -76,6 +88,7 @@ static void hold_signals(void)
 	sigaddset(&held_signals, SIGINT);
 	sigaddset(&held_signals, SIGTERM);
 	sigaddset(&held_signals, SIGHUP);
+	sigaddset(&held_signals, SIGPIPE);
 	signals_held = sigprocmask(SIG_BLOCK, &held_signals, &mask_before) == 0;
 }
 
@@ -192,7 +205,8 @@ static int concat_stack_counts(const struct record_tmp *t, const struct record_p
 }
 
 /* Raw SPE output: the processes' bytes one after the other. */
-static int write_raw(const struct record_opts *o, const struct record_process *procs, size_t n_procs)
+static int write_raw(const struct record_opts *o, const struct record_process *procs, size_t n_procs,
+                     struct stat *written)
 {
 	struct cli_output out;
 	if (cli_output_open(&out, "record", o->output) != 0)
@@ -200,51 +214,51 @@ static int write_raw(const struct record_opts *o, const struct record_process *p
 	int ok = 1;
 	for (size_t k = 0; k < n_procs && ok; k++)
 		ok = cli_output_write(&out, procs[k].spe, procs[k].spe_len) == 0;
+	if (fstat(out.fd, written) != 0) /* the file as it will be at o->output */
+		memset(written, 0, sizeof(*written));
 	return cli_output_close(&out, "record", ok);
 }
 
-static int write_meta(const struct record_opts *o, const char *prog, const char *sysroot, uint64_t bias,
-                      const struct record_stats *st, const struct record_library *libs, size_t n_libs,
-                      size_t n_procs, int exit_status)
+/* The outputs, before the program runs: what cannot be written is said
+ * now (exit 2), not after a long run. *beside: the profile is a regular
+ * file, so its FILE.meta and the temporary directory go beside it. */
+static int check_outputs(const struct record_opts *o, int *beside)
 {
-	char path[PATH_MAX + 8], abs[PATH_MAX];
-	snprintf(path, sizeof(path), "%s.meta", o->output);
-	if (!realpath(prog, abs))
-		snprintf(abs, sizeof(abs), "%s", prog);
-	struct cli_output out;
-	if (cli_output_open(&out, "record", path) != 0)
+	*beside = 0;
+	char meta[PATH_MAX + 8];
+	if (o->model && cli_output_check("record", o->output, beside) != 0)
 		return -1;
-	fprintf(out.f, "# armprof record metadata (read by armprof report)\n");
-	fprintf(out.f, "binary=%s\nload_bias=0x%" PRIx64 "\nformat=%s\n", abs, bias,
-	        o->format == RECORD_OUT_RAW ? "raw" : "perf");
-	/* The CPU the model's Data Source values are of (a raw stream says
-	 * nothing of it; the perf.data's CPUID says the same). */
-	fprintf(out.f, "midr=0x%x\n", RECORD_MIDR);
-	fprintf(out.f, "interval=%" PRIu64 "\njitter=%d\nexit_status=%d\n", o->interval, o->jitter,
-	        exit_status);
-	fprintf(out.f, "ops=%" PRIu64 "\nsample_pop=%" PRIu64 "\nsample_feed=%" PRIu64 "\nrecords=%" PRIu64 "\n",
-	        st->ops, st->sample_pop, st->sample_feed, st->records);
-	/* Over all the processes: the program's and the children it forked. */
-	fprintf(out.f, "threads=%zu\nprocesses=%zu\n", st->n_vcpus, n_procs);
-	/* Outputs written when a signal was about to end the program
-	 * (plugins/qemu/stop_signal.h); stopped_by_signal: these are one. */
-	fprintf(out.f, "checkpoints=%" PRIu64 "\nstopped_by_signal=%" PRIu64 "\n", st->checkpoints,
-	        st->stopped_by_signal);
-	/* Processes whose profile ends at an execve that replaced them. */
-	fprintf(out.f, "ended_by_exec=%" PRIu64 "\n", st->ended_by_exec);
-	/* How the plugin saw the program run (inline_ring.c): its QEMU's
-	 * inline event log (1) or its own callbacks (0). */
-	fprintf(out.f, "inline_ring=%" PRIu64 "\n", st->inline_ring);
-	/* The other files with code (dynamic loader, shared libraries), each
-	 * with its load bias, for armprof report's symbols. */
-	for (size_t k = 0; k < n_libs; k++)
-		fprintf(out.f, "library=0x%" PRIx64 " %s\n", libs[k].bias, libs[k].path);
-	/* The aarch64 root: armprof report looks for debug files under its
-	 * usr/lib/debug too (a -dbgsym package unpacked into it). */
-	char root[PATH_MAX];
-	if (sysroot[0] && realpath(sysroot, root))
-		fprintf(out.f, "sysroot=%s\n", root);
-	return cli_output_close(&out, "record", 1);
+	if (*beside && (size_t)snprintf(meta, sizeof(meta), "%s.meta", o->output) < sizeof(meta) &&
+	    cli_output_check("record", meta, NULL) != 0)
+		return -1;
+	if (o->counts && cli_output_check("record", o->counts, NULL) != 0)
+		return -1;
+	if (o->stack_counts && cli_output_check("record", o->stack_counts, NULL) != 0)
+		return -1;
+	return 0;
+}
+
+/* Where the program's standard output goes: --program-output FILE, else
+ * standard error when the profile goes to armprof's standard output ("-",
+ * or a path that is the same file or pipe: its bytes would mix), else
+ * armprof's own (-1). -2 when FILE cannot be opened (printed). */
+static int program_stdout(const struct record_opts *o)
+{
+	if (o->program_output) {
+		int fd = open(o->program_output, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0666);
+		if (fd < 0)
+			fprintf(stderr, "armprof record: --program-output %s: %s\n", o->program_output, strerror(errno));
+		return fd < 0 ? -2 : fd;
+	}
+	if (!o->model)
+		return -1;
+	if (!strcmp(o->output, "-"))
+		return STDERR_FILENO;
+	struct stat a, b;
+	if (stat(o->output, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino && (S_ISREG(a.st_mode) || S_ISFIFO(a.st_mode)))
+		return STDERR_FILENO;
+	return -1;
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -386,10 +400,18 @@ int cmd_record(int argc, char **argv)
 	cli_input_note(prog);
 	if (cli_output_refuse_input("record", o.output) != 0)
 		return EXIT_USAGE;
+	int beside = 0;
+	if (check_outputs(&o, &beside) != 0)
+		return EXIT_USAGE;
+	int prog_out = program_stdout(&o);
+	if (prog_out == -2)
+		return EXIT_USAGE;
 	struct record_tmp t;
-	if (make_tmp(&t, o.output) != 0) {
-		fprintf(stderr, "armprof record: %s: cannot create a temporary directory beside it: %s\n",
-		        o.output, strerror(errno));
+	if (make_tmp(&t, o.output, beside) != 0) {
+		fprintf(stderr, "armprof record: %s: cannot create a temporary directory %s: %s\n", o.output,
+		        beside ? "beside it" : "in $TMPDIR", strerror(errno));
+		if (prog_out > STDERR_FILENO)
+			close(prog_out);
 		return EXIT_USAGE;
 	}
 	/* Per-PC counts cost the plugin a counter per executed TB: only on request. */
@@ -448,8 +470,10 @@ int cmd_record(int argc, char **argv)
 	qargv[q++] = prog;
 	for (int i = 1; i < nargs; i++)
 		qargv[q++] = o.prog_argv[i];
-	int status = record_run_child(qargv, have_preload ? preload : NULL, err, sizeof(err));
+	int status = record_run_child(qargv, have_preload ? preload : NULL, prog_out, err, sizeof(err));
 	free(qargv);
+	if (prog_out > STDERR_FILENO)
+		close(prog_out);
 	hold_signals();
 	if (status < 0) {
 		fprintf(stderr, "armprof record: %s\n", err);
@@ -524,12 +548,22 @@ int cmd_record(int argc, char **argv)
 	struct record_library libs[RECORD_MAX_MAPS];
 	size_t n_libs = record_libraries(st, abs_prog, libs, RECORD_MAX_MAPS);
 	int wrote_profile = 0; /* for the summary: the other outputs may fail apart */
+	char *meta = NULL;
+	struct stat written;
+	memset(&written, 0, sizeof(written));
+	if (!failed && o.model && !(meta = record_meta_text(&o, prog, sysroot, bias, total, libs, n_libs, n_procs,
+	                                                    status))) {
+		fprintf(stderr, "armprof record: out of memory\n");
+		failed = 1;
+	}
+	/* The profile and its FILE.meta: one run's pair (record_meta.h). */
+	int lock = !failed && o.model && beside ? record_pair_lock(o.output) : -1;
 	if (!failed && o.model) {
 		if (o.format == RECORD_OUT_RAW) {
-			failed = write_raw(&o, procs, n_procs) != 0;
+			failed = write_raw(&o, procs, n_procs, &written) != 0;
 		} else {
 			failed = record_write_perf(&o, prog, bias, procs, n_procs, total->n_vcpus,
-			                           st->call_graph ? t.stacks : NULL) != 0;
+			                           st->call_graph ? t.stacks : NULL, meta, &written) != 0;
 		}
 		wrote_profile = !failed;
 	}
@@ -540,8 +574,10 @@ int cmd_record(int argc, char **argv)
 		failed = 1;
 	if (!failed && o.stack_counts && concat_stack_counts(&t, procs, n_procs, o.stack_counts) != 0)
 		failed = 1;
-	if (!failed && o.model && write_meta(&o, prog, sysroot, bias, total, libs, n_libs, n_procs, status) != 0)
+	if (!failed && o.model && beside && record_meta_write(&o, meta, &written) != 0)
 		failed = 1;
+	record_pair_unlock(lock);
+	free(meta);
 	if (!o.quiet && total)
 		summary(&o, o.prog_argv[0], status, total, st->ended_by_exec != 0, n_procs, wrote_profile);
 	for (size_t k = 0; k < n_procs; k++) {

@@ -84,11 +84,20 @@ void record_usage(FILE *out)
 	        "                         interpreter and libraries, for QEMU's -L (default\n"
 	        "                         $QEMU_LD_PREFIX, else /usr/aarch64-linux-gnu when it has them);\n"
 	        "                         a PROG without a slash is looked for on PATH in it first\n"
+	        "      --program-output FILE  the program's standard output goes to FILE (created,\n"
+	        "                         or truncated as the shell's > does; a device or FIFO\n"
+	        "                         written in place); default: armprof's standard output,\n"
+	        "                         except with -o - (the profile goes there), where it\n"
+	        "                         goes to standard error\n"
 	        "  -q, --quiet            no summary on stderr\n"
 	        "The program's output and exit status pass through; armprof's own errors exit 2\n"
 	        "(a failed write: with its reason, and the summary says nothing was written).\n"
 	        "Outputs: a regular file (or a link's target) is replaced when complete, a device\n"
-	        "or FIFO written in place (docs/outputs.md).\n"
+	        "or FIFO written in place (docs/outputs.md); checked before the program runs.\n"
+	        "The metadata armprof report reads (binary, libraries, the ending signal) is inside\n"
+	        "the perf.data, and in FILE.meta beside a regular FILE (never beside a device,\n"
+	        "a FIFO or -). ^C, SIGINT, SIGTERM and SIGHUP sent to armprof go to the program;\n"
+	        "the profile of what ran is written.\n"
 	        "A program ended by a signal (^C, kill, a closed pipe, abort, a crash) keeps its\n"
 	        "profile up to the signal, one that execs another program up to the exec; the\n"
 	        "child processes it forks are recorded with it.\n");
@@ -371,6 +380,10 @@ int record_parse(struct record_opts *o, int argc, char **argv)
 			if (!*v)
 				return bad("--counts needs a file name%s%s", "", "");
 			o->counts = v;
+		} else if ((v = value_of(argc, argv, &i, "--program-output", NULL))) {
+			if (!*v)
+				return bad("--program-output needs a file name%s%s", "", "");
+			o->program_output = v;
 		} else if ((v = value_of(argc, argv, &i, "--qemu", NULL))) {
 			o->qemu = v;
 		} else if ((v = value_of(argc, argv, &i, "--plugin", NULL))) {

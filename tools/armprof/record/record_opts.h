@@ -39,6 +39,7 @@ struct record_opts {
 	int call_graph;          /* --call-graph[=on|off] (default on) */
 	uint64_t call_graph_depth; /* --call-graph-depth N */
 	const char *stack_counts; /* --stack-counts FILE */
+	const char *program_output; /* --program-output FILE: the program's stdout */
 	const char *qemu;        /* --qemu PATH */
 	const char *plugin;      /* --plugin PATH */
 	const char *sysroot;     /* --sysroot DIR: where QEMU finds a dynamic program's libraries */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli_output.h"
 #include "record_stacks.h"
@@ -78,7 +79,7 @@ static int write_process(struct ap_perf_writer *w, const char *prog, const char 
 
 int record_write_perf(const struct record_opts *o, const char *prog, uint64_t bias,
                       const struct record_process *procs, size_t n_procs, size_t n_threads,
-                      const char *stacks_base)
+                      const char *stacks_base, const char *meta, struct stat *written)
 {
 	struct ap_perf_write_config cfg;
 	struct ap_error_ctx err;
@@ -87,6 +88,7 @@ int record_write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 	cfg.midr = RECORD_MIDR;
 	cfg.nr_cpus = n_threads ? (uint32_t)n_threads : 1;
 	cfg.exclude_kernel = 1;
+	cfg.armprof_meta = meta; /* inside the file: found wherever it is written */
 	/* With call graphs, a sample event beside SPE's attr (record_stacks.h). */
 	struct record_stacks *stacks = NULL;
 	if (stacks_base) {
@@ -145,6 +147,9 @@ int record_write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 		cli_output_close(&out, "record", 0);
 		return -1;
 	}
+	/* the file as it will be at o->output (renamed, same inode) */
+	if (fstat(out.fd, written) != 0)
+		memset(written, 0, sizeof(*written));
 	return cli_output_close(&out, "record", 1);
 }
 

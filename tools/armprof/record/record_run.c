@@ -155,16 +155,22 @@ int record_find_plugin(const char *given, char *out, size_t cap, char *err, size
 
 static volatile pid_t running_child;
 
-/* SIGTERM or SIGHUP for armprof (a `timeout`, a closed terminal): pass it
- * on to QEMU and keep waiting, so that armprof still cleans up and says
- * what happened instead of leaving QEMU running on its own. */
-static void forward_signal(int sig)
+/* SIGTERM or SIGHUP for armprof (a `timeout`, a closed terminal), or a
+ * SIGINT a process sent (kill -INT): pass it on to QEMU and keep waiting,
+ * so that armprof still writes what was recorded, cleans up and says what
+ * happened instead of leaving QEMU running on its own. A SIGINT the
+ * terminal sent (^C: si_code SI_KERNEL) went to QEMU too, as it is in
+ * armprof's process group: not sent again. */
+static void forward_signal(int sig, siginfo_t *si, void *ctx)
 {
+	(void)ctx;
+	if (sig == SIGINT && si && si->si_code > 0)
+		return;
 	if (running_child > 0)
 		kill(running_child, sig);
 }
 
-int record_run_child(char **argv, const char *preload, char *err, size_t errlen)
+int record_run_child(char **argv, const char *preload, int stdout_fd, char *err, size_t errlen)
 {
 	int pipefd[2];
 	if (pipe(pipefd) != 0) {
@@ -187,6 +193,12 @@ int record_run_child(char **argv, const char *preload, char *err, size_t errlen)
 		fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
 		if (preload)
 			setenv("LD_PRELOAD", preload, 1);
+		if (stdout_fd >= 0 && stdout_fd != STDOUT_FILENO && dup2(stdout_fd, STDOUT_FILENO) < 0) {
+			int e = errno;
+			if (write(pipefd[1], &e, sizeof(e)) < 0)
+				_exit(127);
+			_exit(127);
+		}
 		execvp(argv[0], argv);
 		int e = errno;
 		if (write(pipefd[1], &e, sizeof(e)) < 0)
@@ -198,11 +210,16 @@ int record_run_child(char **argv, const char *preload, char *err, size_t errlen)
 	 * still writes what was recorded, as perf record does. */
 	struct sigaction ign = { 0 }, fwd = { 0 }, old_int, old_quit, old_term, old_hup;
 	ign.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
 	running_child = pid;
-	fwd.sa_handler = forward_signal;
+	fwd.sa_sigaction = forward_signal;
+	fwd.sa_flags = SA_SIGINFO;
 	sigemptyset(&fwd.sa_mask);
+	/* SIGINT inherited as ignored (nohup, a script's background job)
+	 * stays ignored, as QEMU inherited it. */
+	sigaction(SIGINT, NULL, &old_int);
+	if (old_int.sa_handler != SIG_IGN)
+		sigaction(SIGINT, &fwd, NULL);
 	sigaction(SIGTERM, &fwd, &old_term);
 	sigaction(SIGHUP, &fwd, &old_hup);
 	int exec_errno = 0;

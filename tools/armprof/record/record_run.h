@@ -101,9 +101,13 @@ int record_choose_sysroot(const char *prog, const char *given, char *out, size_t
  * or ../lib[/<multiarch>]/armprof/ relative to it. */
 int record_find_plugin(const char *given, char *out, size_t cap, char *err, size_t errlen);
 /* Run argv (argv[0] found on PATH); returns the exit status as a shell
- * reports it (128 + signal), or -1 if it could not be started. */
-/* preload: a library for LD_PRELOAD in the child alone (NULL: none). */
-int record_run_child(char **argv, const char *preload, char *err, size_t errlen);
+ * reports it (128 + signal), or -1 if it could not be started.
+ * preload: a library for LD_PRELOAD in the child alone (NULL: none).
+ * stdout_fd: the child's standard output (-1: armprof's own).
+ * While it runs, SIGTERM and SIGHUP sent to armprof, and SIGINT sent by a
+ * process (kill), go to the child; a ^C from the terminal reaches the
+ * child by itself (the same process group) and is not sent twice. */
+int record_run_child(char **argv, const char *preload, int stdout_fd, char *err, size_t errlen);
 int record_read_stats(const char *path, struct record_stats *st);
 
 #endif

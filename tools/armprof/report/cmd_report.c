@@ -46,6 +46,7 @@ struct report_run {
 	const struct report_callchains *chains;
 	uint64_t frames[AP_REPORT_MAX_FRAMES];
 	struct report_pprof *pprof; /* --format pprof */
+	int meta_file;  /* FILE.meta was read: the perf.data's own copy is not needed */
 };
 
 /* --tid: a record of another thread is left out. */
@@ -151,6 +152,9 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 	/* Which process each thread is of (COMM records), so that a forked
 	 * child's copy of a line is not its parent's line. */
 	const struct ap_perf_info *info = ap_perf_info(in.reader);
+	if (!second_pass && !run->meta_file && info->armprof_meta &&
+	    report_meta_embedded(info->armprof_meta, run->rep, &view->ended_by_signal) != 0)
+		run->nomem = 1;
 	/* The Data Source encoding of the CPU the perf.data names (CPUID),
 	 * unless --cpu-model said. */
 	if (!second_pass && !run->have_midr)
@@ -279,12 +283,12 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 	}
 	int ended_by_signal = 0;
 	char sysroot_debug[4200] = "";
-	if (strcmp(input, "-") != 0)
-		report_meta_read(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal, sysroot_debug,
-		          sizeof(sysroot_debug));
+	int meta_file = report_meta_read(input, binary, cap, &bias, &have_bias, libs, &ended_by_signal,
+	                                 sysroot_debug, sizeof(sysroot_debug));
 	struct report_pprof *pprof = run->pprof; /* the caller's, kept */
 	memset(run, 0, sizeof(*run));
 	run->pprof = pprof;
+	run->meta_file = meta_file;
 	if (ap_report_create(&run->rep) < 0) {
 		fprintf(stderr, "armprof report: out of memory\n");
 		free(libs);

@@ -1,4 +1,4 @@
-/* FILE.meta (report_meta.h). */
+/* FILE.meta, and the same text inside a perf.data (report_meta.h). */
 #include "armprof/number.h"
 #include "report_meta.h"
 
@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "armprof/report.h"
 
 void report_meta_add_library(struct meta_libraries *libs, const char *path, const char *recorded, uint64_t bias)
 {
@@ -21,43 +24,86 @@ void report_meta_add_library(struct meta_libraries *libs, const char *path, cons
 	libs->n++;
 }
 
-/* FILE.meta's midr= (the CPU `armprof record` modelled): 1 if there. */
+/* FILE.meta's data_size=: 1 and *size if there. */
+static int tagged_size(const char *text, uint64_t *size)
+{
+	const char *at = strstr(text, "\ndata_size=");
+	char num[32];
+	if (!at)
+		return 0;
+	at += 11;
+	size_t n = strcspn(at, "\n");
+	if (n >= sizeof(num))
+		return 0;
+	memcpy(num, at, n);
+	num[n] = 0;
+	return ap_parse_u64(num, size) == 0;
+}
+
+/* FILE.meta's text (malloc'd), or NULL when there is none or it is not of
+ * input: its data_size= (record/record_meta.h) is not input's size, as
+ * when a concurrent `armprof record` replaced one and not yet the other
+ * (a copy of the pair keeps it). warn: say so. */
+static char *meta_text(const char *input, int warn)
+{
+	char path[4096];
+	if (!strcmp(input, "-") || snprintf(path, sizeof(path), "%s.meta", input) >= (int)sizeof(path))
+		return NULL;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	char buf[4096];
+	for (size_t n; (n = fread(buf, 1, sizeof(buf), f)) > 0;) {
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
+			char *more = realloc(text, cap);
+			if (!more)
+				break;
+			text = more;
+		}
+		memcpy(text + len, buf, n);
+		len += n;
+		text[len] = 0;
+	}
+	fclose(f);
+	uint64_t size;
+	struct stat st;
+	if (text && tagged_size(text, &size) && stat(input, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size != size) {
+		if (warn)
+			fprintf(stderr, "armprof report: warning: %s.meta is of another recording than %s (its "
+			        "data_size=%" PRIu64 ", the file's %lld bytes): not used\n", input, input, size,
+			        (long long)st.st_size);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int report_meta_midr(const char *input, uint64_t *midr)
 {
-	char path[4096], line[256];
-	if (!strcmp(input, "-") || snprintf(path, sizeof(path), "%s.meta", input) >= (int)sizeof(path))
-		return 0;
-	FILE *f = fopen(path, "r");
-	int found = 0;
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "midr=%" SCNx64, midr) == 1;
-	if (f)
-		fclose(f);
+	char *text = meta_text(input, 0);
+	const char *m = text ? strstr(text, "\nmidr=") : NULL;
+	int found = m && sscanf(m + 6, "%" SCNx64, midr) == 1;
+	free(text);
 	return found;
 }
 
-/* FILE.meta from `armprof record`: binary=, load_bias=, library=BIAS PATH,
- * stopped_by_signal=, sysroot= (its usr/lib/debug into sysroot_debug). */
-void report_meta_read(const char *input, char *binary, size_t cap, uint64_t *bias, int *have_bias,
-                      struct meta_libraries *libs, int *ended_by_signal, char *sysroot_debug,
-                      size_t debug_cap)
+/* The lines of FILE.meta's text (report_meta_read). */
+static void parse(char *text, char *binary, size_t cap, uint64_t *bias, int *have_bias, struct meta_libraries *libs,
+                  int *ended_by_signal, char *sysroot_debug, size_t debug_cap)
 {
-	char path[4096];
-	snprintf(path, sizeof(path), "%s.meta", input);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	char line[4200];
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (!strncmp(line, "binary=", 7) && !binary[0] && strlen(line + 7) < cap)
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "binary=", 7) && binary && !binary[0] && strlen(line + 7) < cap)
 			memcpy(binary, line + 7, strlen(line + 7) + 1);
-		else if (!strncmp(line, "load_bias=", 10) && !*have_bias) {
+		else if (!strncmp(line, "load_bias=", 10) && bias && !*have_bias) {
 			*have_bias = ap_parse_u64(line + 10, bias) == 0;
 		} else if (!strncmp(line, "stopped_by_signal=", 18)) {
 			uint64_t sig = 0;
 			*ended_by_signal = ap_parse_u64(line + 18, &sig) == 0 && sig > 0 && sig < 128 ? (int)sig : 0;
-		} else if (!strncmp(line, "library=", 8)) {
+		} else if (!strncmp(line, "library=", 8) && libs) {
 			/* "library=BIAS PATH" */
 			char *sp = strchr(line + 8, ' ');
 			uint64_t b;
@@ -72,5 +118,26 @@ void report_meta_read(const char *input, char *binary, size_t cap, uint64_t *bia
 				sysroot_debug[0] = 0;
 		}
 	}
-	fclose(f);
+}
+
+int report_meta_read(const char *input, char *binary, size_t cap, uint64_t *bias, int *have_bias,
+                     struct meta_libraries *libs, int *ended_by_signal, char *sysroot_debug, size_t debug_cap)
+{
+	char *text = meta_text(input, 1);
+	if (!text)
+		return 0;
+	parse(text, binary, cap, bias, have_bias, libs, ended_by_signal, sysroot_debug, debug_cap);
+	free(text);
+	return 1;
+}
+
+int report_meta_embedded(const char *text, struct ap_report *rep, int *ended_by_signal)
+{
+	char *copy = strdup(text);
+	char debug[4200] = "";
+	if (!copy)
+		return -1;
+	parse(copy, NULL, 0, NULL, NULL, NULL, ended_by_signal, debug, sizeof(debug));
+	free(copy);
+	return debug[0] ? ap_report_add_debug_dir(rep, debug) : 0;
 }
