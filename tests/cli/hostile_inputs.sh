@@ -68,5 +68,37 @@ fi
 mkdir scriptdir
 expect 2 "scriptdir: is a directory" -- "$armprof" sim scriptdir
 
+# 3. convert: bytes that are no SPE stream are refused (exit 1, the output
+# removed) whatever their size: not one record (zeros are Padding,
+# SPE-5.1.2-1: a record ends with End or Timestamp), or most records holding
+# header bytes that encode no packet (SPE-5.1.1-3, SPE-5.1.4-4).
+python3 -c 'import random, sys; r = random.Random(32); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(65536)))' > random.bin
+cp "$src/README.md" readme.txt
+cp "$armprof" elf.bin
+head -c 1 /dev/zero > zero1.bin
+head -c 1048576 /dev/zero > zero1m.bin
+for f in random.bin readme.txt elf.bin; do
+  rm -f c.data
+  expect 1 "armprof convert: $f: [0-9]+ of its [0-9]+ records hold bytes that are no SPE packet .*: not SPE data" -- \
+    "$armprof" convert "$f" c.data
+  [ ! -e c.data ] || { echo "FAIL: convert $f left c.data"; fail=$((fail + 1)); }
+done
+for f in zero1.bin zero1m.bin; do
+  rm -f c.data
+  expect 1 "armprof convert: $f: [0-9]+ bytes and not one SPE record \(padding only\): not SPE data" -- \
+    "$armprof" convert "$f" c.data
+  [ ! -e c.data ] || { echo "FAIL: convert $f left c.data"; fail=$((fail + 1)); }
+done
+# 63 MiB of zeros (under the 64 MiB early stop) and 64 MiB: both exit 1, not SPE data.
+expect 1 "-: 66060288 bytes and not one SPE record \(padding only\): not SPE data" -- \
+  bash -c 'head -c 66060288 /dev/zero | "$1" convert --to perf - c.data' _ "$armprof"
+expect 1 "-: 64 MiB read and not one SPE record \(padding only\): not SPE data" -- \
+  bash -c 'head -c 67108864 /dev/zero | "$1" convert --to perf - c.data' _ "$armprof"
+[ ! -e c.data ] || { echo "FAIL: convert of zeros left c.data"; fail=$((fail + 1)); }
+# A real stream with one record in three cut short is still SPE data.
+printf 'pc 0x10; op ld; end\npc 0x14; op ld; ts 5\npc 0x18; op other; bytes 0x07\n' > mostly.spe
+"$armprof" encode -o mostly.bin mostly.spe
+expect 0 "" -- "$armprof" convert mostly.bin c.data
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -189,9 +189,15 @@ int convert_raw_to_perf(const struct convert_opts *o)
 			ap_decoder_config_init(&dc);
 			dc.on_record = on_record_end;
 			dc.ctx = &s;
+			/* the later architecture's packets are SPE data too */
+			dc.spe_later = 1;
 			struct ap_decoder dec;
 			ap_decoder_init(&dec, &dc);
 			rc = pump(&s, in, &dec);
+			/* Bytes that are no SPE stream are refused whatever their
+			 * length (the output is removed), as the 64 MiB stop does. */
+			if (!rc && cli_not_spe_data("convert", o->in, &dec))
+				rc = EXIT_DATA_ERROR;
 			if (!rc && !ap_decoder_stats(&dec)->bytes)
 				fprintf(stderr, "armprof convert: %s: warning: the input is empty: a perf.data without "
 				        "SPE data\n", o->in);
