@@ -85,8 +85,9 @@ int report_elf_open(const char *path, unsigned machine, int *fd_out, Elf **elf_o
 		return -AP_ERR_IO;
 	}
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(why, cap, "%s", fstat(fd, &st) != 0 ? strerror(errno)
+	int stat_rc = fstat(fd, &st);
+	if (stat_rc != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, cap, "%s", stat_rc != 0 ? strerror(errno)
 		                         : S_ISDIR(st.st_mode) ? "is a directory, not an ELF file"
 		                                               : "not a regular file (a FIFO, socket or device)");
 		close(fd);
