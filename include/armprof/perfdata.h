@@ -507,7 +507,9 @@ struct ap_perf_elf_map {
 };
 /* Read the executable PT_LOAD segments of an ELF64 little-endian file.
  * Returns the number found (<= cap are stored), or a negative enum ap_error
- * with *err filled. */
+ * with *err filled. These ELF helpers read regular files only: a FIFO,
+ * socket or device is -AP_ERR_IO (it is never opened to wait for a writer
+ * nor read forever). */
 AP_API int ap_perf_elf_exec_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
                                  struct ap_error_ctx *err);
 /* The same for every PT_LOAD segment, the data ones too (prot without

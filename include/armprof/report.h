@@ -110,8 +110,15 @@ AP_API int ap_report_add(struct ap_report *r, const struct ap_record *rec);
  * dynamic symbols, and the functions no symbol names are still told apart:
  * each function with unwind information (an FDE) is named sub_<ELF
  * address>, each PLT stub <symbol>@plt.
- * Returns 0, -AP_ERR_IO (cannot open), -AP_ERR_FORMAT (not a 64-bit ELF
- * file) or -AP_ERR_NOMEM; err (may be NULL) gets a message naming path. */
+ * Only an AArch64 file is taken: a regular file (a FIFO or device is
+ * refused, never waited on), a 64-bit ELF file of EM_AARCH64 whose section
+ * header table and sections lie inside it.
+ * Returns 0, -AP_ERR_IO (cannot open, or not a regular file),
+ * -AP_ERR_FORMAT (not a 64-bit ELF file, another machine's, or cut short /
+ * broken section headers) or -AP_ERR_NOMEM; err (may be NULL) gets a
+ * message naming path and why. On success err->message is empty, or holds
+ * a warning naming a debug file that was found but refused (and why): the
+ * caller prints it. */
 AP_API int ap_report_load_binary(struct ap_report *r, const char *path, uint64_t load_bias,
                                  struct ap_error_ctx *err);
 /* The name of the function symbol covering the runtime address pc in the
@@ -159,6 +166,11 @@ AP_API int ap_report_load_kallsyms(struct ap_report *r, const char *path, struct
  * /usr/lib/debug; a binary loaded later sees them. Returns 0 or
  * -AP_ERR_NOMEM. */
 AP_API int ap_report_add_debug_dir(struct ap_report *r, const char *dir);
+/* The ELF machine (e_machine) every file loaded later must be: the binary,
+ * the libraries, the debug files. By default EM_AARCH64 (183), what SPE
+ * profiles; 0 takes any machine (a host program reading its own code, as
+ * armprof's unit tests do). */
+AP_API void ap_report_set_elf_machine(struct ap_report *r, unsigned e_machine);
 
 /* Sort and aggregate: instruction rows by samples (then PC), function rows
  * by samples (then name). Call after the last ap_report_add. */

@@ -97,20 +97,24 @@ struct opts {
 	int ext, has_size;
 };
 
-static int parse_opts(struct ctx *c, char **w, int n, int first, struct opts *o)
+/* Which options a statement takes: one it has no field for is refused
+ * rather than ignored (issue 32: nothing given is silently dropped). */
+enum { OPT_EL = 1, OPT_NS = 2, OPT_EXT = 4, OPT_SIZE = 8 };
+
+static int parse_opts(struct ctx *c, char **w, int n, int first, unsigned allowed, struct opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->ns = 1;
 	for (int i = first; i < n; i++) {
 		const char *v;
 		int rc = 0;
-		if (!strcmp(w[i], "ext"))
+		if (!strcmp(w[i], "ext") && (allowed & OPT_EXT))
 			o->ext = 1;
-		else if ((v = kv(w[i], "el")))
+		else if ((v = kv(w[i], "el")) && (allowed & OPT_EL))
 			rc = parse_u64(c, v, &o->el);
-		else if ((v = kv(w[i], "ns")))
+		else if ((v = kv(w[i], "ns")) && (allowed & OPT_NS))
 			rc = parse_u64(c, v, &o->ns);
-		else if ((v = kv(w[i], "size"))) {
+		else if ((v = kv(w[i], "size")) && (allowed & OPT_SIZE)) {
 			rc = parse_u64(c, v, &o->size);
 			o->has_size = 1;
 		} else
@@ -137,10 +141,26 @@ static int st_address(struct ctx *c, char **w, int n, unsigned index)
 	int rc = need(c, n, 2, "pc|tgt|pbt|va|pa ADDRESS [el=N] [ns=N] [ext]");
 	if (!rc)
 		rc = parse_u64(c, w[1], &v);
+	/* el= and ns= are fields of an instruction address (PC, branch
+	 * targets: SPE-5.3.1-18, -19) and ns= of a physical one (SPE-5.3.1-22);
+	 * a data virtual address has TAG there instead (SPE-5.3.1-17). */
+	int ip = index == AP_ADDR_PC || index == AP_ADDR_TARGET || index == AP_ADDR_PREV_TARGET;
+	unsigned allowed = OPT_EXT | (ip ? OPT_EL | OPT_NS : index == AP_ADDR_DATA_PA ? OPT_NS : 0);
 	if (!rc)
-		rc = parse_opts(c, w, n, 2, &o);
+		rc = parse_opts(c, w, n, 2, allowed, &o);
 	if (rc)
 		return rc;
+	/* ADDR is bytes 6:0, address bits [55:0] (SPE-5.3.1-23); byte 7 holds
+	 * NS/EL (SPE-5.3.1-19, -21, -22), so a physical address above bit 55
+	 * does not fit, nor a PC or target whose bits [63:56] are not bit 55
+	 * repeated (a canonical virtual address, as a kernel's 0xffff..., is
+	 * recovered from bits [55:0] by sign extension). A data VA's byte 7 is
+	 * its TAG (SPE-5.3.1-17): all 64 bits are its field. */
+	int canonical = v <= AP_ADDR_MASK || (ip && (v >> 55) == 0x1FF);
+	if ((ip || index == AP_ADDR_DATA_PA) && !canonical)
+		return fail(c, "%s 0x%llx does not fit the Address packet's 56-bit ADDR (bits [55:0]%s; byte 7 "
+		            "holds %s)", w[0], (unsigned long long)v, ip ? ", sign-extended" : "",
+		            ip ? "NS and EL" : "NS");
 	uint64_t payload = v;
 	if (index == AP_ADDR_PC || index == AP_ADDR_TARGET || index == AP_ADDR_PREV_TARGET)
 		payload = ap_addr_ip(v, (unsigned)o.el, (unsigned)o.ns);
@@ -161,7 +181,7 @@ static int st_addr_raw(struct ctx *c, char **w, int n)
 	if (!rc)
 		rc = parse_u64(c, w[2], &v);
 	if (!rc)
-		rc = parse_opts(c, w, n, 3, &o);
+		rc = parse_opts(c, w, n, 3, OPT_EXT, &o);
 	if (rc)
 		return rc;
 	if (index > 31)
@@ -200,7 +220,7 @@ static int st_counter(struct ctx *c, char **w, int n)
 	static const char *const names[] = { "total", "issue", "xlat", NULL }; /* AP_CTR_* */
 	if ((rc = parse_index(c, w[1], names, 31, "counter", &index)))
 		return rc;
-	if ((rc = parse_u64(c, w[2], &v)) || (rc = parse_opts(c, w, n, 3, &o)))
+	if ((rc = parse_u64(c, w[2], &v)) || (rc = parse_opts(c, w, n, 3, OPT_EXT, &o)))
 		return rc;
 	if (v > 0xFFFF)
 		return fail(c, "counter payload %llu does not fit 16 bits", (unsigned long long)v);
@@ -360,14 +380,22 @@ static int st_simple_value(struct ctx *c, char **w, int n, enum ap_pkt_type type
 	if (!rc)
 		rc = parse_u64(c, w[1], &v);
 	if (!rc)
-		rc = parse_opts(c, w, n, 2, &o);
+		rc = parse_opts(c, w, n, 2, type == AP_PKT_DATA_SOURCE ? OPT_SIZE : 0, &o);
 	if (rc)
 		return rc;
 	struct ap_packet p = { .type = (uint8_t)type, .psize = 8, .payload = v };
 	if (type == AP_PKT_DATA_SOURCE) {
+		/* SOURCE is 8 or 16 bits (SPE-5.3.5-5, -6); size=4 and 8 make the
+		 * reserved sizes a decoder must still step over (SPE-5.1.1-3). */
+		if (!o.has_size && v > 0xFFFF)
+			return fail(c, "ds 0x%llx does not fit the Data Source packet's 16-bit SOURCE (size=4 or "
+			            "size=8 for a reserved size)", (unsigned long long)v);
+		if (o.has_size && o.size != 1 && o.size != 2 && o.size != 4 && o.size != 8)
+			return fail(c, "ds size=%llu: must be 1, 2, 4 or 8", (unsigned long long)o.size);
 		p.psize = o.has_size ? (uint8_t)o.size : (v > 0xFF ? 2 : 1);
-		if (p.psize != 1 && p.psize != 2 && p.psize != 4 && p.psize != 8)
-			return fail(c, "ds size=%u: must be 1, 2, 4 or 8", p.psize);
+		if (p.psize < 8 && v >> (8 * p.psize))
+			return fail(c, "ds 0x%llx does not fit size=%u (%u bits)", (unsigned long long)v, p.psize,
+			            8 * p.psize);
 	}
 	return put_packet(c, &p);
 }

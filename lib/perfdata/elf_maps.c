@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfdata/perf_internal.h"
@@ -15,6 +16,21 @@
 #define ELF_PF_W 2u
 #define ELF_PF_R 4u
 #define PAGE 4096ull
+
+/* path opened for reading if it is a regular file, else -1 (errno set): a
+ * FIFO or a device named as a binary would block the open or the reads. */
+static int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+		int e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
 
 static int read_at(int fd, void *buf, size_t n, uint64_t off)
 {
@@ -27,9 +43,10 @@ static int load_maps(const char *path, struct ap_perf_elf_map *maps, size_t cap,
 {
 	if (err)
 		memset(err, 0, sizeof(*err));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	if (fd < 0)
-		return pd_fail(err, AP_ERR_IO, 0, 0, "ELF", "cannot open: %s", strerror(errno));
+		return pd_fail(err, AP_ERR_IO, 0, 0, "ELF", "cannot open: %s",
+		               errno == EINVAL ? "not a regular file (a FIFO, socket or device)" : strerror(errno));
 	uint8_t eh[64];
 	int rc = 0, n = 0;
 	if (read_at(fd, eh, sizeof(eh), 0) || memcmp(eh, "\177ELF", 4)) {
@@ -87,7 +104,7 @@ int ap_perf_elf_load_maps(const char *path, struct ap_perf_elf_map *maps, size_t
 
 int ap_perf_elf_is_aarch64(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	if (fd < 0)
 		return 0;
 	unsigned char h[20];
@@ -115,7 +132,7 @@ struct phdrs {
  * a file, or program headers too small to read). */
 static int open_phdrs(const char *path, struct phdrs *h)
 {
-	h->fd = open(path, O_RDONLY | O_CLOEXEC);
+	h->fd = open_regular(path);
 	if (h->fd < 0)
 		return -AP_ERR_IO;
 	unsigned char eh[64];

@@ -150,7 +150,7 @@ static int has_section(Elf *elf, Elf64_Word type)
 }
 
 /* A stripped file's debug file, opened into b (nothing when none). */
-static void open_debug_file(struct report_binary *b, const struct ap_report *r)
+static void open_debug_file(struct report_binary *b, const struct ap_report *r, char *warn, size_t warn_cap)
 {
 	const char *dirs[64];
 	size_t n = 0;
@@ -158,16 +158,12 @@ static void open_debug_file(struct report_binary *b, const struct ap_report *r)
 		dirs[n++] = r->debug_dirs[i];
 	dirs[n++] = "/usr/lib/debug";
 	char found[4096];
-	if (!report_find_debug_file(b->elf, b->path, dirs, n, found, sizeof(found)))
+	unsigned machine = r ? r->elf_machine : EM_AARCH64;
+	if (!report_find_debug_file(b->elf, b->path, machine, dirs, n, found, sizeof(found), warn, warn_cap))
 		return;
-	b->debug_fd = open(found, O_RDONLY);
-	if (b->debug_fd < 0)
-		return;
-	b->debug_elf = elf_begin(b->debug_fd, ELF_C_READ_MMAP, NULL);
-	if (!b->debug_elf) {
-		close(b->debug_fd);
-		b->debug_fd = -1;
-	}
+	char why[400];
+	if (report_elf_open(found, machine, &b->debug_fd, &b->debug_elf, why, sizeof(why)) < 0)
+		snprintf(warn, warn_cap, "%s: %s; not used as a debug file", found, why);
 }
 
 /* The functions no symbol names (a stripped file's): added to syms and
@@ -212,31 +208,32 @@ static int open_binary(struct report_binary **out, const struct ap_report *r, co
 		err_msg = dummy;
 		err_len = sizeof(dummy);
 	}
-	elf_version(EV_CURRENT);
+	err_msg[0] = 0;
 	struct report_binary *b = calloc(1, sizeof(*b));
 	if (!b) {
 		snprintf(err_msg, err_len, "out of memory");
 		return -AP_ERR_NOMEM;
 	}
 	b->bias = load_bias;
-	b->debug_fd = -1;
+	b->fd = b->debug_fd = -1;
 	b->path = strdup(path);
-	b->fd = open(path, O_RDONLY);
-	if (b->fd < 0 || !b->path) {
-		snprintf(err_msg, err_len, "%s: %s", path, b->path ? "cannot open" : "out of memory");
-		int rc = b->path ? -AP_ERR_IO : -AP_ERR_NOMEM;
+	if (!b->path) {
+		snprintf(err_msg, err_len, "%s: out of memory", path);
+		report_binary_free(b);
+		return -AP_ERR_NOMEM;
+	}
+	char why[400];
+	unsigned machine = r ? r->elf_machine : EM_AARCH64;
+	int rc = report_elf_open(path, machine, &b->fd, &b->elf, why, sizeof(why));
+	if (rc < 0) {
+		snprintf(err_msg, err_len, "%s: %s", path, why);
 		report_binary_free(b);
 		return rc;
 	}
-	b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
-	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF || gelf_getclass(b->elf) != ELFCLASS64) {
-		snprintf(err_msg, err_len, "%s: not a 64-bit ELF file", path);
-		report_binary_free(b);
-		return -AP_ERR_FORMAT;
-	}
-	/* Stripped (no full symbol table): the debug file's, when found. */
+	/* Stripped (no full symbol table): the debug file's, when found; one
+	 * found but refused leaves its warning in err_msg. */
 	if (!has_section(b->elf, SHT_SYMTAB))
-		open_debug_file(b, r);
+		open_debug_file(b, r, err_msg, err_len);
 	int got = read_symbols(b, b->elf, SHT_SYMTAB);
 	if (got == 0 && b->debug_elf)
 		got = read_symbols(b, b->debug_elf, SHT_SYMTAB);
@@ -285,6 +282,11 @@ static int open_binary(struct report_binary **out, const struct ap_report *r, co
 	b->cs_ok = cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &b->cs) == CS_ERR_OK;
 	*out = b;
 	return 0;
+}
+
+void ap_report_set_elf_machine(struct ap_report *r, unsigned e_machine)
+{
+	r->elf_machine = e_machine;
 }
 
 int ap_report_add_debug_dir(struct ap_report *r, const char *dir)

@@ -16,6 +16,7 @@ int ap_report_create(struct ap_report **out)
 		return -AP_ERR_NOMEM;
 	r->cap = 1024;
 	r->lines.ds_enc = AP_DS_ENC_NEOVERSE;
+	r->elf_machine = 183; /* EM_AARCH64 */
 	r->pcs = calloc(r->cap, sizeof(*r->pcs));
 	r->idx = calloc(r->cap, sizeof(*r->idx));
 	if (!r->pcs || !r->idx) {

@@ -46,9 +46,19 @@ long report_fde_functions(const uint8_t *hdr, size_t hdr_len, uint64_t hdr_addr,
                           uint64_t eh_addr, struct report_extent *out, size_t cap);
 
 /* debug_file.c: the separate debug file of the ELF file at path (build ID
- * under each of dirs, then .gnu_debuglink), its path in out; 1 if found. */
-int report_find_debug_file(Elf *elf, const char *path, const char *const *dirs, size_t n_dirs, char *out,
-                           size_t cap);
+ * under each of dirs, then .gnu_debuglink), its path in out; 1 if found.
+ * A candidate that is there but cannot be used (report_elf_open refuses
+ * it) is skipped, and why goes to warn (warn_cap bytes; left as is if none). */
+int report_find_debug_file(Elf *elf, const char *path, unsigned machine, const char *const *dirs, size_t n_dirs,
+                           char *out, size_t cap, char *warn, size_t warn_cap);
+
+/* elf_open.c: open path as an ELF file the report may read: a regular file
+ * (opened without blocking), a 64-bit ELF of machine (0: any) whose section
+ * headers and sections lie inside the file. 0 with *fd_out and *elf_out
+ * set; else -AP_ERR_IO (cannot open, or not a regular file) or
+ * -AP_ERR_FORMAT (not such an ELF file), and why (cap bytes) says why,
+ * without the path. */
+int report_elf_open(const char *path, unsigned machine, int *fd_out, Elf **elf_out, char *why, size_t cap);
 
 /* kallsyms.c: the kernel's functions (ap_report_load_kallsyms). */
 struct report_kernel_symbol {
@@ -207,6 +217,7 @@ struct ap_report {
 	struct report_branches branches;
 	/* Where separate debug files are looked for (ap_report_add_debug_dir),
 	 * then /usr/lib/debug. */
+	unsigned elf_machine; /* ap_report_set_elf_machine: EM_AARCH64, or 0 for any */
 	char **debug_dirs;
 	size_t n_debug_dirs;
 	int finished;

@@ -71,4 +71,49 @@ TEST(errors_name_the_line)
 	check_error("addr 40 1", 1, "0-31");
 }
 
-TEST_MAIN(CASE(statements), CASE(errors_name_the_line))
+/* Every value must fit its packet field (issue 32: encode truncated what did
+ * not), each field from the packet formats of spec/002 5.3, the line named. */
+TEST(values_that_do_not_fit_their_field)
+{
+	/* Address packet (5.3.1): ADDR is bits [55:0] (SPE-5.3.1-23); byte 7 is
+	 * NS and EL of an instruction address (SPE-5.3.1-18, SPE-5.3.1-19,
+	 * SPE-5.3.1-21) and NS of a physical one (SPE-5.3.1-22). */
+	check_error("end\npc 0x100000000000000\n", 2, "does not fit the Address packet's 56-bit ADDR");
+	check_error("tgt 0x0100000000000000", 1, "56-bit ADDR");
+	check_error("pbt 0x8000000000000000", 1, "56-bit ADDR");
+	check_error("pa 0x100000000000000", 1, "56-bit ADDR");
+	check_error("pa 0xffff800000000000", 1, "56-bit ADDR"); /* no sign extension for a PA */
+	/* A canonical (sign-extended) VA fits: the kernel's half. */
+	check_asm("pc 0xffff800010000000 el=1\n",
+	          (const uint8_t[]){ 0xb0, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0xff, 0xa0 }, 9);
+	check_asm("pa 0xffffffffffffff ns=0\n",
+	          (const uint8_t[]){ 0xb3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00 }, 9);
+	/* A data VA's byte 7 is its TAG (SPE-5.3.1-17): all 64 bits fit, and it
+	 * has no EL or NS field. */
+	check_asm("va 0xff00000000001000\n",
+	          (const uint8_t[]){ 0xb2, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff }, 9);
+	check_error("va 0x1000 el=1", 1, "unexpected 'el=1'");
+	check_error("va 0x1000 ns=0", 1, "unexpected 'ns=0'");
+	/* Data Source (5.3.5): SOURCE is 8 or 16 bits (SPE-5.3.5-5); a size
+	 * given must hold the value. */
+	check_error("ds 0x10000 size=1", 1, "does not fit size=1 (8 bits)");
+	check_error("ds 0x100 size=1", 1, "does not fit size=1");
+	check_error("ds 0x10000 size=2", 1, "does not fit size=2 (16 bits)");
+	check_error("ds 0x10000", 1, "16-bit SOURCE");
+	check_error("ds 0x100000000 size=4", 1, "does not fit size=4");
+	check_asm("ds 0x10000 size=4\n", (const uint8_t[]){ 0x63, 0x00, 0x00, 0x01, 0x00 }, 5);
+	check_asm("ds 0x1ff\n", (const uint8_t[]){ 0x53, 0xff, 0x01 }, 3);
+	/* Counter (5.3.4): a 16-bit payload (SPE-5.3.4-1); Context (5.3.3): 32
+	 * bits (SPE-5.3.3-6); Events: the size given (SPE-5.1.1-2). */
+	check_error("lat total 0x10000", 1, "does not fit 16 bits");
+	check_error("ctx el1 0x100000000", 1, "does not fit 32 bits");
+	check_error("ev e16 size=2", 1, "do not fit");
+	/* Options a packet has no field for are refused, not dropped: a
+	 * Timestamp is 64 bits (SPE-5.3.10-3), a Counter has no EL. */
+	check_error("ts 5 size=1", 1, "unexpected 'size=1'");
+	check_error("lat total 5 el=1", 1, "unexpected 'el=1'");
+	check_error("ds 5 ns=0", 1, "unexpected 'ns=0'");
+	check_error("addr 3 0x10 el=1", 1, "unexpected 'el=1'");
+}
+
+TEST_MAIN(CASE(statements), CASE(errors_name_the_line), CASE(values_that_do_not_fit_their_field))

@@ -143,6 +143,31 @@ names = [f["function"] for f in r["functions"]]
 assert sys.argv[2] in names and "sum_bytes" not in names, names
 PY
 
+# 3b. A debug file at the build-ID path that is not an AArch64 ELF file (the
+# host's own x86-64 armprof), one cut short, or a FIFO: refused with a warning
+# naming it and why, never waited on; the functions keep their sub_ names
+# (issue 32).
+dbgfile="dbg/.build-id/${id:0:2}/${id:2}.debug"
+for kind in host cut fifo; do
+  rm -f "$dbgfile"
+  case $kind in
+    host) cp "$armprof" "$dbgfile"; why="not AArch64" ;;
+    cut) head -c 4000 full.debug > "$dbgfile"; why="past the end of the file" ;;
+    fifo) mkfifo "$dbgfile"; why="not a regular file" ;;
+  esac
+  timeout 20 "$armprof" report --binary stripped --debug-dir "$work/dbg" --format json -o refused.json prof.raw \
+    2> refused.err || fail "debug file ($kind): exit $?, $(cat refused.err)"
+  grep -q "warning: $work/dbg/.build-id/.*\.debug: .*$why.*not used as a debug file" refused.err ||
+    fail "debug file ($kind): no warning naming it: $(cat refused.err)"
+  python3 - refused.json "$sub_sum" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = [f["function"] for f in r["functions"]]
+assert sys.argv[2] in names and "sum_bytes" not in names, names
+PY
+done
+rm -f "$dbgfile"
+
 # 4. By .gnu_debuglink: the debug file in the program's .debug/ directory.
 mkdir -p linked/.debug
 aarch64-linux-gnu-objcopy --add-gnu-debuglink=full.debug stripped linked/prog

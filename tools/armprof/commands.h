@@ -7,7 +7,8 @@
 enum {
 	EXIT_OK = 0,
 	EXIT_DATA_ERROR = 1, /* input held errors / an expectation failed */
-	EXIT_USAGE = 2,      /* usage, configuration or I/O error */
+	EXIT_USAGE = 2,      /* usage, configuration or I/O error (a --binary that cannot be used:
+	                      * docs/outputs.md, "Program files") */
 };
 
 #define AP_COMMAND(name)                          \

@@ -82,3 +82,25 @@ int cli_no_record_stop(const char *cmd, const char *path, const struct ap_decode
 	        cmd, path, CLI_NO_RECORD_LIMIT >> 20);
 	return 1;
 }
+
+int cli_not_spe_data(const char *cmd, const char *path, const struct ap_decoder *dec)
+{
+	const struct ap_decoder_stats *st = ap_decoder_stats(dec);
+	if (!st->bytes)
+		return 0;
+	if (!st->records) {
+		fprintf(stderr, "armprof %s: %s: %llu bytes and not one SPE record (%s): not SPE data\n", cmd, path,
+		        (unsigned long long)st->bytes,
+		        st->pad_bytes + st->align_bytes == st->bytes ? "padding only" : "no End or Timestamp packet");
+		return 1;
+	}
+	if (st->records_with_errors > st->records / 2) {
+		fprintf(stderr, "armprof %s: %s: %llu of its %llu records hold bytes that are no SPE packet (%llu "
+		        "undefined headers, %llu reserved values, %llu records cut short): not SPE data\n", cmd, path,
+		        (unsigned long long)st->records_with_errors, (unsigned long long)st->records,
+		        (unsigned long long)st->unknown_packets, (unsigned long long)st->reserved_packets,
+		        (unsigned long long)(st->truncated_records + st->forced_records));
+		return 1;
+	}
+	return 0;
+}

@@ -27,5 +27,14 @@ int cli_read_all(const char *cmd, const char *path, uint8_t **data, size_t *len)
  * ...; stopping" when dec has read CLI_NO_RECORD_LIMIT bytes without a
  * record; else 0. Called once per chunk fed. */
 int cli_no_record_stop(const char *cmd, const char *path, const struct ap_decoder *dec);
+/* At the end of a raw input that is to be written as SPE data (convert):
+ * 1 after printing "armprof CMD: PATH: ... not SPE data" when it is not a
+ * stream of SPE records, whatever its size: bytes but not one record
+ * (records end with an End or Timestamp packet, SPE-5.1.2-1: zeros are
+ * Padding only), or more than half of its records holding a header byte
+ * that encodes no packet (SPE-5.1.1-3, SPE-5.1.4-4), a reserved value, or
+ * cut short (random bytes, text, an ELF file); else 0. An empty input is
+ * left to the caller (a warning). */
+int cli_not_spe_data(const char *cmd, const char *path, const struct ap_decoder *dec);
 
 #endif

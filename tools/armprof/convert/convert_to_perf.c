@@ -11,6 +11,7 @@
 
 #include "armprof/decode.h"
 #include "armprof/perfdata.h"
+#include "armprof/report.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "convert_opts.h"
@@ -66,15 +67,27 @@ static int on_record_end(void *ctx, const struct ap_record *rec)
 static int write_mmaps(struct ap_perf_writer *w, const struct convert_opts *o)
 {
 	struct ap_perf_elf_map maps[16];
-	struct ap_error_ctx err;
+	struct ap_error_ctx err = { 0 };
+	/* The binary is taken as report and decode take it (an AArch64 ELF file
+	 * that reads whole, a regular file), and refused as they refuse it:
+	 * a --binary that cannot be used is a usage error, exit 2. */
+	struct ap_report *check = NULL;
+	int rc = ap_report_create(&check);
+	if (rc == 0)
+		rc = ap_report_load_binary(check, o->binary, 0, &err);
+	ap_report_destroy(check);
+	if (rc < 0) {
+		fprintf(stderr, "armprof convert: --binary: %s\n", err.message[0] ? err.message : ap_errstr(rc));
+		return EXIT_USAGE;
+	}
 	int n = ap_perf_elf_exec_maps(o->binary, maps, 16, &err);
 	if (n < 0) {
-		fprintf(stderr, "armprof convert: %s: %s\n", o->binary, err.message);
-		return n == -AP_ERR_IO ? EXIT_USAGE : EXIT_DATA_ERROR;
+		fprintf(stderr, "armprof convert: --binary: %s: %s\n", o->binary, err.message);
+		return EXIT_USAGE;
 	}
 	if (n == 0) {
-		fprintf(stderr, "armprof convert: %s: no executable segment\n", o->binary);
-		return EXIT_DATA_ERROR;
+		fprintf(stderr, "armprof convert: --binary: %s: no executable segment\n", o->binary);
+		return EXIT_USAGE;
 	}
 	/* perf opens the file named in the MMAP2 record: give an absolute path */
 	char full[PATH_MAX];
@@ -176,9 +189,15 @@ int convert_raw_to_perf(const struct convert_opts *o)
 			ap_decoder_config_init(&dc);
 			dc.on_record = on_record_end;
 			dc.ctx = &s;
+			/* the later architecture's packets are SPE data too */
+			dc.spe_later = 1;
 			struct ap_decoder dec;
 			ap_decoder_init(&dec, &dc);
 			rc = pump(&s, in, &dec);
+			/* Bytes that are no SPE stream are refused whatever their
+			 * length (the output is removed), as the 64 MiB stop does. */
+			if (!rc && cli_not_spe_data("convert", o->in, &dec))
+				rc = EXIT_DATA_ERROR;
 			if (!rc && !ap_decoder_stats(&dec)->bytes)
 				fprintf(stderr, "armprof convert: %s: warning: the input is empty: a perf.data without "
 				        "SPE data\n", o->in);

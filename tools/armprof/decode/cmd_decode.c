@@ -101,6 +101,8 @@ static struct ap_report *load_symbols(const char *path, uint64_t bias)
 		ap_report_destroy(r);
 		return NULL;
 	}
+	if (err.message[0]) /* a debug file found but refused */
+		fprintf(stderr, "armprof decode: warning: %s\n", err.message);
 	return r;
 }
 

@@ -125,15 +125,27 @@ static void load_library(struct report_run *run, const char *path, const char *n
 	struct ap_error_ctx msg = { 0 };
 	if (ap_report_load_library_named(run->rep, path, name, bias, &msg) < 0)
 		fprintf(stderr, "armprof report: warning: %s (its functions are left unnamed)\n", msg.message);
+	else if (msg.message[0]) /* a debug file found but refused */
+		fprintf(stderr, "armprof report: warning: %s\n", msg.message);
 }
 
-static int load_binary(struct report_run *run, struct report_view *view, const char *binary, uint64_t bias)
+/* The binary --binary names (named: a usage error, exit 2, if it cannot be
+ * used, as in decode and convert), or one FILE.meta or the perf.data's
+ * mappings name (a warning, and its PCs stay unnamed: binary emptied). */
+static int load_binary(struct report_run *run, struct report_view *view, char *binary, uint64_t bias, int named)
 {
 	struct ap_error_ctx msg = { 0 };
 	if (ap_report_load_binary(run->rep, binary, bias, &msg) < 0) {
-		fprintf(stderr, "armprof report: %s\n", msg.message);
-		return EXIT_USAGE;
+		if (named) {
+			fprintf(stderr, "armprof report: --binary: %s\n", msg.message);
+			return EXIT_USAGE;
+		}
+		fprintf(stderr, "armprof report: warning: %s (its functions are left unnamed)\n", msg.message);
+		binary[0] = 0;
+		return 0;
 	}
+	if (msg.message[0]) /* a debug file found but refused */
+		fprintf(stderr, "armprof report: warning: %s\n", msg.message);
 	view->binary = binary;
 	view->load_bias = bias;
 	return 0;
@@ -169,7 +181,7 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 		struct meta_libraries *libs = calloc(1, sizeof(*libs));
 		if (libs)
 			report_binary_from_mmaps(ap_perf_info(in.reader), how, binary, cap, &bias, libs);
-		if (binary[0] && (rc = load_binary(run, view, binary, bias)) != 0) {
+		if (binary[0] && (rc = load_binary(run, view, binary, bias, 0)) != 0) {
 			free(libs);
 			perf_input_close(&in, NULL);
 			return rc;
@@ -329,7 +341,7 @@ static int load_report(const char *input, const struct load_opts *lo, struct rep
 		        "looking for the programs the perf.data names instead (--symfs, ~/.debug)");
 		binary[0] = 0;
 	}
-	if (binary[0] && load_binary(run, view, binary, bias) != 0) {
+	if (binary[0] && load_binary(run, view, binary, bias, lo->binary[0] != 0) != 0) {
 		ap_report_destroy(run->rep);
 		free(libs);
 		return EXIT_USAGE;

@@ -67,17 +67,55 @@ static void sources_text(const struct ap_report_stats *s, char *buf, size_t cap)
 	}
 }
 
-void report_json_string(FILE *out, const char *s)
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * form, no surrogate, nothing above U+10FFFF), or 0 if s[0] starts none. */
+static size_t utf8_length(const unsigned char *s)
 {
+	unsigned char c = s[0];
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xBF; /* the second byte's range */
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF) {
+		n = 3;
+		lo = c == 0xE0 ? 0xA0 : 0x80; /* overlong */
+		hi = c == 0xED ? 0x9F : 0xBF; /* surrogates */
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		n = 4;
+		lo = c == 0xF0 ? 0x90 : 0x80; /* overlong */
+		hi = c == 0xF4 ? 0x8F : 0xBF; /* above U+10FFFF */
+	} else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF) /* the NUL ending s stops here too */
+			return 0;
+	return n;
+}
+
+void report_json_string(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
 	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
+	while (*s) {
+		unsigned char c = *s;
+		size_t n = utf8_length(s);
+		if (!n) { /* a byte of no UTF-8 character: U+FFFD, a strict parser's reading */
+			fputs("\\ufffd", out);
+			s++;
+		} else if (c == '"' || c == '\\') {
 			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
+			s++;
+		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
+			s++;
+		} else {
+			fwrite(s, 1, n, out);
+			s += n;
+		}
 	}
 	fputc('"', out);
 }

@@ -48,6 +48,11 @@ void report_text_row(FILE *out, const struct ap_report_row *row, const struct ap
 double report_share(uint64_t n, uint64_t total);
 /* The statistics columns of a row, blank (a row without samples). */
 void report_text_blank(FILE *out);
+/* s as a JSON string, quotes included: the one escaping of every name the
+ * JSON report and the HTML page's data carry (file, symbol, library names
+ * are bytes, not always UTF-8). '"', '\\' and controls escaped; each byte
+ * that begins no well-formed UTF-8 character (RFC 3629) becomes \ufffd, the
+ * replacement character, so that a strict parser takes the output. */
 void report_json_string(FILE *out, const char *s);
 void report_json_stats(FILE *out, const struct ap_report_stats *s, const struct ap_report_stats *t);
 void report_csv_field(FILE *out, const char *s);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_inputs.h"
+#include "cli_io.h"
 #include "commands.h"
 #include "sim.h"
 
@@ -35,41 +35,6 @@ static void list_config(FILE *out)
 	}
 }
 
-/* Read a whole file (or stdin for "-"); NULL with errno set on failure. */
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!f)
-		return NULL;
-	cli_input_note(path); /* mem save must not overwrite it */
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (n < cap) {
-			if (ferror(f)) {
-				free(buf);
-				buf = NULL;
-				errno = EIO;
-			}
-			break;
-		}
-		char *bigger = realloc(buf, cap * 2);
-		if (!bigger) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = bigger;
-		cap *= 2;
-	}
-	if (f != stdin)
-		fclose(f);
-	*len = n;
-	return buf;
-}
-
 static int apply_config(const char *where, struct ap_config *cfg, char *kv)
 {
 	char *eq = strchr(kv, '=');
@@ -89,11 +54,12 @@ static int apply_config(const char *where, struct ap_config *cfg, char *kv)
 static int apply_config_file(const char *path, struct ap_config *cfg)
 {
 	size_t len;
-	char *text = read_all(path, &len);
-	if (!text) {
-		fprintf(stderr, "armprof sim: %s: %s\n", path, strerror(errno));
+	/* cli_read_all: the one whole-file read, which names a directory or
+	 * an unreadable file (and prints why). */
+	uint8_t *bytes;
+	if (cli_read_all("sim", path, &bytes, &len) != 0)
 		return EXIT_USAGE;
-	}
+	char *text = (char *)bytes;
 	int rc = 0;
 	unsigned line = 0;
 	for (char *p = text, *end = text + len; p < end && !rc;) {
@@ -158,12 +124,12 @@ int cmd_sim(int argc, char **argv)
 		return rc;
 	}
 	size_t len;
-	char *text = read_all(script, &len);
-	if (!text) {
-		fprintf(stderr, "armprof sim: %s: %s\n", script, strerror(errno));
+	uint8_t *bytes;
+	if (cli_read_all("sim", script, &bytes, &len) != 0) {
 		sim_fini(&s);
 		return EXIT_USAGE;
 	}
+	char *text = (char *)bytes;
 	rc = sim_run_buffer(&s, script, text, len);
 	free(text);
 	fflush(stdout);
