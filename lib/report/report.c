@@ -232,7 +232,8 @@ static int sort_pcs(struct ap_report *r, enum ap_report_key key)
 	}
 	sort_report = r;
 	sort_keys = keys;
-	qsort(r->order, r->n_order, sizeof(*r->order), cmp_pcs);
+	if (r->n_order) /* order is NULL before the first PC, which qsort must not get */
+		qsort(r->order, r->n_order, sizeof(*r->order), cmp_pcs);
 	free(keys);
 	return 0;
 }
@@ -265,9 +266,8 @@ void ap_report_sort(struct ap_report *r, enum ap_report_key key)
 	if (!r->finished)
 		return;
 	sort_key = key;
-	r->key = key;
 	drop_all_rows(r);
-	if (sort_pcs(r, key) < 0) /* without memory, the ranking by samples is kept */
+	if (sort_pcs(r, key) < 0) /* without memory for the keys: ranked by samples */
 		sort_pcs(r, AP_REPORT_BY_SAMPLES);
 	qsort(r->fn_rows, r->n_fn_rows, sizeof(*r->fn_rows), cmp_rows);
 	report_stacks_sort(&r->stacks, key);

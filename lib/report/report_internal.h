@@ -283,7 +283,6 @@ struct ap_report {
 	struct report_function *fns;
 	size_t n_fns;
 	struct ap_report_row *all_rows; /* ap_report_instructions: made on the first call */
-	enum ap_report_key key; /* of the last ap_report_sort */
 	struct ap_report_stats totals;
 	uint64_t records;
 	uint64_t ctx_from[2]; /* records whose thread came from CONTEXTIDR_EL1, _EL2 */
