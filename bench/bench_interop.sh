@@ -10,8 +10,8 @@
 # (default 3; 1 above 200 MiB), peak RSS (/usr/bin/time %M) that run's.
 # A perf command whose 16 MiB time, scaled, passes MAX_FULL seconds
 # (default 300) is extrapolated, marked so, its RSS not measured; a
-# report whose rows would not fit in the memory available (about 1.2 KiB a
-# distinct PC) is skipped, said so.
+# report whose PCs would not fit in the memory available (about 100 bytes a
+# distinct PC for armprof, 2 KiB for perf report) is skipped, said so.
 # Usage: bash bench/bench_interop.sh BUILD_DIR ["80 800"] ["250000 2000000 20000000"]
 set -euo pipefail
 B=${1:-build}
@@ -86,15 +86,19 @@ done
 
 for n in $PCS; do
 	avail=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
-	if [ $((n * 12 / 10)) -gt $((avail / 2)) ]; then
-		echo "armprof report, $n distinct PCs: skipped (about $((n * 12 / 10 / 1024)) MiB of rows; $((avail / 1024)) MiB available)"
+	if [ $((n / 10)) -gt $((avail / 2)) ]; then
+		echo "armprof report, $n distinct PCs: skipped (about $((n / 10 / 1024)) MiB; $((avail / 1024)) MiB available)"
 		continue
 	fi
 	"$B/tests/report/pcs_gen" "$tmp/pcs.spe" "$n" "$n"
 	"$B/armprof" convert --to perf "$tmp/pcs.spe" "$tmp/pcs.data" 2> /dev/null
 	t=$(run 1 "$B/armprof" report "$tmp/pcs.data")
 	row "armprof report ($n distinct PCs, $n records)" "$t"
-	row "perf report --stdio ($n distinct PCs)" "$(run 1 "$PERF" report --stdio -i "$tmp/pcs.data")" "${t% *}"
+	if [ $((n * 2)) -gt $((avail / 2)) ]; then
+		echo "perf report --stdio, $n distinct PCs: skipped (about $((n * 2 / 1024)) MiB; $((avail / 1024)) MiB available)"
+	else
+		row "perf report --stdio ($n distinct PCs)" "$(run 1 "$PERF" report --stdio -i "$tmp/pcs.data")" "${t% *}"
+	fi
 	rm -f "$tmp/pcs.spe" "$tmp/pcs.data"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

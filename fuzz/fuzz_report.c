@@ -19,9 +19,10 @@
 static int on_record(void *ctx, const struct ap_record *r)
 {
 	/* A record with a PC gets a stack [PC, ...] of 1 to 5 frames from its
-	 * own fields (repeated frames too: recursion), one without a PC none. */
+	 * own fields (repeated frames too: recursion), or none given (its
+	 * stack [PC], which the PC table keeps); one without a PC none. */
 	uint64_t frames[5] = { r->pc, r->target, r->vaddr, r->target, r->paddr };
-	size_t n = r->has & AP_HAS_PC ? 1 + r->offset % 5 : 0;
+	size_t n = r->has & AP_HAS_PC ? r->offset % 6 : 0;
 	if (ap_report_add_stack(ctx, r, frames, n) < 0)
 		abort(); /* only out of memory, which these sizes never reach */
 	return 0;

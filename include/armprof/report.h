@@ -199,6 +199,18 @@ AP_API uint64_t ap_report_key_count(const struct ap_report_stats *s, enum ap_rep
 AP_API void ap_report_sort(struct ap_report *r, enum ap_report_key key);
 AP_API const struct ap_report_stats *ap_report_totals(const struct ap_report *r);
 AP_API uint64_t ap_report_records(const struct ap_report *r);
+/* The instruction rows, one per distinct PC, ranked. The report keeps a
+ * PC's statistics compact (tens of bytes); a row is made whole when asked
+ * for: ap_report_instruction fills row (its name and binary strings the
+ * report's) with the one ranked i (0: first), for 0 <= i <
+ * ap_report_instruction_count; 0, or -AP_ERR_INVALID (i out of range, or
+ * before ap_report_finish). */
+AP_API size_t ap_report_instruction_count(const struct ap_report *r);
+AP_API int ap_report_instruction(const struct ap_report *r, size_t i, struct ap_report_row *row);
+/* Every instruction row at once, made whole on the first call (about 1 KiB
+ * a row: for a report of many PCs, ap_report_instruction one at a time);
+ * valid until the next ap_report_add*, ap_report_finish, ap_report_sort
+ * or ap_report_destroy. Returns how many (0 without memory for them). */
 AP_API size_t ap_report_instructions(const struct ap_report *r, const struct ap_report_row **rows);
 AP_API size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row **rows);
 /* One row per thread, by the records' Context packet (spec/002 5.3.3):
@@ -361,7 +373,9 @@ AP_API size_t ap_report_inclusive(const struct ap_report *r, const struct ap_rep
  * with capstone; 0 or -AP_ERR_UNSUPPORTED (no binary, not in it). */
 AP_API int ap_report_disassemble(const struct ap_report *r, uint64_t pc, char *buf, size_t cap);
 
-/* The statistics of the samples at pc, or NULL when none is there. */
+/* The statistics of the samples at pc, or NULL when none is there. Made
+ * whole from the compact per-PC state: valid until the next call on the
+ * same thread. */
 AP_API const struct ap_report_stats *ap_report_pc_stats(const struct ap_report *r, uint64_t pc);
 /* Where the function called name is, in runtime addresses: [*start,
  * *start + *size), in the binary, a loaded library or the kernel

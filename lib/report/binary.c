@@ -373,16 +373,16 @@ static const struct report_binary *binary_of(const struct ap_report *r, uint64_t
 static uint64_t samples_in(const struct ap_report *r, uint64_t start, uint64_t size)
 {
 	uint64_t n = 0;
-	if (size / 4 > r->n) {
-		for (size_t i = 0; i < r->n; i++)
-			if (r->acc[i].addr - start < size)
-				n += r->acc[i].stats.samples;
+	if (size / 4 > r->pcs.n) {
+		for (size_t i = 0; i < r->pcs.n; i++)
+			if (r->pcs.v[i].pc - start < size)
+				n += report_pcs_samples(&r->pcs, i);
 		return n;
 	}
 	uint64_t first = start & ~(uint64_t)3, count = (size + (start - first) + 3) / 4;
 	for (uint64_t k = 0; k < count; k++) {
-		const struct ap_report_stats *s = ap_report_pc_stats(r, first + 4 * k);
-		n += s ? s->samples : 0;
+		long i = report_pcs_find(&r->pcs, first + 4 * k);
+		n += i >= 0 ? report_pcs_samples(&r->pcs, (size_t)i) : 0;
 	}
 	return n;
 }

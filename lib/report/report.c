@@ -1,7 +1,8 @@
-/* The report accumulator: records -> per-PC statistics (a row per PC,
- * found by an open-addressing index that doubles when half full, so
- * adding a record allocates only on growth), then rows per instruction
- * (the same rows, named and sorted in place) and per function. */
+/* The report accumulator: records -> per-PC statistics (compact: pcs.c),
+ * per thread and in total, then at ap_report_finish the function rows
+ * (functions.c) and the ranking of the PCs; an instruction row is made
+ * whole only when it is asked for (ap_report_instruction), so that the
+ * memory per distinct PC stays tens of bytes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,12 +15,9 @@ int ap_report_create(struct ap_report **out)
 	struct ap_report *r = calloc(1, sizeof(*r));
 	if (!r)
 		return -AP_ERR_NOMEM;
-	r->cap = 1024;
 	r->lines.ds_enc = AP_DS_ENC_NEOVERSE;
 	r->elf_machine = 183; /* EM_AARCH64 */
-	r->pcs = calloc(r->cap, sizeof(*r->pcs));
-	r->idx = calloc(r->cap, sizeof(*r->idx));
-	if (!r->pcs || !r->idx) {
+	if (report_pcs_init(&r->pcs) < 0) {
 		ap_report_destroy(r);
 		return -AP_ERR_NOMEM;
 	}
@@ -31,9 +29,10 @@ void ap_report_destroy(struct ap_report *r)
 {
 	if (!r)
 		return;
-	free(r->pcs);
-	free(r->idx);
-	free(r->acc);
+	report_pcs_free(&r->pcs);
+	free(r->order);
+	free(r->fns);
+	free(r->all_rows);
 	free(r->fn_rows);
 	free(r->thread_rows);
 	free(r->thread_index);
@@ -53,70 +52,6 @@ static size_t slot_of(uint64_t pc, size_t mask)
 {
 	uint64_t h = (pc >> 2) * 0x9E3779B97F4A7C15ull;
 	return (size_t)(h >> 32) & mask;
-}
-
-/* The index slot of pc: where its row is, or the empty slot where it goes. */
-static size_t pc_slot(const struct ap_report *r, uint64_t pc)
-{
-	size_t mask = r->cap - 1, i = slot_of(pc, mask);
-	while (r->idx[i] && r->pcs[i] != pc)
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* Index the rows (after growth, or when the rows were sorted). */
-static void index_rows(struct ap_report *r)
-{
-	memset(r->idx, 0, r->cap * sizeof(*r->idx));
-	for (size_t k = 0; k < r->n; k++) {
-		size_t i = pc_slot(r, r->acc[k].addr);
-		r->pcs[i] = r->acc[k].addr;
-		r->idx[i] = (uint32_t)(k + 1);
-	}
-}
-
-static int grow_index(struct ap_report *r)
-{
-	size_t cap = r->cap * 2;
-	uint64_t *pcs = malloc(cap * sizeof(*pcs));
-	uint32_t *idx = malloc(cap * sizeof(*idx));
-	if (!pcs || !idx) {
-		free(pcs);
-		free(idx);
-		return -AP_ERR_NOMEM;
-	}
-	free(r->pcs);
-	free(r->idx);
-	r->pcs = pcs;
-	r->idx = idx;
-	r->cap = cap;
-	index_rows(r);
-	return 0;
-}
-
-/* A new row for pc, at index slot i. Returns the row, or NULL. */
-static struct ap_report_row *new_row(struct ap_report *r, uint64_t pc)
-{
-	if (r->n == UINT32_MAX - 1)
-		return NULL;
-	if ((r->n + 1) * 2 > r->cap && grow_index(r) < 0)
-		return NULL;
-	if (r->n == r->cap_acc) {
-		/* by half again: glibc moves a large block with mremap, without a copy */
-		size_t cap = r->cap_acc ? r->cap_acc + r->cap_acc / 2 : 256;
-		struct ap_report_row *acc = realloc(r->acc, cap * sizeof(*acc));
-		if (!acc)
-			return NULL;
-		r->acc = acc;
-		r->cap_acc = cap;
-	}
-	size_t i = pc_slot(r, pc);
-	struct ap_report_row *row = &r->acc[r->n];
-	memset(row, 0, sizeof(*row));
-	row->addr = pc;
-	r->pcs[i] = pc;
-	r->idx[i] = (uint32_t)++r->n;
-	return row;
 }
 
 /* The index slot of context ctx: its row + 1, or the empty slot where it goes. */
@@ -143,7 +78,7 @@ static int grow_thread_index(struct ap_report *r)
 	return 0;
 }
 
-static int add_to_thread(struct ap_report *r, const struct ap_record *rec)
+static int add_to_thread(struct ap_report *r, const struct ap_record *rec, const struct report_digest *d)
 {
 	int from_el2;
 	uint64_t ctx = report_thread(r->lines.prefer, rec, &from_el2);
@@ -172,7 +107,7 @@ static int add_to_thread(struct ap_report *r, const struct ap_record *rec)
 		}
 		r->last_thread = i;
 	}
-	report_stats_add(&r->thread_rows[i].stats, rec, r->lines.ds_enc);
+	report_stats_add_digest(&r->thread_rows[i].stats, d);
 	return 0;
 }
 
@@ -181,28 +116,38 @@ int ap_report_add(struct ap_report *r, const struct ap_record *rec)
 	return ap_report_add_stack(r, rec, NULL, 0);
 }
 
+/* Rows made whole (ap_report_instructions) are of the last ranking. */
+static void drop_all_rows(struct ap_report *r)
+{
+	free(r->all_rows);
+	r->all_rows = NULL;
+}
+
 int report_count(struct ap_report *r, const struct ap_record *rec)
 {
 	r->finished = 0;
+	drop_all_rows(r);
 	r->records++;
-	report_stats_add(&r->totals, rec, r->lines.ds_enc);
-	if (add_to_thread(r, rec) < 0 || report_lines_note(&r->lines, rec) < 0 ||
+	struct report_digest d;
+	report_digest_make(&d, rec, r->lines.ds_enc);
+	report_stats_add_digest(&r->totals, &d);
+	if (add_to_thread(r, rec, &d) < 0 || report_lines_note(&r->lines, rec) < 0 ||
 	    report_branches_add(&r->branches, rec) < 0)
 		return -AP_ERR_NOMEM;
 	if (!(rec->has & AP_HAS_PC))
 		return 0;
-	size_t i = pc_slot(r, rec->pc);
-	struct ap_report_row *row = r->idx[i] ? &r->acc[r->idx[i] - 1] : new_row(r, rec->pc);
-	if (!row)
-		return -AP_ERR_NOMEM;
-	report_stats_add(&row->stats, rec, r->lines.ds_enc);
-	return 0;
+	return report_pcs_add(&r->pcs, rec->pc, &d);
 }
 
 const struct ap_report_stats *ap_report_pc_stats(const struct ap_report *r, uint64_t pc)
 {
-	size_t i = pc_slot(r, pc);
-	return r->idx[i] ? &r->acc[r->idx[i] - 1].stats : NULL;
+	/* Made whole here: valid until the next call on this thread. */
+	static _Thread_local struct ap_report_stats made;
+	long k = report_pcs_find(&r->pcs, pc);
+	if (k < 0)
+		return NULL;
+	report_pcs_stats(&r->pcs, (size_t)k, &made);
+	return &made;
 }
 
 uint64_t ap_report_key_count(const struct ap_report_stats *s, enum ap_report_key key)
@@ -244,80 +189,71 @@ static int cmp_rows(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Functions in address order, over the instruction rows (named): the
- * function of a row starts at addr - offset. The rows to compare are
- * passed by index (qsort passes no context). */
-static _Thread_local const struct ap_report_row *fn_rows_of;
+/* The instruction ranking compares PCs (entries of pcs) as cmp_rows
+ * compares rows: sort_keys holds each entry's count of the key (qsort
+ * passes no context). */
+static _Thread_local const struct ap_report *sort_report;
+static _Thread_local const uint64_t *sort_keys;
 
-static int cmp_fn(const struct ap_report_row *x, const struct ap_report_row *y)
+static int cmp_pcs(const void *a, const void *b)
 {
-	uint64_t ax = x->addr - x->offset, ay = y->addr - y->offset;
-	if (!x->name)
-		ax = 0;
-	if (!y->name)
-		ay = 0;
-	if (ax != ay)
-		return ax < ay ? -1 : 1;
-	/* Unsymbolized rows (name NULL) share addr 0: keep them apart, and
-	 * apart per library (binary, a string of the library's own). */
-	if ((x->name != NULL) != (y->name != NULL))
-		return (x->name != NULL) - (y->name != NULL);
-	return x->binary == y->binary ? 0 : !x->binary ? -1 : !y->binary ? 1 : strcmp(x->binary, y->binary);
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	const struct ap_report *r = sort_report;
+	const struct report_pc *x = &r->pcs.v[i], *y = &r->pcs.v[j];
+	uint64_t sx = report_pcs_samples(&r->pcs, i), sy = report_pcs_samples(&r->pcs, j);
+	uint64_t kx = sort_keys ? sort_keys[i] : sx, ky = sort_keys ? sort_keys[j] : sy;
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	const char *nx = r->fns[x->fn].name, *ny = r->fns[y->fn].name;
+	if (nx && ny) {
+		int c = strcmp(nx, ny);
+		if (c)
+			return c;
+	}
+	return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
-static int cmp_fn_index(const void *a, const void *b)
+/* Rank the PCs by key. The ranking is kept and re-sorted by the next key,
+ * as the rows themselves were: ties keep what qsort made of the order
+ * before. */
+static int sort_pcs(struct ap_report *r, enum ap_report_key key)
 {
-	const uint32_t *x = a, *y = b;
-	return cmp_fn(&fn_rows_of[*x], &fn_rows_of[*y]);
+	uint64_t *keys = NULL;
+	if (key != AP_REPORT_BY_SAMPLES) {
+		keys = malloc((r->n_order ? r->n_order : 1) * sizeof(*keys));
+		if (!keys)
+			return -AP_ERR_NOMEM;
+		for (size_t k = 0; k < r->n_order; k++) {
+			uint64_t w[AP_REPORT_N_KEYS];
+			report_pcs_weights(&r->pcs, k, w);
+			keys[k] = w[key];
+		}
+	}
+	sort_report = r;
+	sort_keys = keys;
+	if (r->n_order) /* order is NULL before the first PC, which qsort must not get */
+		qsort(r->order, r->n_order, sizeof(*r->order), cmp_pcs);
+	free(keys);
+	return 0;
 }
 
 int ap_report_finish(struct ap_report *r)
 {
-	free(r->fn_rows);
-	r->fn_rows = NULL;
-	r->n_fn_rows = 0;
-	/* The rows are named (the symbol of each PC, once), then ordered by
-	 * function through 4 bytes an instruction, and each function's rows
-	 * merged into one. */
-	for (size_t k = 0; k < r->n; k++) {
-		struct ap_report_row *row = &r->acc[k];
-		const char *binary;
-		const struct report_symbol *sym = report_find_symbol(r, row->addr, &binary);
-		row->name = sym ? sym->name : NULL;
-		row->binary = binary;
-		row->offset = sym ? row->addr - sym->start : 0;
-	}
-	uint32_t *order = malloc((r->n ? r->n : 1) * sizeof(*order));
-	if (!order)
+	drop_all_rows(r);
+	if (report_functions_build(r) < 0)
 		return -AP_ERR_NOMEM;
-	for (size_t k = 0; k < r->n; k++)
-		order[k] = (uint32_t)k;
-	fn_rows_of = r->acc;
-	qsort(order, r->n, sizeof(*order), cmp_fn_index);
-	size_t nf = 0;
-	for (size_t k = 0; k < r->n; k++)
-		nf += !k || cmp_fn(&r->acc[order[k - 1]], &r->acc[order[k]]) != 0;
-	struct ap_report_row *fns = calloc(nf ? nf : 1, sizeof(*fns));
-	if (!fns) {
-		free(order);
-		return -AP_ERR_NOMEM;
+	/* The PCs added since the last finish join the ranking at its end. */
+	if (r->pcs.n > r->n_order) {
+		uint32_t *order = realloc(r->order, r->pcs.n * sizeof(*order));
+		if (!order)
+			return -AP_ERR_NOMEM;
+		r->order = order;
+		for (size_t k = r->n_order; k < r->pcs.n; k++)
+			order[k] = (uint32_t)k;
+		r->n_order = r->pcs.n;
 	}
-	nf = 0;
-	for (size_t k = 0; k < r->n; k++) {
-		const struct ap_report_row *row = &r->acc[order[k]];
-		if (nf && !cmp_fn(&r->acc[order[k - 1]], row)) {
-			report_stats_merge(&fns[nf - 1].stats, &row->stats);
-			continue;
-		}
-		struct ap_report_row *f = &fns[nf++];
-		f->addr = row->name ? row->addr - row->offset : 0;
-		f->name = row->name;
-		f->binary = row->binary;
-		f->stats = row->stats;
-	}
-	free(order);
-	r->fn_rows = fns;
-	r->n_fn_rows = nf;
 	if (report_lines_finish(r) < 0 || report_stacks_finish(r, &r->stacks) < 0 ||
 	    report_branches_finish(&r->branches) < 0)
 		return -AP_ERR_NOMEM;
@@ -326,54 +262,14 @@ int ap_report_finish(struct ap_report *r)
 	return 0;
 }
 
-static _Thread_local const struct ap_report_row *sort_rows_of;
-
-static int cmp_row_index(const void *a, const void *b)
-{
-	return cmp_rows(&sort_rows_of[*(const uint32_t *)a], &sort_rows_of[*(const uint32_t *)b]);
-}
-
-/* Sort rows (a row is near 1 KiB) through 4 bytes each: their indexes are
- * sorted, then the rows moved into place along the permutation's cycles,
- * each once. qsort of the rows themselves copied them log n times and
- * took a second array of them (glibc's merge sort). Without memory for the
- * indexes, the rows are sorted directly. */
-static void sort_rows_in_place(struct ap_report_row *rows, size_t n)
-{
-	uint32_t *order = malloc((n ? n : 1) * sizeof(*order));
-	if (!order) {
-		qsort(rows, n, sizeof(*rows), cmp_rows);
-		return;
-	}
-	for (size_t k = 0; k < n; k++)
-		order[k] = (uint32_t)k;
-	sort_rows_of = rows;
-	qsort(order, n, sizeof(*order), cmp_row_index);
-	/* position k takes row order[k]: follow each cycle with one row held */
-	for (size_t k = 0; k < n; k++) {
-		if (order[k] == k)
-			continue;
-		struct ap_report_row held = rows[k];
-		size_t at = k;
-		while (order[at] != k) {
-			size_t from = order[at];
-			rows[at] = rows[from];
-			order[at] = (uint32_t)at;
-			at = from;
-		}
-		rows[at] = held;
-		order[at] = (uint32_t)at;
-	}
-	free(order);
-}
-
 void ap_report_sort(struct ap_report *r, enum ap_report_key key)
 {
 	if (!r->finished)
 		return;
 	sort_key = key;
-	sort_rows_in_place(r->acc, r->n);
-	index_rows(r); /* the rows moved */
+	drop_all_rows(r);
+	if (sort_pcs(r, key) < 0) /* without memory for the keys: ranked by samples */
+		sort_pcs(r, AP_REPORT_BY_SAMPLES);
 	qsort(r->fn_rows, r->n_fn_rows, sizeof(*r->fn_rows), cmp_rows);
 	report_stacks_sort(&r->stacks, key);
 	if (r->n_thread_rows) {
@@ -396,10 +292,43 @@ uint64_t ap_report_records(const struct ap_report *r)
 	return r->records;
 }
 
+size_t ap_report_instruction_count(const struct ap_report *r)
+{
+	return r->finished ? r->n_order : 0;
+}
+
+int ap_report_instruction(const struct ap_report *r, size_t i, struct ap_report_row *row)
+{
+	if (!r->finished || i >= r->n_order)
+		return -AP_ERR_INVALID;
+	uint32_t k = r->order[i];
+	const struct report_pc *e = &r->pcs.v[k];
+	const struct report_function *f = &r->fns[e->fn];
+	row->addr = e->pc;
+	row->name = f->name;
+	row->binary = f->binary;
+	row->offset = f->name ? e->pc - f->start : 0;
+	report_pcs_stats(&r->pcs, k, &row->stats);
+	return 0;
+}
+
 size_t ap_report_instructions(const struct ap_report *r, const struct ap_report_row **rows)
 {
-	*rows = r->acc;
-	return r->finished ? r->n : 0;
+	*rows = NULL;
+	if (!r->finished)
+		return 0;
+	if (!r->all_rows && r->n_order) {
+		/* Made on the first call, kept until the next ranking (the
+		 * report is not otherwise changed: a cache). */
+		struct ap_report *w = (struct ap_report *)r;
+		w->all_rows = malloc(r->n_order * sizeof(*w->all_rows));
+		if (!w->all_rows)
+			return 0;
+		for (size_t i = 0; i < r->n_order; i++)
+			ap_report_instruction(r, i, &w->all_rows[i]);
+	}
+	*rows = r->all_rows;
+	return r->n_order;
 }
 
 size_t ap_report_functions(const struct ap_report *r, const struct ap_report_row **rows)

@@ -6,6 +6,89 @@
 
 struct report_binary; /* binary.c */
 
+/* stats.c: what one record adds to the statistics, in 12 bytes, decided
+ * as report_stats_add decides it: a PC's few records are kept so
+ * (pcs.c), and counted into full statistics only when they are shown. */
+struct report_digest {
+	uint16_t lat[3]; /* total, issue, translation latency (REPORT_D_LAT_* say which) */
+	uint16_t flags;  /* REPORT_D_* */
+	uint16_t events; /* REPORT_E_* */
+	uint8_t ds;      /* 0: no Data Source; 1 + the value counted; REPORT_DS_OTHER */
+	uint8_t pad;
+};
+#define REPORT_D_LAT_TOTAL 0x1
+#define REPORT_D_LAT_ISSUE 0x2
+#define REPORT_D_LAT_XLAT 0x4
+#define REPORT_D_COND 0x8 /* a conditional branch */
+#define REPORT_D_CLS_SHIFT 4
+#define REPORT_D_CLS_MASK 0x70
+enum { REPORT_CLS_NONE, REPORT_CLS_LOAD, REPORT_CLS_STORE, REPORT_CLS_ATOMIC, REPORT_CLS_BRANCH, REPORT_CLS_OTHER };
+#define REPORT_E_L1D_ACCESS 0x1
+#define REPORT_E_L1D_REFILL 0x2
+#define REPORT_E_LLC_ACCESS 0x4
+#define REPORT_E_LLC_MISS 0x8
+#define REPORT_E_TLB_ACCESS 0x10
+#define REPORT_E_TLB_WALK 0x20
+#define REPORT_E_REMOTE 0x40
+#define REPORT_E_MISPREDICTED 0x80 /* of a branch only */
+#define REPORT_E_NOT_TAKEN 0x100   /* of a branch only */
+#define REPORT_DS_OTHER (1 + AP_REPORT_DS_VALUES)
+void report_digest_make(struct report_digest *d, const struct ap_record *rec, enum ap_ds_encoding enc);
+void report_stats_add_digest(struct ap_report_stats *s, const struct report_digest *d);
+/* Add d's part to w (ap_report_key_count of the statistics, per key). */
+void report_digest_weights(const struct report_digest *d, uint64_t w[AP_REPORT_N_KEYS]);
+
+/* pcs.c: the statistics per distinct PC, compact. A PC's entry (32 bytes)
+ * holds its one record's digest; a PC of 2 to REPORT_PC_DIGESTS records
+ * holds their digests in a block of a shared pool (blocks of 2, 4, 8, ...
+ * digests, reused through a free list per size); past that, its full
+ * statistics (920 bytes, no larger than the digests they replace). Found
+ * by an open-addressing index of 4 bytes a slot, at most half full.
+ * Entries stay in the order first seen. */
+#define REPORT_PC_DIGESTS 64
+#define REPORT_PC_FULL UINT32_MAX
+#define REPORT_PC_CLASSES 6 /* blocks of 2 << class digests, up to REPORT_PC_DIGESTS */
+struct report_pc {
+	uint64_t pc;
+	uint32_t n;   /* digests held, or REPORT_PC_FULL */
+	uint32_t ref; /* n >= 2: the block's first digest in digests[]; FULL: its full[] index */
+	uint32_t fn;  /* its function, report_functions (ap_report_finish) */
+	struct report_digest one; /* n == 1 */
+};
+struct report_pcs {
+	struct report_pc *v;
+	size_t n, cap;
+	uint32_t *index; /* PC -> v + 1 (0: empty) */
+	size_t index_cap;
+	struct report_digest *digests;
+	size_t n_digests, cap_digests;
+	uint32_t free_block[REPORT_PC_CLASSES]; /* a free block's first digest + 1 (0: none) */
+	struct ap_report_stats *full;
+	size_t n_full, cap_full;
+};
+int report_pcs_init(struct report_pcs *p);
+void report_pcs_free(struct report_pcs *p);
+/* Count d at pc. 0 or -AP_ERR_NOMEM. */
+int report_pcs_add(struct report_pcs *p, uint64_t pc, const struct report_digest *d);
+/* The entry of pc, or -1. */
+long report_pcs_find(const struct report_pcs *p, uint64_t pc);
+uint64_t report_pcs_samples(const struct report_pcs *p, size_t k);
+/* Entry k's statistics, made whole in *out. */
+void report_pcs_stats(const struct report_pcs *p, size_t k, struct ap_report_stats *out);
+/* Add entry k's statistics to *into. */
+void report_pcs_merge(const struct report_pcs *p, size_t k, struct ap_report_stats *into);
+/* Entry k's ap_report_key_count for every key. */
+void report_pcs_weights(const struct report_pcs *p, size_t k, uint64_t w[AP_REPORT_N_KEYS]);
+
+/* functions.c: the functions the PCs are in, each looked up once per PC at
+ * ap_report_finish and kept once per function: told apart as the function
+ * table tells them (start address, or 0 without a symbol; the binary). */
+struct report_function {
+	uint64_t start; /* 0 without a symbol */
+	const char *name, *binary; /* name: NULL without a symbol (a symbol's name is never NULL) */
+	uint32_t row; /* its row of the function table */
+};
+
 struct report_symbol {
 	uint64_t start, size; /* runtime addresses (bias applied) */
 	const char *name;
@@ -151,6 +234,10 @@ struct report_stack_acc {
 	uint32_t n;  /* frames */
 	uint64_t w[AP_REPORT_N_KEYS];
 };
+struct report_pc_weights {
+	uint64_t pc;
+	uint64_t w[AP_REPORT_N_KEYS];
+};
 /* Branch pairs (branches.c). */
 struct report_branches {
 	struct ap_report_branch *slots; /* count 0: empty */
@@ -170,7 +257,16 @@ struct report_stacks {
 	size_t n, cap;
 	uint32_t *index; /* open addressing, stack -> acc + 1 (0: empty), at most half full */
 	size_t index_cap;
-	/* ap_report_finish's views */
+	/* The weights of the records with a PC given a stack of their own
+	 * (ap_report_add_stack with frames), per PC: an open-addressing table
+	 * (w[0], the samples, 0: empty). The others' one-frame stacks [PC] are
+	 * not stored: the per-PC statistics hold them (their weights, less
+	 * these). */
+	struct report_pc_weights *given;
+	size_t n_given, cap_given;
+	/* ap_report_finish's views; rows made on the first ap_report_stacks */
+	enum ap_report_key key;
+	int have_rows;
 	struct ap_report_stack *rows;
 	struct ap_report_folded *folded;
 	char *names; /* the folded strings */
@@ -181,19 +277,22 @@ struct report_stacks {
  * -AP_ERR_NOMEM. */
 int report_stacks_add(struct report_stacks *s, const struct ap_record *rec, const uint64_t *f, size_t n);
 int report_stacks_finish(const struct ap_report *r, struct report_stacks *s);
+/* The stacks' rows (ap_report_stacks), once. 0 or -AP_ERR_NOMEM. */
+int report_stacks_rows(const struct ap_report *r, struct report_stacks *s);
 void report_stacks_sort(struct report_stacks *s, enum ap_report_key key);
 void report_stacks_free(struct report_stacks *s);
 
 struct ap_report {
-	/* Per distinct PC, one row (addr and stats; ap_report_finish names it
-	 * and sorts the rows in place: they are the instruction rows, no copy
-	 * of them is made). PC -> row: open addressing, idx[i] the row + 1 of
-	 * key pcs[i] (0: empty), at most half full: 12 bytes a slot. */
-	struct ap_report_row *acc;
-	size_t n, cap_acc;
-	uint64_t *pcs;
-	uint32_t *idx;
-	size_t cap;
+	/* Per distinct PC, its statistics, compact (pcs.c); ap_report_finish
+	 * gives each its function (fns) and ranks them (order: entries of
+	 * pcs, most first); rows are made whole only when asked for
+	 * (ap_report_instruction). */
+	struct report_pcs pcs;
+	uint32_t *order;
+	size_t n_order;
+	struct report_function *fns;
+	size_t n_fns;
+	struct ap_report_row *all_rows; /* ap_report_instructions: made on the first call */
 	struct ap_report_stats totals;
 	uint64_t records;
 	uint64_t ctx_from[2]; /* records whose thread came from CONTEXTIDR_EL1, _EL2 */
@@ -227,6 +326,9 @@ struct ap_report {
 void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec, enum ap_ds_encoding enc);
 /* What rec adds to ap_report_key_count of the statistics, per key. */
 void report_record_weights(const struct ap_record *rec, uint64_t w[AP_REPORT_N_KEYS]);
+/* functions.c: fns, the function rows and each PC's function. 0 or
+ * -AP_ERR_NOMEM. */
+int report_functions_build(struct ap_report *r);
 /* report.c: count rec in the statistics (ap_report_add without the stack). */
 int report_count(struct ap_report *r, const struct ap_record *rec);
 void report_stats_merge(struct ap_report_stats *into, const struct ap_report_stats *from);

@@ -2,7 +2,11 @@
  * sequences interned in one pool and found by a hash, each with its
  * weights; at ap_report_finish, the folded (symbolized) stacks and the
  * functions' inclusive weights. Adding a record hashes its frames and
- * allocates only when a table grows. */
+ * allocates only when a table grows. A record without frames has the
+ * one-frame stack [PC], which is not stored: the per-PC statistics
+ * (pcs.c) already hold its weights, and its folded stack and inclusive
+ * weight are its function's (a report of millions of distinct PCs then
+ * keeps no stack per PC). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,18 +73,58 @@ static int reserve(void **v, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+static size_t given_slot(const struct report_stacks *s, uint64_t pc)
+{
+	size_t mask = s->cap_given - 1, i = (size_t)(((pc >> 2) * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+	while (s->given[i].w[AP_REPORT_BY_SAMPLES] && s->given[i].pc != pc)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* The weights of the records at pc with a stack given, or NULL. */
+static const uint64_t *given_weights(const struct report_stacks *s, uint64_t pc)
+{
+	if (!s->n_given)
+		return NULL;
+	const struct report_pc_weights *g = &s->given[given_slot(s, pc)];
+	return g->w[AP_REPORT_BY_SAMPLES] ? g->w : NULL;
+}
+
+static int add_given(struct report_stacks *s, uint64_t pc, const uint64_t w[AP_REPORT_N_KEYS])
+{
+	if ((s->n_given + 1) * 2 > s->cap_given) {
+		size_t cap = s->cap_given ? 2 * s->cap_given : 64;
+		struct report_pc_weights *old = s->given, *v = calloc(cap, sizeof(*v));
+		if (!v)
+			return -AP_ERR_NOMEM;
+		size_t old_cap = s->cap_given;
+		s->given = v;
+		s->cap_given = cap;
+		for (size_t k = 0; k < old_cap; k++)
+			if (old[k].w[AP_REPORT_BY_SAMPLES])
+				s->given[given_slot(s, old[k].pc)] = old[k];
+		free(old);
+	}
+	struct report_pc_weights *g = &s->given[given_slot(s, pc)];
+	if (!g->w[AP_REPORT_BY_SAMPLES]) {
+		g->pc = pc;
+		s->n_given++;
+	}
+	for (int k = 0; k < AP_REPORT_N_KEYS; k++)
+		g->w[k] += w[k];
+	return 0;
+}
+
 int report_stacks_add(struct report_stacks *s, const struct ap_record *rec, const uint64_t *f, size_t n)
 {
-	if (!n) {
-		if (!(rec->has & AP_HAS_PC))
-			return 0;
-		f = &rec->pc;
-		n = 1;
-	}
+	if (!n)
+		return 0; /* [PC]: the per-PC statistics hold it */
 	if (n > AP_REPORT_MAX_FRAMES)
 		n = AP_REPORT_MAX_FRAMES;
 	uint64_t w[AP_REPORT_N_KEYS];
 	report_record_weights(rec, w);
+	if ((rec->has & AP_HAS_PC) && add_given(s, rec->pc, w) < 0)
+		return -AP_ERR_NOMEM;
 	if ((s->n + 1) * 2 > s->index_cap && (s->n >= UINT32_MAX - 1 || grow_index(s) < 0))
 		return -AP_ERR_NOMEM;
 	uint64_t h = hash_frames(f, n);
@@ -115,6 +159,7 @@ static void free_views(struct report_stacks *s)
 	s->names = NULL;
 	s->incl = NULL;
 	s->n_rows = s->n_folded = s->n_incl = 0;
+	s->have_rows = 0;
 }
 
 void report_stacks_free(struct report_stacks *s)
@@ -123,6 +168,7 @@ void report_stacks_free(struct report_stacks *s)
 	free(s->pool);
 	free(s->acc);
 	free(s->index);
+	free(s->given);
 }
 
 /* The function a frame is in, as the function table tells functions apart.
@@ -244,20 +290,52 @@ static int cmp_by_name(const void *a, const void *b)
 	return c ? c : (x > y) - (x < y);
 }
 
-static int build_folded(const struct ap_report *r, struct report_stacks *s)
+/* The weights of PC entry k's one-frame stack [PC]: its records' less
+ * those given a stack. */
+static void implicit_weights(const struct ap_report *r, const struct report_stacks *s, size_t k,
+                             uint64_t w[AP_REPORT_N_KEYS])
 {
-	size_t *offs = malloc((s->n ? s->n : 1) * sizeof(*offs));
-	size_t *order = malloc((s->n ? s->n : 1) * sizeof(*order));
+	report_pcs_weights(&r->pcs, k, w);
+	const uint64_t *g = given_weights(s, r->pcs.v[k].pc);
+	for (int key = 0; g && key < AP_REPORT_N_KEYS; key++)
+		w[key] -= g[key];
+}
+
+/* The same summed per function (r->fns: n_fns x AP_REPORT_N_KEYS), or NULL. */
+static uint64_t *implicit_by_function(const struct ap_report *r, const struct report_stacks *s)
+{
+	uint64_t *fw = calloc(r->n_fns ? r->n_fns : 1, AP_REPORT_N_KEYS * sizeof(*fw));
+	if (!fw)
+		return NULL;
+	for (size_t k = 0; k < r->pcs.n; k++) {
+		uint64_t w[AP_REPORT_N_KEYS];
+		implicit_weights(r, s, k, w);
+		uint64_t *to = fw + (size_t)r->pcs.v[k].fn * AP_REPORT_N_KEYS;
+		for (int key = 0; key < AP_REPORT_N_KEYS; key++)
+			to[key] += w[key];
+	}
+	return fw;
+}
+
+/* The folded stacks: the stored stacks', and each function's [PC]
+ * stacks' (fw), its name alone. */
+static int build_folded(const struct ap_report *r, struct report_stacks *s, const uint64_t *fw)
+{
+	size_t n = s->n + r->n_fns;
+	size_t *offs = malloc((n ? n : 1) * sizeof(*offs));
+	size_t *order = malloc((n ? n : 1) * sizeof(*order));
+	const uint64_t **wv = malloc((n ? n : 1) * sizeof(*wv));
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	size_t len = 0, cap = 0, m = 0;
 	int rc = -AP_ERR_NOMEM;
-	if (!offs || !order)
+	if (!offs || !order || !wv)
 		goto out;
-	for (size_t k = 0; k < s->n; k++) {
+	for (size_t k = 0; k < s->n; k++, m++) {
 		const struct report_stack_acc *a = &s->acc[k];
 		const uint64_t *f = s->pool + a->off;
-		offs[k] = len;
-		order[k] = k;
+		offs[m] = len;
+		order[m] = m;
+		wv[m] = a->w;
 		for (size_t i = a->n; i-- > 0;) {
 			struct fn_key fk = frame_function(r, f, i);
 			if (reserve((void **)&buf, &cap, len + 1, 1) < 0)
@@ -271,19 +349,30 @@ static int build_folded(const struct ap_report *r, struct report_stacks *s)
 			goto out;
 		buf[len++] = 0;
 	}
+	for (size_t k = 0; k < r->n_fns; k++) {
+		if (!fw[k * AP_REPORT_N_KEYS + AP_REPORT_BY_SAMPLES])
+			continue;
+		offs[m] = len;
+		order[m] = m;
+		wv[m] = fw + k * AP_REPORT_N_KEYS;
+		m++;
+		if (append_name(&buf, &len, &cap, r->fns[k].name ? r->fns[k].name : "[unknown]") < 0)
+			goto out;
+		len++; /* its NUL, which append_name wrote */
+	}
 	sort_names = buf;
 	sort_offs = offs;
-	qsort(order, s->n, sizeof(*order), cmp_by_name);
-	s->folded = calloc(s->n ? s->n : 1, sizeof(*s->folded));
+	qsort(order, m, sizeof(*order), cmp_by_name);
+	s->folded = calloc(m ? m : 1, sizeof(*s->folded));
 	if (!s->folded)
 		goto out;
 	size_t nf = 0;
-	for (size_t j = 0; j < s->n; j++) {
+	for (size_t j = 0; j < m; j++) {
 		const char *name = buf + offs[order[j]];
 		if (!nf || strcmp(s->folded[nf - 1].stack, name))
 			s->folded[nf++].stack = name;
 		for (int k = 0; k < AP_REPORT_N_KEYS; k++)
-			s->folded[nf - 1].weight[k] += s->acc[order[j]].w[k];
+			s->folded[nf - 1].weight[k] += wv[order[j]][k];
 	}
 	s->n_folded = nf;
 	s->names = buf;
@@ -293,10 +382,11 @@ out:
 	free(buf);
 	free(offs);
 	free(order);
+	free(wv);
 	return rc;
 }
 
-static int build_inclusive(const struct ap_report *r, struct report_stacks *s)
+static int build_inclusive(const struct ap_report *r, struct report_stacks *s, const uint64_t *fw)
 {
 	struct incl_build b = { 0 };
 	int rc = -AP_ERR_NOMEM;
@@ -318,6 +408,22 @@ static int build_inclusive(const struct ap_report *r, struct report_stacks *s)
 			*last = k + 1;
 		}
 	}
+	/* The [PC] stacks: one frame, self and children alike. */
+	for (size_t k = 0; k < r->n_fns; k++) {
+		const uint64_t *w = fw + k * AP_REPORT_N_KEYS;
+		if (!w[AP_REPORT_BY_SAMPLES])
+			continue;
+		const struct report_function *f = &r->fns[k];
+		struct fn_key fk = { f->name ? f->start : 0, f->name, f->binary };
+		size_t *last;
+		struct ap_report_inclusive *row = incl_row(&b, &fk, &last);
+		if (!row)
+			goto out;
+		for (int key = 0; key < AP_REPORT_N_KEYS; key++) {
+			row->self[key] += w[key];
+			row->children[key] += w[key];
+		}
+	}
 	s->incl = b.v;
 	s->n_incl = b.n;
 	b.v = NULL;
@@ -332,7 +438,25 @@ out:
 int report_stacks_finish(const struct ap_report *r, struct report_stacks *s)
 {
 	free_views(s);
-	s->rows = calloc(s->n ? s->n : 1, sizeof(*s->rows));
+	uint64_t *fw = implicit_by_function(r, s);
+	if (!fw || build_folded(r, s, fw) < 0 || build_inclusive(r, s, fw) < 0) {
+		free(fw);
+		free_views(s);
+		return -AP_ERR_NOMEM;
+	}
+	free(fw);
+	return 0;
+}
+
+static void sort_rows(struct report_stacks *s);
+
+int report_stacks_rows(const struct ap_report *r, struct report_stacks *s)
+{
+	if (s->have_rows)
+		return 0;
+	/* The stored stacks, then the [PC] stacks not among them. */
+	size_t n = s->n + r->pcs.n;
+	s->rows = calloc(n ? n : 1, sizeof(*s->rows));
 	if (!s->rows)
 		return -AP_ERR_NOMEM;
 	for (size_t k = 0; k < s->n; k++) {
@@ -340,11 +464,30 @@ int report_stacks_finish(const struct ap_report *r, struct report_stacks *s)
 		s->rows[k].n_frames = s->acc[k].n;
 		memcpy(s->rows[k].weight, s->acc[k].w, sizeof(s->rows[k].weight));
 	}
-	s->n_rows = s->n;
-	if (build_folded(r, s) < 0 || build_inclusive(r, s) < 0) {
-		free_views(s);
-		return -AP_ERR_NOMEM;
+	n = s->n;
+	for (size_t k = 0; k < r->pcs.n; k++) {
+		uint64_t w[AP_REPORT_N_KEYS];
+		implicit_weights(r, s, k, w);
+		if (!w[AP_REPORT_BY_SAMPLES])
+			continue;
+		const uint64_t *pc = &r->pcs.v[k].pc;
+		struct ap_report_stack *row = &s->rows[n];
+		if (s->n) {
+			size_t slot = stack_slot(s, hash_frames(pc, 1), pc, 1);
+			if (s->index[slot])
+				row = &s->rows[s->index[slot] - 1];
+		}
+		if (row == &s->rows[n]) {
+			row->frames = pc;
+			row->n_frames = 1;
+			n++;
+		}
+		for (int key = 0; key < AP_REPORT_N_KEYS; key++)
+			row->weight[key] += w[key];
 	}
+	s->n_rows = n;
+	s->have_rows = 1;
+	sort_rows(s);
 	return 0;
 }
 
@@ -392,14 +535,22 @@ static int cmp_incl(const void *a, const void *b)
 	return c;
 }
 
+static void sort_rows(struct report_stacks *s)
+{
+	sort_key = s->key;
+	if (s->n_rows) /* the rows may be NULL, which qsort must not get */
+		qsort(s->rows, s->n_rows, sizeof(*s->rows), cmp_stack);
+}
+
 void report_stacks_sort(struct report_stacks *s, enum ap_report_key key)
 {
+	s->key = key;
+	sort_rows(s);
 	sort_key = key;
-	if (!s->n_rows) /* the views may be NULL, which qsort must not get */
-		return;
-	qsort(s->rows, s->n_rows, sizeof(*s->rows), cmp_stack);
-	qsort(s->folded, s->n_folded, sizeof(*s->folded), cmp_folded);
-	qsort(s->incl, s->n_incl, sizeof(*s->incl), cmp_incl);
+	if (s->n_folded)
+		qsort(s->folded, s->n_folded, sizeof(*s->folded), cmp_folded);
+	if (s->n_incl)
+		qsort(s->incl, s->n_incl, sizeof(*s->incl), cmp_incl);
 }
 
 int ap_report_add_stack(struct ap_report *r, const struct ap_record *rec, const uint64_t *frames, size_t n_frames)
@@ -412,6 +563,11 @@ int ap_report_add_stack(struct ap_report *r, const struct ap_record *rec, const 
 
 size_t ap_report_stacks(const struct ap_report *r, const struct ap_report_stack **stacks)
 {
+	/* Made on the first call (a cache: the report is not otherwise changed). */
+	if (r->finished && report_stacks_rows(r, (struct report_stacks *)&r->stacks) < 0) {
+		*stacks = NULL;
+		return 0;
+	}
 	*stacks = r->stacks.rows;
 	return r->finished ? r->stacks.n_rows : 0;
 }

@@ -41,70 +41,145 @@ void report_record_weights(const struct ap_record *rec, uint64_t w[AP_REPORT_N_K
 	w[AP_REPORT_BY_MISPREDICTS] = branch && (e & AP_EV_MISPREDICTED);
 }
 
-void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec, enum ap_ds_encoding enc)
+/* A record's part in the statistics, in 12 bytes (report_internal.h): what
+ * report_stats_add counts, decided once here, so that a PC's few records
+ * can be kept as digests and counted later exactly as then. */
+void report_digest_make(struct report_digest *d, const struct ap_record *rec, enum ap_ds_encoding enc)
 {
-	s->samples++;
+	memset(d, 0, sizeof(*d));
+	unsigned cls = REPORT_CLS_NONE;
+	int branch = 0;
 	if (rec->has & AP_HAS_OP) {
 		switch (rec->op_class) {
 		case AP_OP_CLASS_LDST:
 			if ((rec->op_subclass & AP_OP_LDST_EXT) && (rec->op_subclass & AP_OP_LDST_AT) &&
 			    !(rec->op_subclass & 0xE0))
-				s->atomics++;
+				cls = REPORT_CLS_ATOMIC;
 			else if (rec->op_subclass & AP_OP_ST)
-				s->stores++;
+				cls = REPORT_CLS_STORE;
 			else
-				s->loads++;
+				cls = REPORT_CLS_LOAD;
 			break;
 		case AP_OP_CLASS_BRANCH:
-			s->branches++;
+			cls = REPORT_CLS_BRANCH;
+			branch = 1;
 			if (rec->op_subclass & AP_OP_BR_COND)
-				s->cond_branches++;
+				d->flags |= REPORT_D_COND;
 			break;
 		default:
-			s->others++;
+			cls = REPORT_CLS_OTHER;
 			break;
 		}
 	}
+	d->flags |= (uint16_t)(cls << REPORT_D_CLS_SHIFT);
 	if (rec->has & AP_HAS_EVENTS) {
 		uint64_t e = rec->events;
-		s->l1d_access += (e & AP_EV_L1D_ACCESS) != 0;
-		s->l1d_refill += (e & AP_EV_L1D_REFILL) != 0;
-		s->llc_access += (e & AP_EV_LLC_ACCESS) != 0;
-		s->llc_miss += (e & AP_EV_LLC_MISS) != 0;
-		s->tlb_access += (e & AP_EV_TLB_ACCESS) != 0;
-		s->tlb_walk += (e & AP_EV_TLB_WALK) != 0;
-		s->remote += (e & AP_EV_REMOTE_ACCESS) != 0;
-		int l1d = (e & AP_EV_L1D_ACCESS) != 0, tlb = (e & AP_EV_TLB_ACCESS) != 0;
-		s->l1d_refill_in_access += l1d && (e & AP_EV_L1D_REFILL);
-		s->llc_miss_in_access += l1d && (e & AP_EV_LLC_MISS);
-		s->tlb_walk_in_access += tlb && (e & AP_EV_TLB_WALK);
+		d->events = (uint16_t)(((e & AP_EV_L1D_ACCESS) ? REPORT_E_L1D_ACCESS : 0) |
+		                       ((e & AP_EV_L1D_REFILL) ? REPORT_E_L1D_REFILL : 0) |
+		                       ((e & AP_EV_LLC_ACCESS) ? REPORT_E_LLC_ACCESS : 0) |
+		                       ((e & AP_EV_LLC_MISS) ? REPORT_E_LLC_MISS : 0) |
+		                       ((e & AP_EV_TLB_ACCESS) ? REPORT_E_TLB_ACCESS : 0) |
+		                       ((e & AP_EV_TLB_WALK) ? REPORT_E_TLB_WALK : 0) |
+		                       ((e & AP_EV_REMOTE_ACCESS) ? REPORT_E_REMOTE : 0));
 		/* Branches are counted from the Operation Type packet. */
-		if ((rec->has & AP_HAS_OP) && rec->op_class == AP_OP_CLASS_BRANCH) {
-			s->mispredicted += (e & AP_EV_MISPREDICTED) != 0;
-			s->not_taken += (e & AP_EV_NOT_TAKEN) != 0;
-		}
+		if (branch)
+			d->events |= (uint16_t)(((e & AP_EV_MISPREDICTED) ? REPORT_E_MISPREDICTED : 0) |
+			                        ((e & AP_EV_NOT_TAKEN) ? REPORT_E_NOT_TAKEN : 0));
 	}
 	if (rec->has & AP_HAS_LAT_TOTAL) {
-		s->n_lat_total++;
-		s->lat_total_sum += rec->lat_total;
-		s->hist[hist_bin(rec->lat_total)]++;
+		d->flags |= REPORT_D_LAT_TOTAL;
+		d->lat[0] = rec->lat_total;
 	}
 	if (rec->has & AP_HAS_LAT_ISSUE) {
-		s->n_lat_issue++;
-		s->lat_issue_sum += rec->lat_issue;
+		d->flags |= REPORT_D_LAT_ISSUE;
+		d->lat[1] = rec->lat_issue;
 	}
 	if (rec->has & AP_HAS_LAT_XLAT) {
-		s->n_lat_xlat++;
-		s->lat_xlat_sum += rec->lat_xlat;
+		d->flags |= REPORT_D_LAT_XLAT;
+		d->lat[2] = rec->lat_xlat;
 	}
 	if (rec->has & AP_HAS_DATA_SOURCE) {
 		int ds = report_ds_value(enc, rec);
+		d->ds = ds >= 0 && ds < AP_REPORT_DS_VALUES ? (uint8_t)(1 + ds) : REPORT_DS_OTHER;
+	}
+}
+
+void report_stats_add_digest(struct ap_report_stats *s, const struct report_digest *d)
+{
+	s->samples++;
+	switch ((d->flags & REPORT_D_CLS_MASK) >> REPORT_D_CLS_SHIFT) {
+	case REPORT_CLS_LOAD:
+		s->loads++;
+		break;
+	case REPORT_CLS_STORE:
+		s->stores++;
+		break;
+	case REPORT_CLS_ATOMIC:
+		s->atomics++;
+		break;
+	case REPORT_CLS_BRANCH:
+		s->branches++;
+		s->cond_branches += (d->flags & REPORT_D_COND) != 0;
+		break;
+	case REPORT_CLS_OTHER:
+		s->others++;
+		break;
+	default:
+		break;
+	}
+	unsigned e = d->events;
+	if (e) {
+		int l1d = (e & REPORT_E_L1D_ACCESS) != 0, tlb = (e & REPORT_E_TLB_ACCESS) != 0;
+		s->l1d_access += l1d;
+		s->l1d_refill += (e & REPORT_E_L1D_REFILL) != 0;
+		s->llc_access += (e & REPORT_E_LLC_ACCESS) != 0;
+		s->llc_miss += (e & REPORT_E_LLC_MISS) != 0;
+		s->tlb_access += tlb;
+		s->tlb_walk += (e & REPORT_E_TLB_WALK) != 0;
+		s->remote += (e & REPORT_E_REMOTE) != 0;
+		s->l1d_refill_in_access += l1d && (e & REPORT_E_L1D_REFILL);
+		s->llc_miss_in_access += l1d && (e & REPORT_E_LLC_MISS);
+		s->tlb_walk_in_access += tlb && (e & REPORT_E_TLB_WALK);
+		s->mispredicted += (e & REPORT_E_MISPREDICTED) != 0;
+		s->not_taken += (e & REPORT_E_NOT_TAKEN) != 0;
+	}
+	if (d->flags & REPORT_D_LAT_TOTAL) {
+		s->n_lat_total++;
+		s->lat_total_sum += d->lat[0];
+		s->hist[hist_bin(d->lat[0])]++;
+	}
+	if (d->flags & REPORT_D_LAT_ISSUE) {
+		s->n_lat_issue++;
+		s->lat_issue_sum += d->lat[1];
+	}
+	if (d->flags & REPORT_D_LAT_XLAT) {
+		s->n_lat_xlat++;
+		s->lat_xlat_sum += d->lat[2];
+	}
+	if (d->ds) {
 		s->n_data_source++;
-		if (ds >= 0 && ds < AP_REPORT_DS_VALUES)
-			s->data_source[ds]++;
+		if (d->ds <= AP_REPORT_DS_VALUES)
+			s->data_source[d->ds - 1]++;
 		else
 			s->data_source_other++;
 	}
+}
+
+void report_digest_weights(const struct report_digest *d, uint64_t w[AP_REPORT_N_KEYS])
+{
+	w[AP_REPORT_BY_SAMPLES] += 1;
+	w[AP_REPORT_BY_LATENCY] += d->flags & REPORT_D_LAT_TOTAL ? d->lat[0] : 0;
+	w[AP_REPORT_BY_L1D_MISSES] += (d->events & REPORT_E_L1D_REFILL) != 0;
+	w[AP_REPORT_BY_LLC_MISSES] += (d->events & REPORT_E_LLC_MISS) != 0;
+	w[AP_REPORT_BY_TLB_WALKS] += (d->events & REPORT_E_TLB_WALK) != 0;
+	w[AP_REPORT_BY_MISPREDICTS] += (d->events & REPORT_E_MISPREDICTED) != 0;
+}
+
+void report_stats_add(struct ap_report_stats *s, const struct ap_record *rec, enum ap_ds_encoding enc)
+{
+	struct report_digest d;
+	report_digest_make(&d, rec, enc);
+	report_stats_add_digest(s, &d);
 }
 
 void report_stats_merge(struct ap_report_stats *into, const struct ap_report_stats *from)

@@ -248,7 +248,7 @@ static int parse_num(const char *s, uint64_t *out)
 static void check_kallsyms(const struct ap_report *rep, const char *kallsyms, const char *input)
 {
 	const struct ap_report_row *rows;
-	size_t n = ap_report_instructions(rep, &rows);
+	size_t n = ap_report_functions(rep, &rows); /* a row per function, an unnamed one per binary */
 	uint64_t kernel = 0, named = 0;
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].binary && rows[i].binary[0] == '[') {

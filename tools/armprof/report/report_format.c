@@ -122,23 +122,25 @@ static void write_text(FILE *out, const struct ap_report *r, const struct report
 				fprintf(out, "%" PRIu64 "\n", rows[i].addr);
 		}
 	}
-	size_t ni = ap_report_instructions(r, &rows);
+	size_t ni = ap_report_instruction_count(r);
 	n = v->top_instructions && v->top_instructions < ni ? v->top_instructions : ni;
 	fprintf(out, "\nInstructions (%zu of %zu, by %s)\n", n, ni, report_sort_name(v->sort));
 	report_text_header(out, "pc function+offset [instruction] [line]");
-	for (size_t i = 0; i < n; i++) {
+	/* Each row made whole as it is written (the report keeps them compact). */
+	struct ap_report_row row;
+	for (size_t i = 0; i < n && ap_report_instruction(r, i, &row) == 0; i++) {
 		char dis[96], line[160];
-		report_text_row(out, &rows[i], t);
+		report_text_row(out, &row, t);
 		/* No function: no offset into one (an unnamed row's offset is 0). */
-		if (rows[i].name)
-			fprintf(out, "0x%" PRIx64 " %s+0x%" PRIx64, rows[i].addr, rows[i].name, rows[i].offset);
+		if (row.name)
+			fprintf(out, "0x%" PRIx64 " %s+0x%" PRIx64, row.addr, row.name, row.offset);
 		else
-			fprintf(out, "0x%" PRIx64 " %s", rows[i].addr, report_row_name(&rows[i]));
-		if (rows[i].binary)
-			fprintf(out, " (%s)", rows[i].binary);
-		if (v->disasm && ap_report_disassemble(r, rows[i].addr, dis, sizeof(dis)) == 0)
+			fprintf(out, "0x%" PRIx64 " %s", row.addr, report_row_name(&row));
+		if (row.binary)
+			fprintf(out, " (%s)", row.binary);
+		if (v->disasm && ap_report_disassemble(r, row.addr, dis, sizeof(dis)) == 0)
 			fprintf(out, "  %s", dis);
-		if (v->lines && ap_report_source_line(r, rows[i].addr, line, sizeof(line)) == 0)
+		if (v->lines && ap_report_source_line(r, row.addr, line, sizeof(line)) == 0)
 			fprintf(out, "  %s", line);
 		fputc('\n', out);
 	}
@@ -201,25 +203,26 @@ static void write_json(FILE *out, const struct ap_report *r, const struct report
 	report_lines_json(out, r, v);
 	report_branches_json(out, r, v);
 	fprintf(out, ",\n\"instructions\":[");
-	size_t ni = ap_report_instructions(r, &rows);
+	size_t ni = ap_report_instruction_count(r);
 	n = v->top_instructions && v->top_instructions < ni ? v->top_instructions : ni;
-	for (size_t i = 0; i < n; i++) {
+	struct ap_report_row row;
+	for (size_t i = 0; i < n && ap_report_instruction(r, i, &row) == 0; i++) {
 		char buf[160];
-		fprintf(out, "%s\n{\"pc\":\"0x%" PRIx64 "\",\"function\":", i ? "," : "", rows[i].addr);
-		report_json_string(out, report_row_name(&rows[i]));
-		report_json_binary(out, &rows[i]);
-		fprintf(out, ",\"offset\":%" PRIu64 ",", rows[i].offset);
-		if (v->disasm && ap_report_disassemble(r, rows[i].addr, buf, sizeof(buf)) == 0) {
+		fprintf(out, "%s\n{\"pc\":\"0x%" PRIx64 "\",\"function\":", i ? "," : "", row.addr);
+		report_json_string(out, report_row_name(&row));
+		report_json_binary(out, &row);
+		fprintf(out, ",\"offset\":%" PRIu64 ",", row.offset);
+		if (v->disasm && ap_report_disassemble(r, row.addr, buf, sizeof(buf)) == 0) {
 			fprintf(out, "\"disasm\":");
 			report_json_string(out, buf);
 			fputc(',', out);
 		}
-		if (v->lines && ap_report_source_line(r, rows[i].addr, buf, sizeof(buf)) == 0) {
+		if (v->lines && ap_report_source_line(r, row.addr, buf, sizeof(buf)) == 0) {
 			fprintf(out, "\"line\":");
 			report_json_string(out, buf);
 			fputc(',', out);
 		}
-		report_json_stats(out, &rows[i].stats, t);
+		report_json_stats(out, &row.stats, t);
 		fputc('}', out);
 	}
 	fprintf(out, "]}\n");
@@ -230,17 +233,24 @@ enum csv_kind { CSV_FUNCTION, CSV_INSTRUCTION, CSV_THREAD };
 static void csv_rows(FILE *out, const struct ap_report *r, const struct report_view *v, enum csv_kind kind)
 {
 	static const char *const kinds[] = { "function", "instruction", "thread" };
-	const struct ap_report_row *rows;
+	const struct ap_report_row *rows = NULL;
 	size_t nr = kind == CSV_FUNCTION      ? ap_report_functions(r, &rows)
-	            : kind == CSV_INSTRUCTION ? ap_report_instructions(r, &rows)
+	            : kind == CSV_INSTRUCTION ? ap_report_instruction_count(r)
 	                                      : ap_report_threads(r, &rows);
 	size_t top = kind == CSV_INSTRUCTION ? v->top_instructions : v->top_functions;
 	size_t n = top && top < nr ? top : nr;
+	struct ap_report_row made;
 	for (size_t i = 0; i < n; i++) {
+		/* An instruction row is made whole as it is written. */
+		const struct ap_report_row *row = &made;
+		if (kind != CSV_INSTRUCTION)
+			row = &rows[i];
+		else if (ap_report_instruction(r, i, &made) != 0)
+			break;
 		char tid[24] = "";
-		if (kind == CSV_THREAD && rows[i].addr != AP_REPORT_NO_CONTEXT)
-			snprintf(tid, sizeof(tid), "%" PRIu64, rows[i].addr);
-		report_csv_row(out, r, v, kinds[kind], kind == CSV_THREAD ? tid : report_row_name(&rows[i]), &rows[i]);
+		if (kind == CSV_THREAD && row->addr != AP_REPORT_NO_CONTEXT)
+			snprintf(tid, sizeof(tid), "%" PRIu64, row->addr);
+		report_csv_row(out, r, v, kinds[kind], kind == CSV_THREAD ? tid : report_row_name(row), row);
 	}
 }
 

@@ -121,27 +121,27 @@ static void write_rows(FILE *out, const struct ap_report *r, const struct ap_rep
 
 static void write_instructions(FILE *out, const struct ap_report *r, const struct report_view *v)
 {
-	const struct ap_report_row *rows;
-	size_t n = ap_report_instructions(r, &rows);
+	size_t n = ap_report_instruction_count(r);
 	fprintf(out, ",\n\"instructions_total\":%zu,\"instructions\":[", n);
 	n = report_shown(HTML_INSTRUCTIONS, n);
-	for (size_t i = 0; i < n; i++) {
+	struct ap_report_row row;
+	for (size_t i = 0; i < n && ap_report_instruction(r, i, &row) == 0; i++) {
 		char buf[160];
-		fprintf(out, "%s\n{\"pc\":\"0x%" PRIx64 "\",\"function\":", i ? "," : "", rows[i].addr);
-		report_json_string(out, row_name(&rows[i]));
-		json_binary(out, rows[i].binary);
-		fprintf(out, ",\"offset\":%" PRIu64 ",", rows[i].offset);
-		if (v->disasm && ap_report_disassemble(r, rows[i].addr, buf, sizeof(buf)) == 0) {
+		fprintf(out, "%s\n{\"pc\":\"0x%" PRIx64 "\",\"function\":", i ? "," : "", row.addr);
+		report_json_string(out, row_name(&row));
+		json_binary(out, row.binary);
+		fprintf(out, ",\"offset\":%" PRIu64 ",", row.offset);
+		if (v->disasm && ap_report_disassemble(r, row.addr, buf, sizeof(buf)) == 0) {
 			fprintf(out, "\"disasm\":");
 			report_json_string(out, buf);
 			fputc(',', out);
 		}
-		if (v->lines && ap_report_source_line(r, rows[i].addr, buf, sizeof(buf)) == 0) {
+		if (v->lines && ap_report_source_line(r, row.addr, buf, sizeof(buf)) == 0) {
 			fprintf(out, "\"line\":");
 			report_json_string(out, buf);
 			fputc(',', out);
 		}
-		report_json_stats(out, &rows[i].stats, ap_report_totals(r));
+		report_json_stats(out, &row.stats, ap_report_totals(r));
 		fputc('}', out);
 	}
 	fputc(']', out);
