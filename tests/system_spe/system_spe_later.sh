@@ -14,7 +14,9 @@
 #    Source the filter excludes (LATER-FDS-2, LATER-FDS-4, with MDCR_EL3 and
 #    HDFGxTR_EL2 passed as LATER-FDS-3 / LATER-FNE-3 say);
 #  - branch records carry the previous branch target (LATER-PBT-2,
-#    LATER-PBT-3) and calls/returns their CR class (LATER-CRR-2, LATER-CRR-3).
+#    LATER-PBT-3) and calls/returns their CR class (LATER-CRR-2, LATER-CRR-3);
+#    perf 7.x's `perf script -F brstack` shows it as the second entry of
+#    each sample's branch stack (LATER-OUT-1).
 # The default CPU (Neoverse N1, SPEv1) offers none of these attributes.
 set -euo pipefail
 . "$(dirname "$0")/system_common.sh" "$@"
@@ -28,6 +30,7 @@ sys --cpus 1 --cpu max --dmesg dmesg.txt -- "ls $dev/format > formats.txt &&
   perf record -q -e arm_spe_0/load_filter=1/u -o l.data ./pointer_chase $pc_n > /dev/null &&
   perf record -q -e arm_spe_0/load_filter=1,inv_data_src_filter=0x1/u -o ld.data ./pointer_chase $pc_n > /dev/null &&
   perf record -q -e arm_spe_0/branch_filter=1/u -o c.data ./call_tree > /dev/null &&
+  perf script -i c.data -F brstack --itrace=bl > brstack.txt &&
   echo guest-done" > out.txt || fail "armprof system --cpu max: $(tail -20 out.txt)"
 grep -q guest-done out.txt || fail "the guest's commands did not finish: $(tail -20 out.txt)"
 
@@ -102,5 +105,22 @@ taken = collections.Counter(r["target"] for r in rs
 prev = collections.Counter(r["prev_br_tgt"] for r in with_pbt)
 assert taken and prev.most_common(1)[0][0] == taken.most_common(1)[0][0], (prev.most_common(3), taken.most_common(3))
 assert all(int(r["prev_br_tgt"], 16) % 4 == 0 for r in with_pbt)
+EOF
+# perf 7.x in the guest builds a two-entry branch stack per branch sample,
+# the second entry 0x0/<previous branch target> (LATER-PBT-3, LATER-OUT-1):
+# its targets are exactly the host decode's prev_br_tgt values.
+python3 - c.jsonl brstack.txt <<'EOF' || fail "perf script -F brstack: $(head -3 brstack.txt)"
+import collections, json, sys
+host = collections.Counter(int(json.loads(l)["prev_br_tgt"], 16) for l in open(sys.argv[1]) if l.strip())
+guest = collections.Counter()
+for line in open(sys.argv[2]):
+    entries = line.split()
+    if not entries:
+        continue
+    assert len(entries) == 2, f"not two branch entries: {line!r}"
+    frm, to = entries[1].split("/")[:2]
+    assert int(frm, 16) == 0, line
+    guest[int(to, 16)] += 1
+assert sum(guest.values()) > 50 and guest == host, (guest.most_common(3), host.most_common(3))
 EOF
 echo "later: ok"
