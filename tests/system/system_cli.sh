@@ -71,6 +71,16 @@ expect 2 "--uarch no.such=1: unknown key or bad value" -- "${sys[@]}" --uarch no
 expect 2 "--uarch l1d.size: want KEY=VALUE" -- "${sys[@]}" --uarch l1d.size -- true
 expect 2 "--uarch: inconsistent timing model" -- "${sys[@]}" --uarch l1d.size=3K -- true
 expect 2 "not with --no-spe" -- "${sys[@]}" --no-spe --timing -- true
+# --cpu NAME: the model's SPE preset of that CPU (LATER-VER-4), passed as
+# spe-preset before spe-config; a name the model does not know is a usage
+# error naming the presets; not with --no-spe.
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --cpu max --config spe.max_size=7 -- true
+grep -qxF "neoverse-n1,spe=on,spe-preset=max,spe-config=spe.max_size=7;uarch=on" "$work/args.txt" ||
+  bad "--cpu max: $(grep neoverse "$work/args.txt")"
+FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --no-timing --cpu neoverse-n2 -- true
+grep -qxF "neoverse-n1,spe=on,spe-preset=neoverse-n2" "$work/args.txt" || bad "--cpu neoverse-n2: $(grep neoverse "$work/args.txt")"
+expect 2 "--cpu cortex-a53: SPE preset 'cortex-a53' is not one of neoverse-n1, neoverse-v1, neoverse-n2, neoverse-v2, max" -- "${sys[@]}" --cpu cortex-a53 -- true
+expect 2 "--cpu, --config, --timing and --uarch configure the SPE CPU: not with --no-spe" -- "${sys[@]}" --no-spe --cpu max -- true
 FAKE_QEMU_ARGS=$work/args.txt expect 0 "" -- "${sys[@]}" --no-spe -- true
 grep -qx "neoverse-n1" "$work/args.txt" || bad "--no-spe (no timing model either): $(grep neoverse "$work/args.txt")"
 # A path with a comma is escaped for QEMU's option syntax.

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "armprof/model.h"
 #include "armprof/number.h"
 #include "cli_inputs.h"
 #include "cli_output.h"
@@ -60,6 +61,10 @@ static void usage(FILE *out)
 	        "                    says they need are loaded from it; not needed for built-in ones)\n"
 	        "  --no-spe          no SPE in the CPU (spe=on left out) and no driver required: any\n"
 	        "                    QEMU 7.2, e.g. Debian's stock qemu-system-aarch64\n"
+	        "  --cpu NAME        the SPE version and features of a CPU (the model's presets,\n"
+	        "                    docs/model-config.md): neoverse-n1 (default, SPEv1), neoverse-v1,\n"
+	        "                    neoverse-n2, neoverse-v2, max (SPEv1p5 with every feature); QEMU's\n"
+	        "                    core stays its Neoverse N1 (-cpu neoverse-n1,spe=on,spe-preset=NAME)\n"
 	        "  --config K=V      a setting of the SPE model (docs/model-config.md, e.g.\n"
 	        "                    spe.max_size=7), repeatable; passed to QEMU as\n"
 	        "                    -cpu neoverse-n1,spe=on,spe-config=K=V;K=V\n"
@@ -129,6 +134,22 @@ static int parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, 
 		return -1;
 	}
 	*out = (unsigned)v;
+	return 0;
+}
+
+/* --cpu NAME: one of the model's SPE presets, checked by the model itself
+ * (ap_config_spe_preset names them in its message). */
+static int parse_cpu(const char *val, const char **out)
+{
+	struct ap_config cfg;
+	struct ap_error_ctx err;
+	memset(&err, 0, sizeof(err));
+	ap_config_init(&cfg);
+	if (ap_config_spe_preset(&cfg, val, &err) < 0) {
+		fprintf(stderr, "armprof system: --cpu %s: %s\n", val, err.message);
+		return -1;
+	}
+	*out = val;
 	return 0;
 }
 
@@ -241,7 +262,7 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 		                                           "--timeout", "--qemu", "--kit", "--config",
 		                                           "--pc-sample-bus", "--pc-sample", "-o",
 		                                           "--snapshot-every", "--snapshot-out",
-		                                           "--uarch", "--kernel", "--modules" };
+		                                           "--uarch", "--kernel", "--modules", "--cpu" };
 		const char *val = NULL, *name = NULL;
 		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]) && !name; k++) {
 			size_t len = strlen(with_value[k]);
@@ -293,6 +314,8 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 			o->kernel = val;
 		else if (!strcmp(name, "--modules"))
 			o->modules = val;
+		else if (!strcmp(name, "--cpu"))
+			rc = parse_cpu(val, &o->spe_preset);
 		else
 			o->kit = val;
 		if (rc)
@@ -302,8 +325,9 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 		fprintf(stderr, "armprof system: no command: armprof system [options] -- 'SHELL COMMAND'\n");
 		return -1;
 	}
-	if (!o->spe && (o->spe_config[0] || o->timing == 1)) {
-		fprintf(stderr, "armprof system: --config, --timing and --uarch configure the SPE CPU: not with --no-spe\n");
+	if (!o->spe && (o->spe_config[0] || o->timing == 1 || o->spe_preset)) {
+		fprintf(stderr, "armprof system: --cpu, --config, --timing and --uarch configure the SPE CPU: "
+		                "not with --no-spe\n");
 		return -1;
 	}
 	if (o->timing == 0 && o->uarch_given) {

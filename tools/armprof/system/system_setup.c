@@ -268,9 +268,14 @@ int system_prepare(const struct system_opts *opts, struct system_setup *s, char 
 	const char *spe_config = opts->spe_config;
 	if (opts->ss_period_ns)
 		spe_config = fmt(s, "snapshot.feat_pmuv3_ss=1%s%s", opts->spe_config[0] ? ";" : "", opts->spe_config);
+	/* --cpu NAME: the SPE of that CPU (the model's preset, QEMU's spe-preset)
+	 * on QEMU's Neoverse N1 core; --config's keys apply on top. */
+	const char *preset = opts->spe_preset;
 	char *cpu = !opts->spe ? fmt(s, "neoverse-n1%s%s", "", "")
-	          : spe_config ? fmt(s, "neoverse-n1,spe=on%s%s", spe_config[0] ? ",spe-config=" : "", spe_config)
+	          : spe_config ? fmt(s, "neoverse-n1,spe=on%s%s", preset ? ",spe-preset=" : "", preset ? preset : "")
 	                       : NULL;
+	if (cpu && opts->spe && spe_config[0])
+		cpu = fmt(s, "%s,spe-config=%s", cpu, spe_config);
 	char *append = fmt(s, "console=ttyAMA0 kpti=off panic=-1 quiet armprof.nonce=%s%s", s->nonce, "");
 	/* The release of --modules: /init checks it is the running kernel's. */
 	if (append && release[0])

@@ -22,6 +22,7 @@ struct system_opts {
 	const char *kernel;    /* --kernel: the user's kernel image instead of the kit's */
 	const char *modules;   /* --modules: its lib/modules/<release> tree */
 	char spe_config[1024]; /* "K=V;K=V" from --config, "" if none */
+	const char *spe_preset; /* --cpu: the SPE version and features of a CPU (spe-preset), NULL: N1's */
 	/* --pc-sample (docs/system.md): the external PMU frames and QEMU's
 	 * PC-sampling agent, under -icount. */
 	unsigned long long pcs_period_ns; /* 0: no agent */
