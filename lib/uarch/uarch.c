@@ -303,21 +303,26 @@ static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vadd
 /* A load or store to the line of the previous access while other cores
  * exist: what access_slow would do when the directory shows no newer write
  * by another core (an L1D hit; the L1 DTLB and L1D order do not change; a
- * store takes ownership), without its lookups. Returns 0, changing
- * nothing, when the slow path is needed (the copy is stale, or gone). */
-__attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core, uint64_t line,
-                                                      enum ap_uarch_access_kind kind,
-                                                      struct ap_uarch_result *out)
+ * store takes ownership), without its lookups. When the slow path is
+ * needed (the copy is stale, or gone), it goes there having changed
+ * nothing. Every call here is a tail call, so that neither this nor the
+ * entry point saves registers for the common case. */
+__attribute__((noinline)) static void same_line_shared(struct ap_uarch_core *core, uint64_t line,
+                                                       uint64_t vaddr, enum ap_uarch_access_kind kind,
+                                                       struct ap_uarch_result *out)
 {
-	struct ap_uarch_system *sys = core->sys;
 	struct uarch_cache *l1 = &core->l1d;
 	int way = core->last_l1d_way;
-	if (way < 0 || atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1)
-		return 0;
-	_Atomic uint64_t *slot = dir_slot(sys, line);
+	if (way < 0 || atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1) {
+		access_slow(core, line, vaddr, 1, kind, out);
+		return;
+	}
+	_Atomic uint64_t *slot = dir_slot(core->sys, line);
 	struct dir_view d = dir_read(slot, line);
-	if (d.valid && d.writer != core->id + 1 && l1->version[way] != d.version)
-		return 0; /* another core wrote it: the slow path invalidates */
+	if (d.valid && d.writer != core->id + 1 && l1->version[way] != d.version) {
+		access_slow(core, line, vaddr, 1, kind, out); /* another core wrote it: invalidated there */
+		return;
+	}
 	/* A store takes ownership with a new version, which makes every other
 	 * core's copy stale. Unless this core owns the line dirty already at
 	 * the version its copy holds: then no other core has filled that
@@ -334,7 +339,17 @@ __attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core
 			core->l2.version[w2] = version;
 	}
 	same_line_hit(core, kind, out);
-	return 1;
+}
+
+/* A single core's access to the line before the previous one: the
+ * shortcut (shortcut.h) or, when it does not apply, the slow path. Out of
+ * line for the same reason as same_line_shared. */
+__attribute__((noinline)) static void prev_line_access(struct ap_uarch_core *core, uint64_t line,
+                                                       uint64_t vaddr, enum ap_uarch_access_kind kind,
+                                                       struct ap_uarch_result *out)
+{
+	if (!prev_line_hit(core, line, vaddr, kind, out))
+		access_slow(core, line, vaddr, 0, kind, out);
 }
 
 /* An access of the cache line line (by the cache's address) at virtual
@@ -343,24 +358,27 @@ __attribute__((always_inline)) static inline void access_line(struct ap_uarch_co
                                                              uint64_t vaddr, enum ap_uarch_access_kind kind,
                                                              struct ap_uarch_result *out)
 {
-	struct ap_uarch_system *sys = core->sys;
 	/* With one core there is nobody to share with: skip the directory. */
-	int shared = atomic_load_explicit(&sys->ncores, memory_order_relaxed) > 1;
+	int shared = atomic_load_explicit(&core->sys->ncores, memory_order_relaxed) > 1;
 
-	if (line == core->last_line && !shared) {
-		/* The line (and its page) of the previous access: an L1D and L1
-		 * DTLB hit that is already the most recent entry of its set, so
-		 * nothing in the model changes. Exact, and the common case of
-		 * sequential code. */
-		same_line_hit(core, kind, out);
+	if (line == core->last_line) {
+		/* The line (and its page) of the previous access: with one core
+		 * an L1D and L1 DTLB hit that is already the most recent entry
+		 * of its set, so nothing in the model changes. Exact, and the
+		 * common case of sequential code. */
+		if (!shared)
+			same_line_hit(core, kind, out);
+		else if (kind != AP_UARCH_ATOMIC && core->same_line_exact)
+			same_line_shared(core, line, vaddr, kind, out);
+		else
+			access_slow(core, line, vaddr, 1, kind, out);
 		return;
 	}
-	if (line == core->last_line && kind != AP_UARCH_ATOMIC && core->same_line_exact &&
-	    same_line_shared(core, line, kind, out))
-		return;
-	if (line == core->prev_line && !shared && prev_line_hit(core, line, vaddr, kind, out))
-		return;
-	access_slow(core, line, vaddr, shared, kind, out);
+	/* (prev_line differs from last_line: see access_slow.) */
+	if (line == core->prev_line && !shared)
+		prev_line_access(core, line, vaddr, kind, out);
+	else
+		access_slow(core, line, vaddr, shared, kind, out);
 }
 
 void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
