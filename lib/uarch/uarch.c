@@ -118,6 +118,20 @@ static void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_ac
 	                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
 }
 
+/* What a branch returns (see ap_uarch_core.branch_result). */
+static void branch_result(const struct ap_uarch_config *cfg, int mispredicted, int not_taken,
+                          struct ap_uarch_result *out)
+{
+	out->lat_issue = cfg->issue_latency;
+	out->lat_xlat = 0;
+	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->exec_latency +
+	                       (mispredicted ? cfg->mispredict_penalty : 0));
+	out->events = (mispredicted ? AP_EV_MISPREDICTED : 0) | (not_taken ? AP_EV_NOT_TAKEN : 0);
+	out->has_data_source = 0;
+	out->data_source = 0;
+	out->mispredicted = (uint8_t)(mispredicted != 0);
+}
+
 int ap_uarch_core_create(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id)
 {
 	*out = NULL;
@@ -147,6 +161,9 @@ int ap_uarch_core_create(struct ap_uarch_core **out, struct ap_uarch_system *sys
 	c->last_line = UINT64_MAX;
 	same_line_result(cfg, AP_UARCH_LOAD, &c->same_line[0]);
 	same_line_result(cfg, AP_UARCH_STORE, &c->same_line[1]);
+	for (int m = 0; m < 2; m++)
+		for (int n = 0; n < 2; n++)
+			branch_result(cfg, m, n, &c->branch_result[m][n]);
 	c->last_l1d_way = -1;
 	c->prev_line = UINT64_MAX;
 	c->prev_l1d_way = -1;
@@ -554,16 +571,7 @@ int ap_uarch_branch_repeat(struct ap_uarch_core *core, uint64_t pc, uint64_t tar
 void ap_uarch_branch_result(const struct ap_uarch_core *core, unsigned flags, int taken,
                             int mispredicted, struct ap_uarch_result *out)
 {
-	const struct ap_uarch_config *cfg = &core->sys->cfg;
-	out->lat_issue = cfg->issue_latency;
-	out->lat_xlat = 0;
-	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->exec_latency +
-	                       (mispredicted ? cfg->mispredict_penalty : 0));
-	out->events = (mispredicted ? AP_EV_MISPREDICTED : 0) |
-	              ((flags & AP_UARCH_BR_COND) && !taken ? AP_EV_NOT_TAKEN : 0);
-	out->has_data_source = 0;
-	out->data_source = 0;
-	out->mispredicted = (uint8_t)(mispredicted != 0);
+	*out = core->branch_result[mispredicted != 0][(flags & AP_UARCH_BR_COND) && !taken];
 }
 
 void ap_uarch_branch(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
