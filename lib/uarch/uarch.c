@@ -547,14 +547,28 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 	}
 }
 
+/* ap_uarch_branch_train of a branch that is not only conditional (a call,
+ * a return, an indirect or direct unconditional branch): out of line, so
+ * that the common conditional branch saves no registers for it. */
+__attribute__((noinline)) static int branch_train_other(struct ap_uarch_core *core, uint64_t pc,
+                                                        uint64_t target, unsigned flags, int taken)
+{
+	core->stats.branches++;
+	int miss = uarch_bpred_update(&core->bp, pc, target, flags, taken);
+	core->stats.mispredicts += (uint64_t)miss;
+	return miss;
+}
+
 int ap_uarch_branch_train(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
                           int taken)
 {
-	/* The two counters are updated apart (the predictor's flag tests in
+	if (flags != AP_UARCH_BR_COND)
+		return branch_train_other(core, pc, target, flags, taken);
+	/* The two counters are updated apart (the predictor's work in
 	 * between): side by side, GCC merged them into one vector addition
 	 * that takes more instructions than the two. */
 	core->stats.branches++;
-	int miss = uarch_bpred_update(&core->bp, pc, target, flags, taken);
+	int miss = uarch_bpred_direction(&core->bp, pc, taken);
 	core->stats.mispredicts += (uint64_t)miss;
 	return miss;
 }
@@ -574,11 +588,27 @@ void ap_uarch_branch_result(const struct ap_uarch_core *core, unsigned flags, in
 	*out = core->branch_result[mispredicted != 0][(flags & AP_UARCH_BR_COND) && !taken];
 }
 
+/* ap_uarch_branch of a branch that is not only conditional (see
+ * branch_train_other). */
+__attribute__((noinline)) static void branch_other(struct ap_uarch_core *core, uint64_t pc,
+                                                   uint64_t target, unsigned flags, int taken,
+                                                   struct ap_uarch_result *out)
+{
+	int miss = branch_train_other(core, pc, target, flags, taken);
+	ap_uarch_branch_result(core, flags, taken, miss, out);
+}
+
 void ap_uarch_branch(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
                      int taken, struct ap_uarch_result *out)
 {
-	int miss = ap_uarch_branch_train(core, pc, target, flags, taken);
-	ap_uarch_branch_result(core, flags, taken, miss, out);
+	if (flags != AP_UARCH_BR_COND) {
+		branch_other(core, pc, target, flags, taken, out);
+		return;
+	}
+	core->stats.branches++;
+	int miss = uarch_bpred_direction(&core->bp, pc, taken);
+	core->stats.mispredicts += (uint64_t)miss;
+	*out = core->branch_result[miss][!taken];
 }
 
 void ap_uarch_other(struct ap_uarch_core *core, struct ap_uarch_result *out)
