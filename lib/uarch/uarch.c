@@ -317,6 +317,20 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
                         enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
 
+/* A store's new version of line, which this core holds in L1D entry way
+ * (same_line_shared): out of line, so that the common same-line access
+ * saves no registers for its L2 lookup. */
+__attribute__((noinline)) static void take_ownership(struct ap_uarch_core *core, _Atomic uint64_t *slot,
+                                                     uint64_t line, int way, uint32_t version)
+{
+	version &= (uint32_t)DIR_VERSION_MASK;
+	dir_write(slot, line, core->id + 1, 1, version);
+	core->l1d.version[way] = version;
+	int w2 = uarch_cache_lookup(&core->l2, line);
+	if (w2 >= 0)
+		core->l2.version[w2] = version;
+}
+
 /* A load or store to the line of the previous access while other cores
  * exist: what access_slow would do when the directory shows no newer write
  * by another core (an L1D hit; the L1 DTLB and L1D order do not change; a
@@ -347,14 +361,8 @@ __attribute__((noinline)) static void same_line_shared(struct ap_uarch_core *cor
 	 * every other copy is stale already and a new version would change no
 	 * outcome. The common case of a thread writing its own data. */
 	if (kind == AP_UARCH_STORE &&
-	    !(d.valid && d.dirty && d.writer == core->id + 1 && l1->version[way] == d.version)) {
-		uint32_t version = (d.valid ? d.version + 1 : 1) & (uint32_t)DIR_VERSION_MASK;
-		dir_write(slot, line, core->id + 1, 1, version);
-		l1->version[way] = version;
-		int w2 = uarch_cache_lookup(&core->l2, line);
-		if (w2 >= 0)
-			core->l2.version[w2] = version;
-	}
+	    !(d.valid && d.dirty && d.writer == core->id + 1 && l1->version[way] == d.version))
+		take_ownership(core, slot, line, way, d.valid ? d.version + 1 : 1);
 	same_line_hit(core, kind, out);
 }
 
