@@ -14,15 +14,20 @@
  * so the hash does not depend on the host (unlike a multi-threaded record).
  *
  * usage: bench_record_uarch [MILLION_STEPS] [KEY VALUE]...   (default 3)
- * KEY VALUE: ap_uarch_config_set() settings, e.g. l1d.size 4K. */
+ * KEY VALUE: ap_uarch_config_set() settings, e.g. l1d.size 4K; or
+ * "cores N" (1..3, default 3): the same trace on N cores. With one core the
+ * model keeps no directory and takes its single-core paths, as when
+ * recording a single-threaded program. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "armprof/number.h"
 #include "armprof/uarch.h"
 
-#define N_CORES 3
+#define MAX_CORES 3
 
 static uint64_t hash = 1469598103934665603ull; /* FNV-1a */
 
@@ -54,8 +59,16 @@ int main(int argc, char **argv)
 	long steps = (argc > 1 ? atol(argv[1]) : 3) * 1000000L;
 	struct ap_uarch_config cfg;
 	ap_uarch_config_init(&cfg);
+	unsigned n_cores = MAX_CORES;
 	for (int a = 2; a + 1 < argc; a += 2) {
-		if (ap_uarch_config_set(&cfg, argv[a], argv[a + 1]) < 0) {
+		if (!strcmp(argv[a], "cores")) {
+			uint64_t n = 0;
+			if (ap_parse_u64(argv[a + 1], &n) < 0 || n < 1 || n > MAX_CORES) {
+				fprintf(stderr, "bench_record_uarch: cores must be 1 to %d\n", MAX_CORES);
+				return 2;
+			}
+			n_cores = (unsigned)n;
+		} else if (ap_uarch_config_set(&cfg, argv[a], argv[a + 1]) < 0) {
 			fprintf(stderr, "bench_record_uarch: bad setting %s %s\n", argv[a], argv[a + 1]);
 			return 2;
 		}
@@ -65,12 +78,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct ap_uarch_system *sys;
-	struct ap_uarch_core *core[N_CORES] = { 0 };
+	struct ap_uarch_core *core[MAX_CORES] = { 0 };
 	if (ap_uarch_system_create(&sys, &cfg) < 0) {
 		fprintf(stderr, "bench_record_uarch: inconsistent configuration\n");
 		return 2;
 	}
-	for (unsigned i = 0; i < N_CORES; i++)
+	for (unsigned i = 0; i < n_cores; i++)
 		if (ap_uarch_core_create(&core[i], sys, i * 3) < 0) /* cores 0 and 3 share a cluster */
 			return 2;
 
@@ -82,7 +95,7 @@ int main(int argc, char **argv)
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		unsigned c = (unsigned)((x >> 3) % N_CORES);
+		unsigned c = (unsigned)((x >> 3) % MAX_CORES), cc = c % n_cores;
 		int burst = 1 + (int)((x >> 8) & 7);
 		uint64_t base;
 		switch ((x >> 12) & 7) {
@@ -109,17 +122,17 @@ int main(int argc, char **argv)
 			enum ap_uarch_access_kind kind = (k & 3) == 0    ? AP_UARCH_STORE
 			                                 : (k & 15) == 1 ? AP_UARCH_ATOMIC
 			                                                 : AP_UARCH_LOAD;
-			ap_uarch_access(core[c], base + (uint64_t)(b & 1) * 8, 8, kind, &r);
+			ap_uarch_access(core[cc], base + (uint64_t)(b & 1) * 8, 8, kind, &r);
 			mix_result(&r);
 			accesses++;
 		}
-		ap_uarch_branch(core[c], 0x400000 + (x & 0xFFC), 0x400100, AP_UARCH_BR_COND, (int)((x >> 40) & 1),
+		ap_uarch_branch(core[cc], 0x400000 + (x & 0xFFC), 0x400100, AP_UARCH_BR_COND, (int)((x >> 40) & 1),
 		                &r);
 		mix_result(&r);
 		branches++;
 	}
 	double t = cpu_seconds() - t0;
-	for (unsigned i = 0; i < N_CORES; i++) {
+	for (unsigned i = 0; i < n_cores; i++) {
 		const struct ap_uarch_stats *s = ap_uarch_core_stats(core[i]);
 		mix(s->loads), mix(s->stores), mix(s->l1d_misses), mix(s->l2_misses), mix(s->llc_misses);
 		mix(s->peer_hits), mix(s->tlb_l1_misses), mix(s->tlb_walks), mix(s->branches), mix(s->mispredicts);
@@ -133,7 +146,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)accesses, (unsigned long long)branches, t,
 	       t * 1e9 / (double)(accesses + branches));
 	printf("result hash %016llx\n", (unsigned long long)hash);
-	for (unsigned i = 0; i < N_CORES; i++)
+	for (unsigned i = 0; i < n_cores; i++)
 		ap_uarch_core_destroy(core[i]);
 	ap_uarch_system_destroy(sys);
 	return 0;

@@ -204,23 +204,30 @@ static inline void lru_touch(struct uarch_cache *c, uint32_t set, uint32_t e)
 
 /* ---- invalidation ---- */
 
-/* After an invalidation in set: the valid ways in their order, then the
- * invalid ones, the lowest index last (the next victim). A rare event
- * (another core's write), so a plain rebuild of the word. */
-static void order_put_invalid_last(struct uarch_cache *c, uint32_t order)
+/* After an invalidation of way w in a set: the valid ways in their order,
+ * then the invalid ones, the lowest index last (the next victim). The word
+ * is always that way already (the valid ways first, then the invalid ones
+ * from the highest index down: a hit or a fill only moves a valid way to
+ * the front), so w leaves its place and goes in among the invalid ways
+ * where its index puts it, found from the end. The shared LLC, the only
+ * cache whose word a race could disorder, is never invalidated.
+ * tests/uarch/test_uarch_cache.c checks the word against a plain rebuild. */
+static void order_put_invalid_last(struct uarch_cache *c, uint32_t order, uint32_t w)
 {
-	uint32_t ways = c->ways, n = 0;
 	const _Atomic uint64_t *t = &c->tag[order + 1];
-	uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed), sorted = 0;
-	for (uint32_t pos = 0; pos < ways; pos++) {
-		uint32_t w = (uint32_t)(o >> (4 * pos)) & 0xF;
-		if (atomic_load_explicit(&t[w], memory_order_relaxed))
-			sorted |= (uint64_t)w << (4 * n++);
+	uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed);
+	unsigned p = c->ways - 1, pos = uarch_order_pos(o, w);
+	uint64_t below = (1ull << (4 * pos)) - 1;
+	o = (o & below) | ((o >> 4) & ~below); /* w out: the later ways move up */
+	while (p > 0) {
+		uint32_t v = (uint32_t)(o >> (4 * (p - 1))) & 0xF;
+		if (v > w || atomic_load_explicit(&t[v], memory_order_relaxed))
+			break;
+		p--;
 	}
-	for (uint32_t w = ways; w-- > 0;)
-		if (!atomic_load_explicit(&t[w], memory_order_relaxed))
-			sorted |= (uint64_t)w << (4 * n++);
-	atomic_store_explicit(&c->tag[order], sorted, memory_order_relaxed);
+	below = (1ull << (4 * p)) - 1;
+	o = (o & below) | ((uint64_t)w << (4 * p)) | ((o & ~below) << 4);
+	atomic_store_explicit(&c->tag[order], o, memory_order_relaxed);
 }
 
 void uarch_cache_invalidate(struct uarch_cache *c, int index)
@@ -229,7 +236,7 @@ void uarch_cache_invalidate(struct uarch_cache *c, int index)
 	uint64_t tag = atomic_load_explicit(&c->tag[index], memory_order_relaxed);
 	atomic_store_explicit(&c->tag[index], 0, memory_order_relaxed);
 	if (c->small) {
-		order_put_invalid_last(c, set * c->stride);
+		order_put_invalid_last(c, set * c->stride, (uint32_t)index - set * c->stride - 1);
 	} else if (c->index) {
 		if (tag) {
 			index_remove(c, tag);

@@ -45,6 +45,9 @@ struct ap_uarch_core {
 	/* What an L1D hit on the line of the previous access returns, made
 	 * once from the configuration: [0] a load or atomic, [1] a store. */
 	struct ap_uarch_result same_line[2];
+	/* What a branch returns, made once from the configuration:
+	 * [mispredicted][a conditional branch not taken]. */
+	struct ap_uarch_result branch_result[2][2];
 	struct uarch_cache l1d, l2, l1tlb, l2tlb;
 	struct uarch_bpred bp;
 	struct ap_uarch_stats stats;

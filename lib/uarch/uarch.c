@@ -118,6 +118,20 @@ static void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_ac
 	                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
 }
 
+/* What a branch returns (see ap_uarch_core.branch_result). */
+static void branch_result(const struct ap_uarch_config *cfg, int mispredicted, int not_taken,
+                          struct ap_uarch_result *out)
+{
+	out->lat_issue = cfg->issue_latency;
+	out->lat_xlat = 0;
+	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->exec_latency +
+	                       (mispredicted ? cfg->mispredict_penalty : 0));
+	out->events = (mispredicted ? AP_EV_MISPREDICTED : 0) | (not_taken ? AP_EV_NOT_TAKEN : 0);
+	out->has_data_source = 0;
+	out->data_source = 0;
+	out->mispredicted = (uint8_t)(mispredicted != 0);
+}
+
 int ap_uarch_core_create(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id)
 {
 	*out = NULL;
@@ -147,6 +161,9 @@ int ap_uarch_core_create(struct ap_uarch_core **out, struct ap_uarch_system *sys
 	c->last_line = UINT64_MAX;
 	same_line_result(cfg, AP_UARCH_LOAD, &c->same_line[0]);
 	same_line_result(cfg, AP_UARCH_STORE, &c->same_line[1]);
+	for (int m = 0; m < 2; m++)
+		for (int n = 0; n < 2; n++)
+			branch_result(cfg, m, n, &c->branch_result[m][n]);
 	c->last_l1d_way = -1;
 	c->prev_line = UINT64_MAX;
 	c->prev_l1d_way = -1;
@@ -300,24 +317,43 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
                         enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
 
+/* A store's new version of line, which this core holds in L1D entry way
+ * (same_line_shared): out of line, so that the common same-line access
+ * saves no registers for its L2 lookup. */
+__attribute__((noinline)) static void take_ownership(struct ap_uarch_core *core, _Atomic uint64_t *slot,
+                                                     uint64_t line, int way, uint32_t version)
+{
+	version &= (uint32_t)DIR_VERSION_MASK;
+	dir_write(slot, line, core->id + 1, 1, version);
+	core->l1d.version[way] = version;
+	int w2 = uarch_cache_lookup(&core->l2, line);
+	if (w2 >= 0)
+		core->l2.version[w2] = version;
+}
+
 /* A load or store to the line of the previous access while other cores
  * exist: what access_slow would do when the directory shows no newer write
  * by another core (an L1D hit; the L1 DTLB and L1D order do not change; a
- * store takes ownership), without its lookups. Returns 0, changing
- * nothing, when the slow path is needed (the copy is stale, or gone). */
-__attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core, uint64_t line,
-                                                      enum ap_uarch_access_kind kind,
-                                                      struct ap_uarch_result *out)
+ * store takes ownership), without its lookups. When the slow path is
+ * needed (the copy is stale, or gone), it goes there having changed
+ * nothing. Every call here is a tail call, so that neither this nor the
+ * entry point saves registers for the common case. */
+__attribute__((noinline)) static void same_line_shared(struct ap_uarch_core *core, uint64_t line,
+                                                       uint64_t vaddr, enum ap_uarch_access_kind kind,
+                                                       struct ap_uarch_result *out)
 {
-	struct ap_uarch_system *sys = core->sys;
 	struct uarch_cache *l1 = &core->l1d;
 	int way = core->last_l1d_way;
-	if (way < 0 || atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1)
-		return 0;
-	_Atomic uint64_t *slot = dir_slot(sys, line);
+	if (way < 0 || atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1) {
+		access_slow(core, line, vaddr, 1, kind, out);
+		return;
+	}
+	_Atomic uint64_t *slot = dir_slot(core->sys, line);
 	struct dir_view d = dir_read(slot, line);
-	if (d.valid && d.writer != core->id + 1 && l1->version[way] != d.version)
-		return 0; /* another core wrote it: the slow path invalidates */
+	if (d.valid && d.writer != core->id + 1 && l1->version[way] != d.version) {
+		access_slow(core, line, vaddr, 1, kind, out); /* another core wrote it: invalidated there */
+		return;
+	}
 	/* A store takes ownership with a new version, which makes every other
 	 * core's copy stale. Unless this core owns the line dirty already at
 	 * the version its copy holds: then no other core has filled that
@@ -325,16 +361,20 @@ __attribute__((noinline)) static int same_line_shared(struct ap_uarch_core *core
 	 * every other copy is stale already and a new version would change no
 	 * outcome. The common case of a thread writing its own data. */
 	if (kind == AP_UARCH_STORE &&
-	    !(d.valid && d.dirty && d.writer == core->id + 1 && l1->version[way] == d.version)) {
-		uint32_t version = (d.valid ? d.version + 1 : 1) & (uint32_t)DIR_VERSION_MASK;
-		dir_write(slot, line, core->id + 1, 1, version);
-		l1->version[way] = version;
-		int w2 = uarch_cache_lookup(&core->l2, line);
-		if (w2 >= 0)
-			core->l2.version[w2] = version;
-	}
+	    !(d.valid && d.dirty && d.writer == core->id + 1 && l1->version[way] == d.version))
+		take_ownership(core, slot, line, way, d.valid ? d.version + 1 : 1);
 	same_line_hit(core, kind, out);
-	return 1;
+}
+
+/* A single core's access to the line before the previous one: the
+ * shortcut (shortcut.h) or, when it does not apply, the slow path. Out of
+ * line for the same reason as same_line_shared. */
+__attribute__((noinline)) static void prev_line_access(struct ap_uarch_core *core, uint64_t line,
+                                                       uint64_t vaddr, enum ap_uarch_access_kind kind,
+                                                       struct ap_uarch_result *out)
+{
+	if (!prev_line_hit(core, line, vaddr, kind, out))
+		access_slow(core, line, vaddr, 0, kind, out);
 }
 
 /* An access of the cache line line (by the cache's address) at virtual
@@ -343,24 +383,27 @@ __attribute__((always_inline)) static inline void access_line(struct ap_uarch_co
                                                              uint64_t vaddr, enum ap_uarch_access_kind kind,
                                                              struct ap_uarch_result *out)
 {
-	struct ap_uarch_system *sys = core->sys;
 	/* With one core there is nobody to share with: skip the directory. */
-	int shared = atomic_load_explicit(&sys->ncores, memory_order_relaxed) > 1;
+	int shared = atomic_load_explicit(&core->sys->ncores, memory_order_relaxed) > 1;
 
-	if (line == core->last_line && !shared) {
-		/* The line (and its page) of the previous access: an L1D and L1
-		 * DTLB hit that is already the most recent entry of its set, so
-		 * nothing in the model changes. Exact, and the common case of
-		 * sequential code. */
-		same_line_hit(core, kind, out);
+	if (line == core->last_line) {
+		/* The line (and its page) of the previous access: with one core
+		 * an L1D and L1 DTLB hit that is already the most recent entry
+		 * of its set, so nothing in the model changes. Exact, and the
+		 * common case of sequential code. */
+		if (!shared)
+			same_line_hit(core, kind, out);
+		else if (kind != AP_UARCH_ATOMIC && core->same_line_exact)
+			same_line_shared(core, line, vaddr, kind, out);
+		else
+			access_slow(core, line, vaddr, 1, kind, out);
 		return;
 	}
-	if (line == core->last_line && kind != AP_UARCH_ATOMIC && core->same_line_exact &&
-	    same_line_shared(core, line, kind, out))
-		return;
-	if (line == core->prev_line && !shared && prev_line_hit(core, line, vaddr, kind, out))
-		return;
-	access_slow(core, line, vaddr, shared, kind, out);
+	/* (prev_line differs from last_line: see access_slow.) */
+	if (line == core->prev_line && !shared)
+		prev_line_access(core, line, vaddr, kind, out);
+	else
+		access_slow(core, line, vaddr, shared, kind, out);
 }
 
 void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
@@ -512,14 +555,28 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 	}
 }
 
+/* ap_uarch_branch_train of a branch that is not only conditional (a call,
+ * a return, an indirect or direct unconditional branch): out of line, so
+ * that the common conditional branch saves no registers for it. */
+__attribute__((noinline)) static int branch_train_other(struct ap_uarch_core *core, uint64_t pc,
+                                                        uint64_t target, unsigned flags, int taken)
+{
+	core->stats.branches++;
+	int miss = uarch_bpred_update(&core->bp, pc, target, flags, taken);
+	core->stats.mispredicts += (uint64_t)miss;
+	return miss;
+}
+
 int ap_uarch_branch_train(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
                           int taken)
 {
-	/* The two counters are updated apart (the predictor's flag tests in
+	if (flags != AP_UARCH_BR_COND)
+		return branch_train_other(core, pc, target, flags, taken);
+	/* The two counters are updated apart (the predictor's work in
 	 * between): side by side, GCC merged them into one vector addition
 	 * that takes more instructions than the two. */
 	core->stats.branches++;
-	int miss = uarch_bpred_update(&core->bp, pc, target, flags, taken);
+	int miss = uarch_bpred_direction(&core->bp, pc, taken);
 	core->stats.mispredicts += (uint64_t)miss;
 	return miss;
 }
@@ -536,23 +593,30 @@ int ap_uarch_branch_repeat(struct ap_uarch_core *core, uint64_t pc, uint64_t tar
 void ap_uarch_branch_result(const struct ap_uarch_core *core, unsigned flags, int taken,
                             int mispredicted, struct ap_uarch_result *out)
 {
-	const struct ap_uarch_config *cfg = &core->sys->cfg;
-	out->lat_issue = cfg->issue_latency;
-	out->lat_xlat = 0;
-	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->exec_latency +
-	                       (mispredicted ? cfg->mispredict_penalty : 0));
-	out->events = (mispredicted ? AP_EV_MISPREDICTED : 0) |
-	              ((flags & AP_UARCH_BR_COND) && !taken ? AP_EV_NOT_TAKEN : 0);
-	out->has_data_source = 0;
-	out->data_source = 0;
-	out->mispredicted = (uint8_t)(mispredicted != 0);
+	*out = core->branch_result[mispredicted != 0][(flags & AP_UARCH_BR_COND) && !taken];
+}
+
+/* ap_uarch_branch of a branch that is not only conditional (see
+ * branch_train_other). */
+__attribute__((noinline)) static void branch_other(struct ap_uarch_core *core, uint64_t pc,
+                                                   uint64_t target, unsigned flags, int taken,
+                                                   struct ap_uarch_result *out)
+{
+	int miss = branch_train_other(core, pc, target, flags, taken);
+	ap_uarch_branch_result(core, flags, taken, miss, out);
 }
 
 void ap_uarch_branch(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
                      int taken, struct ap_uarch_result *out)
 {
-	int miss = ap_uarch_branch_train(core, pc, target, flags, taken);
-	ap_uarch_branch_result(core, flags, taken, miss, out);
+	if (flags != AP_UARCH_BR_COND) {
+		branch_other(core, pc, target, flags, taken, out);
+		return;
+	}
+	core->stats.branches++;
+	int miss = uarch_bpred_direction(&core->bp, pc, taken);
+	core->stats.mispredicts += (uint64_t)miss;
+	*out = core->branch_result[miss][!taken];
 }
 
 void ap_uarch_other(struct ap_uarch_core *core, struct ap_uarch_result *out)

@@ -48,6 +48,24 @@ static int ref_fill(struct reference *r, uint64_t line)
 	return (int)victim;
 }
 
+/* A small set's order word after an invalidation, rebuilt plainly (the
+ * rebuild lib/uarch made before it moved the one way instead): the valid
+ * ways in their order, then the invalid ones from the highest index down. */
+static uint64_t rebuilt_order(const struct uarch_cache *c, uint32_t order)
+{
+	uint32_t n = 0;
+	uint64_t o = atomic_load(&c->tag[order]), sorted = 0;
+	for (uint32_t pos = 0; pos < c->ways; pos++) {
+		uint32_t w = (uint32_t)(o >> (4 * pos)) & 0xF;
+		if (atomic_load(&c->tag[order + 1 + w]))
+			sorted |= (uint64_t)w << (4 * n++);
+	}
+	for (uint32_t w = c->ways; w-- > 0;)
+		if (!atomic_load(&c->tag[order + 1 + w]))
+			sorted |= (uint64_t)w << (4 * n++);
+	return sorted;
+}
+
 /* The cache's entry for the reference's entry (set * ways + way), -1 for -1. */
 static int entry_of(const struct uarch_cache *c, int ref)
 {
@@ -76,8 +94,11 @@ static void compare(uint32_t sets, uint32_t ways, int shared, int invalidate_one
 			CHECK_EQ_U64((uint64_t)filled, (uint64_t)entry_of(&c, ref_fill(&r, line)));
 			CHECK_EQ_U64(atomic_load(&c.tag[filled]), line + 1);
 		} else if (invalidate_one_in && (x >> 40) % (uint64_t)invalidate_one_in == 0) {
+			uint32_t order = (uint32_t)got / c.stride * c.stride;
 			uarch_cache_invalidate(&c, got);
 			r.tag[want] = 0;
+			if (c.small)
+				CHECK_EQ_U64(atomic_load(&c.tag[order]), rebuilt_order(&c, order));
 		}
 	}
 	uarch_cache_fini(&c);
@@ -91,6 +112,7 @@ TEST(small_sets_match_reference_lru)
 			compare(1, ways[i], shared, 0);
 			compare(8, ways[i], shared, 0);
 			compare(4, ways[i], shared, 7);
+			compare(2, ways[i], shared, 2); /* several invalid ways at once */
 		}
 }
 
