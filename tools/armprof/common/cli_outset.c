@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_inputs.h"
 #include "cli_tmpfiles.h"
 
 static int is_member(const struct cli_outset *s, const char *name)
@@ -19,6 +20,15 @@ static int is_member(const struct cli_outset *s, const char *name)
 		if (!strcmp(name, s->names[i]))
 			return 1;
 	return 0;
+}
+
+static char *joined(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
 }
 
 /* An existing directory: its other files would go with it. */
@@ -31,8 +41,16 @@ static int check_contents(const struct cli_outset *s)
 	}
 	int rc = 0;
 	for (struct dirent *e; rc == 0 && (e = readdir(d));) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || is_member(s, e->d_name))
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
+		if (is_member(s, e->d_name)) {
+			/* one of the set's names that is (a link to) an input: the user
+			 * pointed there at the input; refused as a single output is */
+			char *p = joined(s->target, e->d_name);
+			rc = p ? cli_output_refuse_input(s->cmd, p) : 0;
+			free(p);
+			continue;
+		}
 		fprintf(stderr,
 		        "armprof %s: %s: holds %s, which is not one of its files: the directory is replaced as a "
 		        "whole, so give a new or empty one\n",
@@ -41,15 +59,6 @@ static int check_contents(const struct cli_outset *s)
 	}
 	closedir(d);
 	return rc;
-}
-
-static char *joined(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = malloc(n);
-	if (p)
-		snprintf(p, n, "%s/%s", dir, name);
-	return p;
 }
 
 int cli_outset_open(struct cli_outset *s, const char *cmd, const char *dir, const char *const *names,
