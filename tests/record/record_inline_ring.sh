@@ -67,18 +67,20 @@ done
 # made by QEMU's helpers when two threads run: QEMU's C code logs those).
 # Both vary a little between any two runs, on either QEMU (glibc's thread
 # start-up and join wait on each other: 24 runs gave 7229730-7229747
-# operations and 2408521-2408523 accesses), so the totals agree within 64
-# operations and 16 accesses.
+# operations and 2408521-2408523 accesses on a quiet machine; on one at a
+# load of 15-20, two runs differed by 116 operations: the spin-waits spin
+# longer), so the totals agree within 1024 operations (0.015%) and 256
+# accesses. Each path's own exactness is every_op_counted's.
 record deb "$ours" --no-inline-ring -- "$examples/false_sharing" 300000
 record ours "$ours" -- "$examples/false_sharing" 300000
 [ "$(meta_of ours threads)" = 2 ] || fail "false_sharing: $(meta_of ours threads) threads, want 2"
 every_op_counted deb.raw.meta deb.counts "false_sharing callbacks"
 every_op_counted ours.raw.meta ours.counts "false_sharing inline"
 d=$(( $(meta_of deb ops) - $(meta_of ours ops) ))
-[ "${d#-}" -le 64 ] ||
+[ "${d#-}" -le 1024 ] ||
   fail "false_sharing: $(meta_of deb ops) operations from the callbacks, $(meta_of ours ops) inline"
 accesses() { sed -n 's/.*timing model: \([0-9]*\) accesses.*/\1/p' "$1.err"; }
 [ -n "$(accesses ours)" ] && [ -n "$(accesses deb)" ] || fail "false_sharing: no timing-model summary"
 d=$(( $(accesses deb) - $(accesses ours) ))
-[ "${d#-}" -le 16 ] || fail "false_sharing: $(accesses deb) accesses from the callbacks, $(accesses ours) inline"
+[ "${d#-}" -le 256 ] || fail "false_sharing: $(accesses deb) accesses from the callbacks, $(accesses ours) inline"
 echo "record_inline_ring: ok"
