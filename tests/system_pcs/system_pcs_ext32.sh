@@ -11,7 +11,7 @@ set -euo pipefail
 cp "$examples/pointer_chase" .
 sys --pc-sample 100us --config pcsr.pmu_ext=ext32 -o pcs.data -- \
   "./pointer_chase 20000000 > /dev/null & echo \"pid \$!\"; wait; devmem $(reg 0 $PMPCSCTL) 32" > out.txt 2> err.txt ||
-  fail "armprof system: $(tail -20 out.txt err.txt)"
+  fail "armprof system: $(tail -n 20 out.txt err.txt)"
 cat err.txt
 pid=$(awk '$1 == "pid" { print $2 }' out.txt)
 [ -n "$pid" ] || fail "the guest printed no pid: $(cat out.txt)"

@@ -21,7 +21,7 @@ sys --pc-sample 100us --pc-sample-bus system -o pcs.data -- "
   done
   echo unlock; devmem $(reg 1 $PMLAR) 32 0xC5ACCE55; sleep 0.2
   devmem $(reg 1 $PMLSR) 32; devmem $(reg 1 $PMPCSCTL) 32; devmem $(reg 0 $PMPCSCTL) 32" > out.txt 2> err.txt ||
-  fail "armprof system: $(tail -20 out.txt err.txt)"
+  fail "armprof system: $(tail -n 20 out.txt err.txt)"
 cat out.txt err.txt
 want="0x00000003 0x00000002 0x0000000000000000 0x00000003 0x00000002 0x0000000000000000 unlock 0x00000001 0x00000003 0x00000002"
 got=$(grep -E '^(0x|unlock)' out.txt | tr '\n' ' ' | sed 's/ $//')

@@ -9,7 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/pcs_common.sh" "$@"
 sys --pc-sample 100us --no-niden -o pcs.data -- "devmem $(reg 0 $PMPCSCTL) 32; devmem $(reg 1 $PMPCSCTL) 32" \
-  > out.txt 2> err.txt || fail "armprof system: $(tail -20 out.txt err.txt)"
+  > out.txt 2> err.txt || fail "armprof system: $(tail -n 20 out.txt err.txt)"
 cat out.txt err.txt
 [ "$(grep -c '^0x00000002' out.txt)" = 2 ] || fail "PMPCSCTL: $(grep '^0x' out.txt | tr '\n' ' ')"
 reads=$(stat err.txt reads) none=$(stat err.txt without) errors=$(stat err.txt error)

@@ -28,7 +28,7 @@ cp "$examples/pointer_chase" .
 steps=30000000
 sys --pc-sample 50us -o pcs.data -- "./pointer_chase $steps > /dev/null & echo \"pid \$!\"; wait
   cat /proc/kallsyms > kallsyms; devmem $(reg 0 $PMPCSCTL) 32; devmem $(reg 1 $PMPCSCTL) 32" > out.txt 2> err.txt ||
-  fail "armprof system: $(tail -20 out.txt err.txt)"
+  fail "armprof system: $(tail -n 20 out.txt err.txt)"
 cat err.txt
 pid=$(awk '$1 == "pid" { print $2 }' out.txt)
 [ -n "$pid" ] || fail "the guest printed no pid: $(cat out.txt)"

@@ -62,10 +62,10 @@ print(f"guest snapshots at EL{el}: ok")
 PY
 }
 sys --cpus 1 --config snapshot.feat_pmuv3_ss=1 -- 'insmod ./pmu_ss_test.ko && dmesg | grep "armprof-ss:"' \
-  > el1.txt 2> err.txt || fail "armprof system: $(tail -20 el1.txt err.txt)"
+  > el1.txt 2> err.txt || fail "armprof system: $(tail -n 20 el1.txt err.txt)"
 cat el1.txt
 check el1.txt 1 || fail "the guest's snapshots at EL1"
 sys --el2 --cpus 1 --config snapshot.feat_pmuv3_ss=1 -- 'insmod ./pmu_ss_test.ko && dmesg | grep "armprof-ss:"' \
-  > el2.txt 2> err.txt || fail "armprof system --el2: $(tail -20 el2.txt err.txt)"
+  > el2.txt 2> err.txt || fail "armprof system --el2: $(tail -n 20 el2.txt err.txt)"
 cat el2.txt
 check el2.txt 2 || fail "the guest's snapshots at EL2"

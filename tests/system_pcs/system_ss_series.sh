@@ -18,7 +18,7 @@ set -euo pipefail
 cp "$examples/pointer_chase" .
 sys --snapshot-every 1ms --snapshot-out series.csv -- 'sleep 0.05; insmod ./pmu_ss_test.ko selftest=0 allow_external=1 &&
   ./pointer_chase 30000000 > /dev/null & ./pointer_chase 30000000 > /dev/null; wait' > out.txt 2> err.txt ||
-  fail "armprof system: $(tail -20 out.txt err.txt)"
+  fail "armprof system: $(tail -n 20 out.txt err.txt)"
 cat err.txt
 python3 - series.csv <<'PY' || fail "the snapshot series"
 import csv, collections, sys
