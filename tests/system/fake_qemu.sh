@@ -4,7 +4,8 @@
 # command on the host, so armprof system's own handling (output, exit
 # status, markers, timeout, signals, dmesg) is tested without QEMU or a kit.
 # FAKE_QEMU_MODE: run (default), fail (QEMU refuses to start), crash (the
-# guest dies before the command), nospe (init reports no SPE driver).
+# guest dies before the command), nospe (init reports no SPE driver),
+# lostmark (the command ran, its exit marker never reached the console).
 # FAKE_QEMU_ARGS / FAKE_QEMU_PID: files for its arguments / process id.
 [ -z "${FAKE_QEMU_ARGS:-}" ] || printf '%s\n' "$@" > "$FAKE_QEMU_ARGS"
 [ -z "${FAKE_QEMU_PID:-}" ] || echo $$ > "$FAKE_QEMU_PID"
@@ -38,6 +39,13 @@ trap 'kill $child 2> /dev/null; exit 143' TERM
 child=$!
 wait $child
 status=$?
-printf '\n%s exit %d\n[ 3.0] reboot: Power down\r\n' "$mark" "$status"
 echo "fake dmesg: Linux version 6.1" > "$ctl/dmesg"
+echo "exit $status" > "$ctl/status" # init.sh's finish(), before it powers off
+if [ "${FAKE_QEMU_MODE:-run}" = lostmark ]; then
+  # poweroff -f stopped the guest while the marker line was still in its
+  # tty buffer: the kernel's own line (printed synchronously) overtakes it
+  printf '\n[ 3.0] reboot: Power down\r\n'
+  exit 0
+fi
+printf '\n%s exit %d\n[ 3.0] reboot: Power down\r\n' "$mark" "$status"
 exit 0

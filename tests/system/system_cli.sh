@@ -172,6 +172,12 @@ FAKE_QEMU_MODE=fail expect 125 "qemu: fake-qemu: cannot start" -- "${sys[@]}" --
 grep -q "QEMU's exit status 1" err.txt || bad "QEMU's status not reported: $(cat err.txt)"
 FAKE_QEMU_MODE=crash expect 125 "ended before the guest started the command" -- "${sys[@]}" -- true
 grep -q "Kernel panic" err.txt || bad "the guest's console not shown: $(cat err.txt)"
+# The exit marker lost to `poweroff -f` (still in the guest's tty buffer):
+# the status from the control share's file, the command's output whole
+# (the kernel's power-down line, streamed as the command's, after it).
+FAKE_QEMU_MODE=lostmark expect 7 "" -- "${sys[@]}" -- 'echo before; exit 7'
+[ "$(head -n 1 out.txt)" = before ] || bad "lost marker: output $(od -c out.txt | head -3)"
+[ ! -s err.txt ] || bad "lost marker: stderr $(cat err.txt)"
 # A guest whose SPE driver did not probe: 122, with its kernel lines.
 FAKE_QEMU_MODE=nospe expect 122 "the SPE driver did not probe: no arm_spe_0" -- "${sys[@]}" -- true
 grep -q "arm_spe_pmu: nothing" err.txt || bad "the kernel's SPE lines not shown: $(cat err.txt)"

@@ -405,6 +405,30 @@ static void print_boot_log(const struct console *c)
 }
 
 /* The run's outcome as a message and an exit status. */
+/* The guest writes "exit N" to the control share before it powers off
+ * (system/kit/init.sh, finish()). When QEMU ended (status 0) while the
+ * console still showed the command running, the exit marker was still in
+ * the guest's tty buffer when `poweroff -f` stopped the machine (the
+ * kernel's "reboot: Power down" is printed synchronously and can overtake
+ * it, seen once at load): the share's file gives the command's status. */
+static void status_from_share(const struct system_setup *s, struct system_result *r)
+{
+	if (r->outcome != SYSTEM_QEMU_FAILED || r->console.phase != CONSOLE_RUN || !s->ctl[0] ||
+	    !WIFEXITED(r->qemu_status) || WEXITSTATUS(r->qemu_status) != 0)
+		return;
+	char path[PATH_MAX + 16], word[16];
+	snprintf(path, sizeof(path), "%s/status", s->ctl);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	int n;
+	if (fscanf(f, "%15s %d", word, &n) == 2 && !strcmp(word, "exit") && n >= 0 && n <= 255) {
+		r->outcome = SYSTEM_EXITED;
+		r->console.status = n;
+	}
+	fclose(f);
+}
+
 static int report(const struct system_opts *o, const struct system_setup *s, const struct system_result *r)
 {
 	switch (r->outcome) {
@@ -494,6 +518,7 @@ int cmd_system(int argc, char **argv)
 	ss_open = opts.ss_period_ns != 0;
 	fflush(stdout);
 	system_run(setup.argv, setup.nonce, opts.timeout_s, res);
+	status_from_share(&setup, res);
 	exit_status = report(&opts, &setup, res);
 	if (pcs_open && (res->outcome == SYSTEM_EXITED || res->outcome == SYSTEM_GUEST_ERROR)) {
 		struct pcs_summary sum;
