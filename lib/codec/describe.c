@@ -91,7 +91,7 @@ static void describe_address(struct out *o, const struct ap_packet *p)
 		put(o, "PA 0x%" PRIx64 " ns=%u", addr, ns);
 		break;
 	case AP_ADDR_PREV_TARGET: /* FEAT_SPE_PBT; RESERVED for a v1 reader (LATER-PBT-3) */
-		if (!p->ext || (p->hdr0 & 0x1Cu) == 0) {
+		if (ap_pkt_later_defined(p)) {
 			put(o, "PBT 0x%" PRIx64 " el%u ns=%u%s", addr, el, ns, p->reserved ? " RESERVED" : ""); /* as the PC */
 			break;
 		}
