@@ -73,6 +73,10 @@ struct ap_pcsr_config {
 	uint8_t unknown;             /* enum ap_pcsr_unknown_policy */
 	uint64_t unknown_fill;       /* the bits written where a register becomes UNKNOWN */
 	uint32_t pmdevarch_archid;   /* PCS-H7.1.2-13: 0x0A10 or 0x0A20 without a PMU */
+	/* The external debug frame's Peripheral ID (IMPLEMENTATION DEFINED):
+	 * EDPIDR4 [39:32], EDPIDR3 [31:24], EDPIDR2 [23:16], EDPIDR1 [15:8],
+	 * EDPIDR0 [7:0] (designer, part number, revision; CoreSight's order). */
+	uint64_t debug_pidr;
 };
 
 /* The PE retired the instruction at pc; branch_target is true when it is

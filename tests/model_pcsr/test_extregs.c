@@ -327,6 +327,99 @@ TEST(debug_frame_v8)
 	done(&r);
 }
 
+/* The debug frame's identification, power and reset registers, in every
+ * PE's frame (docs/requirements-later.md LATER-DBG-1..5; Arm's external
+ * register descriptions EDPIDR0-4, EDCIDR0-3, EDDEVARCH, EDDEVTYPE, EDDEVID,
+ * EDDEVID1, EDPRSR, EDPRCR): what Linux's coresight-cpu-debug reads. */
+TEST(debug_frame_ids_power)
+{
+	struct rig r = { .pe = NULL };
+	uint64_t v;
+	struct ap_ext_access a = { AP_EXT_DEBUG, 0, 4, false };
+#define DBG(off) (a.offset = (off), ap_pe_ext_read(r.pe, &a, &v) == AP_EXT_OK)
+	/* FEAT_PCSRv8 on Armv8.1 without VHE, identified as a Cortex-A53. */
+	rig_init(&r, AP_PCSR_EXT_NONE, true);
+	r.cfg.pcsr.debug_pidr = 0x04002BBD03ull;
+	make(&r);
+	/* LATER-DBG-1: the AMBA bus's periphid (PIDR3..0) and CoreSight CID. */
+	uint32_t pid = 0, cid = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		CHECK(DBG(0xFE0 + 4 * i));
+		pid |= (uint32_t)v << (8 * i);
+		CHECK(DBG(0xFF0 + 4 * i));
+		cid |= (uint32_t)v << (8 * i);
+	}
+	CHECK(pid == 0x002BBD03 && cid == 0xB105900D);
+	CHECK(DBG(0xFD0) && v == 0x04);                       /* EDPIDR4: DES_2 0x4, SIZE 0 */
+	CHECK(DBG(0xFBC) && v == 0x47707A15);                 /* EDDEVARCH: Arm, Armv8.0 debug with VHE, 0xA15 */
+	CHECK(DBG(0xFCC) && v == 0x15);                       /* EDDEVTYPE: processor debug logic */
+	CHECK(DBG(0xFC8) && (v & 0xF) == 0x3);                /* LATER-DBG-2: EDPCSR, EDCIDSR, EDVIDSR */
+	CHECK(DBG(0xFC4) && v == 0x2);                        /* EDDEVID1.PCSROffset */
+	CHECK(strcmp(ap_pe_ext_name(r.pe, AP_EXT_DEBUG, 0xFE8), "EDPIDR2") == 0);
+	CHECK(strcmp(ap_pe_ext_name(r.pe, AP_EXT_DEBUG, 0x314), "EDPRSR") == 0);
+	/* LATER-DBG-3: EDPRSR after the Cold reset: PU, SPD, SR; a read clears
+	 * the sticky bits; OSLK and DLK follow the PE. */
+	CHECK(DBG(0x314) && v == 0xB);
+	CHECK(DBG(0x314) && v == 0x1);
+	r.st.os_lock = true;
+	set(&r);
+	CHECK(DBG(0x314) && v == 0x21);
+	r.st.os_lock = false;
+	r.st.os_double_lock = true;
+	set(&r);
+	CHECK(DBG(0x314) && v == 0x41);
+	r.st.os_double_lock = false;
+	r.st.core_powered = false;
+	set(&r);
+	CHECK(DBG(0x314) && v == 0x2);                        /* PU 0, SPD 1; no error response */
+	CHECK(DBG(0x0A0) == false);                          /* EDPCSR: the core is off, an error */
+	r.st.core_powered = true;
+	set(&r);
+	CHECK(DBG(0x314) && v == 0x3);                        /* SPD stays until a powered read */
+	CHECK(DBG(0x314) && v == 0x1);
+	/* SDR: set when the PE leaves Debug state. */
+	r.st.halted = true;
+	set(&r);
+	CHECK(DBG(0x314) && v == 0x11);
+	r.st.halted = false;
+	set(&r);
+	CHECK(DBG(0x314) && v == 0x801);
+	CHECK(DBG(0x314) && v == 0x1);
+	/* LATER-DBG-4: EDPRCR holds CORENPDRQ and COREPURQ; CWRR reads 0. */
+	a.offset = 0x310;
+	CHECK(ap_pe_ext_write(r.pe, &a, 0xF) == AP_EXT_OK);
+	CHECK(DBG(0x310) && v == 0x9);
+	/* Memory-mapped with the Software Lock locked: EDPRCR writes ignored,
+	 * EDPRSR read-only (the sticky bits stay). */
+	a.memory_mapped = true;
+	CHECK(ap_pe_ext_write(r.pe, &a, 0x0) == AP_EXT_OK);
+	CHECK(DBG(0x310) && v == 0x9);
+	ap_pe_reset(r.pe);                                   /* a Warm reset sets SR */
+	CHECK(DBG(0x314) && v == 0x9);
+	CHECK(DBG(0x314) && v == 0x9);
+	a.memory_mapped = false;
+	CHECK(DBG(0x314) && v == 0x9);
+	CHECK(DBG(0x314) && v == 0x1);
+	done(&r);
+	/* The default PE (Neoverse N1: FEAT_PCSRv8p2, Armv8.2): its debug frame
+	 * has the IDs and power registers but no PC sampler (EDDEVID.PCSample 0,
+	 * EDPCSR RES0); EDDEVARCH says Armv8.2 debug; part 0xD0C. */
+	ap_config_init(&r.cfg);
+	make(&r);
+	CHECK(DBG(0xFC8) && v == 0);
+	CHECK(DBG(0xFBC) && v == 0x47708A15);
+	pid = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		CHECK(DBG(0xFE0 + 4 * i));
+		pid |= (uint32_t)v << (8 * i);
+	}
+	CHECK(pid == 0x000BBD0C);
+	a.offset = 0x0A0;
+	CHECK(ap_pe_ext_read(r.pe, &a, &v) == AP_EXT_RES0);
+#undef DBG
+	done(&r);
+}
+
 /* ap_pe_ext_name(): the name of every kind of register, split into halves
  * where the frame is 32-bit, as constant strings (no per-call buffer: the
  * same pointer on every call, safe from any thread). */
@@ -360,4 +453,5 @@ TEST(register_names)
 
 TEST_MAIN(CASE(table_h7_1_rows_1_to_8), CASE(table_h7_1_rows_9_to_11), CASE(high_half_read_does_not_sample),
           CASE(ext32_map_and_atomic64), CASE(ext64_map), CASE(error_responses), CASE(software_lock_writes),
-          CASE(bad_requests), CASE(debug_frame_v8), CASE(register_names))
+          CASE(bad_requests), CASE(debug_frame_v8), CASE(debug_frame_ids_power),
+          CASE(register_names))

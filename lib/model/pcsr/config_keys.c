@@ -71,6 +71,8 @@ static const struct ap_config_key prof_keys[] = {
 	  "the bits written where a PC sample register becomes UNKNOWN (PMPCSR-32)" },
 	{ "pcsr.pmdevarch_archid", AP_CFG_U32, PCSR(pmdevarch_archid), 0, 0xFFFF, NULL,
 	  "PMDEVARCH.ARCHID of a PMU-less frame: 0x0A10 or 0x0A20 (PCS-H7.1.2-13)" },
+	{ "pcsr.debug_pidr", AP_CFG_U64, PCSR(debug_pidr), 0, 0xFFFFFFFFFFull, NULL,
+	  "the external debug frame's Peripheral ID EDPIDR4..0 [39:0] (IMPLEMENTATION DEFINED: designer, part, revision)" },
 	{ "snapshot.feat_pmuv3_ss", AP_CFG_BOOL, SS(feat_pmuv3_ss), 0, 1, NULL,
 	  "FEAT_PMUv3_SS: PMU snapshots, PMSSCR_EL1, PMECR_EL1.SSE, PMPCSCTL.SS (SS-RSCLCQ-1)" },
 	{ "snapshot.capture_in_debug", AP_CFG_BOOL, SS(capture_in_debug), 0, 1, NULL,
@@ -106,6 +108,9 @@ void ap_prof_config_defaults(struct ap_config *cfg)
 	p->edvidsr_hv_when_zero = true;
 	p->unknown = AP_PCSR_UNKNOWN_ONES;
 	p->pmdevarch_archid = 0x0A20;
+	/* EDPIDR4..0: Arm's JEP106 identity (continuation 0x4, code 0x3B), part
+	 * 0xD0C (Neoverse N1's MIDR_EL1.PartNum), revision 0. */
+	p->debug_pidr = 0x04000BBD0Cull;
 	memset(&cfg->snapshot, 0, sizeof(cfg->snapshot));
 	cfg->snapshot.reserved_sse = AP_SS_RESSSE_DISABLED;
 }

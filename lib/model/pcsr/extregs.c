@@ -18,6 +18,7 @@ enum reg_id {
 	R_CNTENSET, R_CNTENCLR, R_OVSCLR, R_OVSSET, R_PMCR, R_PMSSCR, R_PMPCSCTL, R_CEID,
 	R_LAR, R_LSR, R_DEVARCH, R_DEVID, R_DEVTYPE, R_CIDR,
 	R_EDPCSR, R_EDCIDSR, R_EDVIDSR, R_EDDEVID1,
+	R_EDID, R_EDPRCR, R_EDPRSR, /* the debug frame's ID, power and reset registers */
 };
 
 /* Which error-response rule a register follows. */
@@ -166,9 +167,27 @@ static struct loc decode_pmu(const struct ap_pe *pe, uint32_t off)
 	return l;
 }
 
+/* The external debug frame: the PC sample registers with FEAT_PCSRv8 (DDI
+ * 0487 H9.2: EDPCSR 0x0A0/0x0AC, EDCIDSR 0x0A4, EDVIDSR 0x0A8), and in every
+ * PE's frame the power and reset registers (EDPRCR 0x310, EDPRSR 0x314), the
+ * Software Lock (EDLAR 0xFB0, EDLSR 0xFB4) and the identification registers
+ * (EDDEVARCH 0xFBC, EDDEVID1 0xFC4, EDDEVID 0xFC8, EDDEVTYPE 0xFCC, EDPIDR4
+ * 0xFD0, EDPIDR0-3 0xFE0-0xFEC, EDCIDR0-3 0xFF0-0xFFC; debugregs.c). */
 static struct loc decode_debug(const struct ap_pe *pe, uint32_t off)
 {
 	struct loc l = mk(R_NONE, 0, 0, false, D_CORE);
+	switch (off) {
+	case 0x310: return mk(R_EDPRCR, 0, 0, false, D_MGMT);
+	case 0x314: return mk(R_EDPRSR, 0, 0, false, D_MGMT);
+	case 0xFB0: return mk(R_LAR, 0, 0, false, D_MGMT);
+	case 0xFB4: return mk(R_LSR, 0, 0, false, D_MGMT);
+	case 0xFC4: return mk(R_EDDEVID1, 0, 0, false, D_MGMT);
+	case 0xFBC: case 0xFC8: case 0xFCC: case 0xFD0:
+	case 0xFE0: case 0xFE4: case 0xFE8: case 0xFEC:
+	case 0xFF0: case 0xFF4: case 0xFF8: case 0xFFC:
+		return mk(R_EDID, off, 0, false, D_MGMT);
+	default: break;
+	}
 	if (!pe->cfg.pcsr.feat_pcsrv8)
 		return l;
 	switch (off) {
@@ -176,9 +195,6 @@ static struct loc decode_debug(const struct ap_pe *pe, uint32_t off)
 	case 0x0AC: return mk(R_EDPCSR, 0, 1, true, D_CORE);
 	case 0x0A4: return mk(R_EDCIDSR, 0, 0, false, D_CORE);
 	case 0x0A8: return mk(R_EDVIDSR, 0, 0, false, D_CORE);
-	case 0xFB0: return mk(R_LAR, 0, 0, false, D_MGMT);
-	case 0xFB4: return mk(R_LSR, 0, 0, false, D_MGMT);
-	case 0xFC4: return mk(R_EDDEVID1, 0, 0, false, D_MGMT);
 	default: return l;
 	}
 }
@@ -268,7 +284,10 @@ static uint64_t peek(const struct ap_pe *pe, const struct loc *l)
 	case R_EDPCSR: return (uint64_t)p->edpcsr_hi << 32; /* [31:0] only by a sampling read */
 	case R_EDCIDSR: return p->edcidsr;
 	case R_EDVIDSR: return p->edvidsr;
-	case R_EDDEVID1: return 0x2; /* PCSROffset 0b0010: no offset applied (PCS-H7.1-12) */
+	case R_EDDEVID1: return ap_debug_id_reg(pe, 0xFC4); /* PCSROffset 0b0010 (PCS-H7.1-12) */
+	case R_EDID: return ap_debug_id_reg(pe, l->index);
+	case R_EDPRCR: return ap_debug_edprcr(pe);
+	case R_EDPRSR: return ap_debug_edprsr(pe);
 	default: return 0;
 	}
 }
@@ -303,6 +322,9 @@ int ap_pe_ext_read(struct ap_pe *pe, const struct ap_ext_access *a, uint64_t *va
 		return AP_EXT_OK; /* write-only: reads as 0 */
 	case R_LSR:
 		*value = ap_pcsr_read_lsr(pe, a->memory_mapped);
+		return AP_EXT_OK;
+	case R_EDPRSR:
+		*value = ap_debug_read_edprsr(pe, a->memory_mapped);
 		return AP_EXT_OK;
 	default:
 		v = peek(pe, &l);
@@ -356,6 +378,7 @@ int ap_pe_ext_write(struct ap_pe *pe, const struct ap_ext_access *a, uint64_t va
 	case R_OVSCLR: ap_pmu_ovs_clr(pmu, bits32); break;
 	case R_PMCR: ap_pmu_write_pmcr(pmu, v); break;
 	case R_PMPCSCTL: ap_pcsr_write_pmpcsctl(pe, v); break;
+	case R_EDPRCR: ap_debug_write_edprcr(pe, (uint32_t)v); break;
 	default: break; /* read-only registers ignore writes (PMPCSR-46, DDI 0487) */
 	}
 	return AP_EXT_OK;
@@ -390,7 +413,23 @@ static const char *const reg_names[][2][3] = {
 	[R_LSR] = NAMES("PMLSR"), [R_DEVARCH] = NAMES("PMDEVARCH"), [R_DEVID] = NAMES("PMDEVID"),
 	[R_DEVTYPE] = NAMES("PMDEVTYPE"), [R_EDPCSR] = NAMES("EDPCSR"), [R_EDCIDSR] = NAMES("EDCIDSR"),
 	[R_EDVIDSR] = NAMES("EDVIDSR"), [R_EDDEVID1] = NAMES("EDDEVID1"),
+	[R_EDPRCR] = NAMES("EDPRCR"), [R_EDPRSR] = NAMES("EDPRSR"),
 };
+static const char *const edid_names[] = {
+	"EDDEVARCH", "EDDEVID", "EDDEVTYPE", "EDPIDR4", "EDPIDR0", "EDPIDR1", "EDPIDR2", "EDPIDR3",
+	"EDCIDR0", "EDCIDR1", "EDCIDR2", "EDCIDR3",
+};
+
+static const char *edid_name(uint32_t off)
+{
+	switch (off) {
+	case 0xFBC: return edid_names[0];
+	case 0xFC8: return edid_names[1];
+	case 0xFCC: return edid_names[2];
+	case 0xFD0: return edid_names[3];
+	default: return off >= 0xFE0 ? edid_names[4 + (off - 0xFE0) / 4] : NULL;
+	}
+}
 
 unsigned ap_pe_ext_natural_size(const struct ap_pe *pe, enum ap_ext_space space, uint32_t offset)
 {
@@ -418,6 +457,7 @@ const char *ap_pe_ext_name(const struct ap_pe *pe, enum ap_ext_space space, uint
 	case R_EVCNTSVR: return i < AP_PMU_MAX_COUNTERS ? evcntsvr_names[i][v] : NULL;
 	case R_CEID: return ceid_names[i & 3];
 	case R_CIDR: return cidr_names[i & 3];
+	case R_EDID: return edid_name(i);
 	case R_LAR: if (space == AP_EXT_DEBUG) return "EDLAR"; break;
 	case R_LSR: if (space == AP_EXT_DEBUG) return "EDLSR"; break;
 	default: break;

@@ -122,6 +122,7 @@ void ap_pcsr_reset(struct ap_pe *pe, bool cold)
 		p->edpcsr_hi = p->edcidsr = p->edvidsr = (uint32_t)c->unknown_fill;
 		p->samples_taken = 0;
 	}
+	ap_debug_reset(pe, cold);
 	update_context(pe);
 	update_live(pe);
 	p->fresh = false;
@@ -129,6 +130,7 @@ void ap_pcsr_reset(struct ap_pe *pe, bool cold)
 
 void ap_pcsr_state_changed(struct ap_pe *pe)
 {
+	ap_debug_state_changed(pe);
 	update_context(pe);
 	update_live(pe);
 }

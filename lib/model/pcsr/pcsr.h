@@ -78,4 +78,17 @@ uint64_t ap_pcsr_pmpcsr(const struct ap_pe *pe);
 uint64_t ap_pcsr_pmccidsr(const struct ap_pe *pe); /* CONTEXTIDR_EL2 : CONTEXTIDR_EL1 */
 uint64_t ap_pcsr_pmvcidsr(const struct ap_pe *pe); /* VMID at [47:32], CONTEXTIDR_EL1 [31:0] */
 
+/* The external debug frame's identification, power and reset registers
+ * (debugregs.c), in every PE's debug frame. */
+void ap_debug_reset(struct ap_pe *pe, bool cold);
+void ap_debug_state_changed(struct ap_pe *pe);
+/* EDPIDR0-4, EDCIDR0-3, EDDEVARCH, EDDEVTYPE, EDDEVID, EDDEVID1 by offset
+ * (0 for another offset). */
+uint32_t ap_debug_id_reg(const struct ap_pe *pe, uint32_t offset);
+/* EDPRSR without side effects, and as a read (clears SPD, SR, SDR). */
+uint32_t ap_debug_edprsr(const struct ap_pe *pe);
+uint32_t ap_debug_read_edprsr(struct ap_pe *pe, bool memory_mapped);
+uint32_t ap_debug_edprcr(const struct ap_pe *pe);
+void ap_debug_write_edprcr(struct ap_pe *pe, uint32_t value);
+
 #endif

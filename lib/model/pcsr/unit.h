@@ -44,6 +44,10 @@ struct ap_pcsr {
 	uint32_t pmcid1sr, pmcid2sr, pmvidsr;
 	/* FEAT_PCSRv8 registers. */
 	uint32_t edpcsr_hi, edcidsr, edvidsr;
+	/* The debug frame's power and reset registers (debugregs.c). */
+	uint32_t edprcr;             /* CORENPDRQ [0], COREPURQ [3] */
+	bool edprsr_spd, edprsr_sr, edprsr_sdr; /* sticky bits, cleared by a read */
+	bool was_halted;             /* Debug state at the last state change (SDR) */
 	uint64_t samples_taken;      /* statistics: successful sampling reads/captures */
 };
 
