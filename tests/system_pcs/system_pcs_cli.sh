@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # armprof system --pc-sample / --snapshot-every on the host side, with
 # fake_agent_qemu.sh in QEMU's place (no QEMU or kit): QEMU's command line
-# (the frames, the agents, -icount shift=0, FEAT_PMUv3_SS in spe-config),
+# (the frames, the agents, -icount shift=0, FEAT_PMUv3_SS in spe-config,
+# --cpu-debug's armprof-cpu-debug),
 # usage errors, the agent's raw PC samples turned into a perf.data whose
 # samples armprof report reads (ip, EL, thread from CONTEXTIDR_EL1, cpu;
 # reads without a sample (0xFFFFFFFF) and error responses only counted, as
@@ -25,6 +26,7 @@ usage --pc-sample 5s
 usage --pc-sample 1ms --no-spe
 usage --snapshot-every 1ms --no-spe
 usage --no-niden --no-spe
+usage --cpu-debug --no-spe
 usage -o x.data
 usage --pc-sample 1ms --pc-sample-bus foo
 usage --snapshot-out x.csv
@@ -72,6 +74,12 @@ grep -q 'pcs.raw: offset 32: a record cut short (37 of 40 bytes)' err.txt || fai
 # --no-niden alone: the frames and the input, no agent, no -icount.
 sys --no-niden -- true > /dev/null 2>&1 || fail "--no-niden"
 grep -qx 'virt,gic-version=3,armprof-pmu-ext=on,armprof-niden=off' "$work/args" || fail "$(grep virt "$work/args")"
+if grep -qx -- '-icount' "$work/args"; then fail "-icount without an agent"; fi
+
+# --cpu-debug: the frames described for coresight-cpu-debug (patch 0011),
+# no agent, no -icount.
+sys --cpu-debug -- true > /dev/null 2>&1 || fail "--cpu-debug"
+grep -qx 'virt,gic-version=3,armprof-pmu-ext=on,armprof-cpu-debug=on' "$work/args" || fail "$(grep virt "$work/args")"
 if grep -qx -- '-icount' "$work/args"; then fail "-icount without an agent"; fi
 
 # --el2: EL2 in the CPUs.

@@ -83,6 +83,8 @@ static void usage(FILE *out)
 	        "  --el2             EL2 in the CPUs (-M virt,virtualization=on): Linux runs at EL2 (VHE)\n"
 	        "  --no-niden        ExternalNoninvasiveDebugEnabled() FALSE (PC sampling prohibited)\n"
 	        "  --no-spniden      ExternalSecureNoninvasiveDebugEnabled() FALSE\n"
+	        "  --cpu-debug       every vCPU's external debug frame in the device tree for Linux's\n"
+	        "                    coresight-cpu-debug (FEAT_PCSRv8: a panic prints each CPU's PC)\n"
 	        "  --no-timing       do not feed the timing model: the sampled operations' latencies are\n"
 	        "                    constants and their Data Source 0. By default (--timing) every load,\n"
 	        "                    store and branch of the guest goes through it (caches, TLBs, branch\n"
@@ -250,6 +252,10 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 			o->el2 = 1;
 			continue;
 		}
+		if (!strcmp(a, "--cpu-debug")) {
+			o->cpu_debug = 1;
+			continue;
+		}
 		if (!strcmp(a, "--no-niden") || !strcmp(a, "--no-spniden")) {
 			*(a[5] == 'n' ? &o->no_niden : &o->no_spniden) = 1;
 			continue;
@@ -341,8 +347,8 @@ static int parse_opts(int argc, char **argv, struct system_opts *o)
 		return -1;
 	}
 	/* The external frames are part of armprof's model PE, which spe=on creates. */
-	if (!o->spe && (o->pcs_period_ns || o->ss_period_ns || o->no_niden || o->no_spniden)) {
-		fprintf(stderr, "armprof system: --pc-sample, --snapshot-every, --no-niden and --no-spniden "
+	if (!o->spe && (o->pcs_period_ns || o->ss_period_ns || o->no_niden || o->no_spniden || o->cpu_debug)) {
+		fprintf(stderr, "armprof system: --pc-sample, --snapshot-every, --cpu-debug, --no-niden and --no-spniden "
 		                "need armprof's CPU model: not with --no-spe\n");
 		return -1;
 	}

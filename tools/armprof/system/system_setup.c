@@ -288,8 +288,13 @@ int system_prepare(const struct system_opts *opts, struct system_setup *s, char 
 	 * -icount shift=0 so that a period is guest time: one instruction is
 	 * 1 ns of QEMU's virtual clock. */
 	char *machine = fmt(s, "virt,gic-version=3%s%s",
-	                    opts->pcs_period_ns || opts->ss_period_ns || opts->no_niden || opts->no_spniden
+	                    opts->pcs_period_ns || opts->ss_period_ns || opts->no_niden || opts->no_spniden ||
+	                            opts->cpu_debug
 	                        ? ",armprof-pmu-ext=on" : "", "");
+	/* --cpu-debug: the debug frames described for coresight-cpu-debug
+	 * (patch 0011: a FEAT_PCSRv8 PC sampler in them). */
+	if (machine && opts->cpu_debug)
+		machine = fmt(s, "%s%s", machine, ",armprof-cpu-debug=on");
 	char per[24];
 	if (machine && opts->pcs_period_ns) {
 		snprintf(s->pcs_raw, sizeof(s->pcs_raw), "%s/pcs.raw", s->ctl);

@@ -29,6 +29,7 @@ struct system_opts {
 	const char *pcs_out;   /* -o: the profile (perf.data) */
 	int pcs_system_bus;    /* --pc-sample-bus system: memory-mapped reads */
 	int no_niden, no_spniden; /* the authentication inputs set FALSE */
+	int cpu_debug;            /* --cpu-debug: the debug frames for coresight-cpu-debug */
 	int el2;               /* --el2: -M virt,virtualization=on (Linux at EL2, VHE) */
 	/* --snapshot-every: QEMU's external snapshot requests (FEAT_PMUv3_SS). */
 	unsigned long long ss_period_ns; /* 0: none */
