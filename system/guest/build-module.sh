@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# Builds the guest's test module pmu_ss/pmu_ss_test.ko (PMU snapshots from
-# EL1, docs/system.md "PMU snapshots") for the kernel of a guest kit,
-# against the kit's suite's own arm64 kernel headers:
+# Builds the guest's test modules pmu_ss/pmu_ss_test.ko (PMU snapshots from
+# EL1, docs/system.md "PMU snapshots") and cpu_spin/armprof_spin.ko (a CPU
+# spinning in a known function, docs/system.md "coresight-cpu-debug") for
+# the kernel of a guest kit, against the kit's suite's own arm64 kernel
+# headers, and takes the kernel's own coresight-cpu-debug.ko with the
+# modules it depends on (coresight, configfs) from the kernel's package
+# (linux-modules-<release> from Linux 7.x on, else linux-image-<release>),
+# in their load order in cpu-debug.order; a kernel built without it (Debian
+# 12's 6.1) gets a cpu-debug.none saying so:
 #
 #   bash system/guest/build-module.sh [KIT]   # prints the .ko's path on stdout
 #
@@ -75,9 +81,17 @@ else
   [ -n "$makev" ] || die "$suite's lists have no make:arm64"
   get=("$hdr:arm64=$version" "$common=$version" "$kbuild:arm64=$kbv" "make:arm64=$makev")
 fi
-key=$( (cat "$0" "$here"/pmu_ss/*; echo "$suite ${get[*]}") | sha256sum | cut -c1-16)
+# The kernel's own modules: its package, downloaded beside the others.
+mpkg=linux-modules-$release
+mver=$(apt-cache "${APT[@]}" show --no-all-versions "$mpkg:arm64" 2> /dev/null | sed -n 's/^Version: //p' | head -n 1 || true)
+if [ -z "$mver" ]; then
+  mpkg=linux-image-$release
+  mver=$(apt-cache "${APT[@]}" show --no-all-versions "$mpkg:arm64" 2> /dev/null | sed -n 's/^Version: //p' | head -n 1 || true)
+fi
+[ -n "$mver" ] || die "$suite's lists have neither linux-modules-$release nor linux-image-$release"
+key=$( (cat "$0" "$here"/pmu_ss/* "$here"/cpu_spin/*; echo "$suite ${get[*]} $mpkg=$mver") | sha256sum | cut -c1-16)
 out=$cache/$key
-if [ -f "$out/pmu_ss_test.ko" ]; then
+if [ -f "$out/pmu_ss_test.ko" ] && [ -f "$out/armprof_spin.ko" ]; then
   ln -sfn "$key" "$cache/current"
   ln -sfn "$key" "$cache/$release"
   echo "$out/pmu_ss_test.ko"
@@ -85,19 +99,24 @@ if [ -f "$out/pmu_ss_test.ko" ]; then
 fi
 work=$out.tmp
 rm -rf "$work"
-mkdir -p "$work/dl" "$work/root"
+mkdir -p "$work/dl" "$work/root" "$work/kmod"
 trap 'rm -rf "$work" "$out.new"' EXIT
 (cd "$work/dl" && apt-get "${APT[@]}" download -q "${get[@]}" > "$work/dl.log" 2>&1) ||
   die "apt-get download failed: $(tail -3 "$work/dl.log")"
+(cd "$work/kmod" && apt-get "${APT[@]}" download -q "$mpkg:arm64=$mver" > "$work/dl.log" 2>&1) ||
+  die "apt-get download $mpkg failed: $(tail -3 "$work/dl.log")"
 for deb in "$work"/dl/*.deb; do
   dpkg-deb -x "$deb" "$work/root" || die "dpkg-deb -x $deb failed"
 done
 # The headers' Makefiles name the trees by their absolute paths.
 sed -i "s|/usr/src/|$work/root/usr/src/|" "$work/root/usr/src/$hdr/Makefile"
 cp -r "$here/pmu_ss" "$work/mod"
+cp -r "$here/cpu_spin" "$work/spin"
 if [ "$suite" = bookworm ]; then
-  make -C "$work/root/usr/src/$hdr" M="$work/mod" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules \
-    > "$work/make.log" 2>&1 || die "the module did not build: $(grep -m5 -E 'error|Error' "$work/make.log")"
+  for m in mod spin; do
+    make -C "$work/root/usr/src/$hdr" M="$work/$m" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules \
+      >> "$work/make.log" 2>&1 || die "the module did not build: $(grep -m5 -E 'error|Error' "$work/make.log")"
+  done
 else
   # In the guest: $work shared at the same path, the suite's compiler
   # (aarch64-linux-gnu-gcc-N, as the headers' .kernelvariables name it);
@@ -105,13 +124,37 @@ else
   # pahole, which the guest has not; the module loads without it).
   say "building it in a $suite guest (armprof system --no-spe)"
   "$armprof" system --no-spe --kit "$bkit" --share "$work" --memory 2048 --timeout 1800 -- \
-    "$work/root/usr/bin/make -C $work/root/usr/src/$hdr M=$work/mod DEB_BUILD_ARCH=arm64 CONFIG_DEBUG_INFO_BTF_MODULES= modules > $work/make.log 2>&1" \
+    "for m in mod spin; do $work/root/usr/bin/make -C $work/root/usr/src/$hdr M=$work/\$m DEB_BUILD_ARCH=arm64 CONFIG_DEBUG_INFO_BTF_MODULES= modules >> $work/make.log 2>&1 || exit 1; done" \
     > "$work/guest.log" 2>&1 ||
     die "the module did not build in the guest: $(grep -m5 -E 'error|Error' "$work/make.log" 2> /dev/null || tail -5 "$work/guest.log")"
 fi
 mkdir -p "$out.new"
-cp "$work/mod/pmu_ss_test.ko" "$out.new/"
-echo "suite=$suite ${get[*]}" > "$out.new/VERSION"
+cp "$work/mod/pmu_ss_test.ko" "$work/spin/armprof_spin.ko" "$out.new/"
+# coresight-cpu-debug and what its depends= field names, deps first; built-in
+# ones (modules.builtin) are left out.
+dpkg-deb --fsys-tarfile "$work"/kmod/*.deb | tar -x -C "$work/kmod" --wildcards \
+  '*/kernel/drivers/hwtracing/coresight/*' '*/kernel/fs/configfs/*' '*/modules.builtin' 2> /dev/null || true
+builtin=$(find "$work/kmod" -name modules.builtin | head -n 1)
+ko_text() { case "$1" in *.xz) xz -dc "$1" ;; *.zst) zstd -dcq "$1" ;; *) cat "$1" ;; esac; }
+order=()
+add_ko() { # NAME
+  local f dep
+  case " ${order[*]} " in *" $1.ko "*) return 0 ;; esac
+  [ -z "$builtin" ] || ! grep -q "/${1//[-_]/[-_]}\.ko$" "$builtin" || return 0
+  f=$(find "$work/kmod" -name "$1.ko*" -o -name "${1//_/-}.ko*" | head -n 1)
+  [ -n "$f" ] || return 1
+  for dep in $(ko_text "$f" | tr '\0' '\n' | sed -n 's/^depends=//p' | head -n 1 | tr ',' ' '); do
+    add_ko "$dep" || die "$mpkg has no $dep.ko, which $1 needs"
+  done
+  ko_text "$f" > "$out.new/$1.ko"
+  order+=("$1.ko")
+}
+if add_ko coresight-cpu-debug; then
+  printf '%s\n' "${order[@]}" > "$out.new/cpu-debug.order"
+else
+  echo "$mpkg $mver has no coresight-cpu-debug module (its kernel is built without CONFIG_CORESIGHT_CPU_DEBUG)" > "$out.new/cpu-debug.none"
+fi
+echo "suite=$suite ${get[*]} $mpkg=$mver" > "$out.new/VERSION"
 rm -rf "$out"
 mv "$out.new" "$out"
 ln -sfn "$key" "$cache/current"
