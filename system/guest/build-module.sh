@@ -101,6 +101,9 @@ work=$out.tmp
 rm -rf "$work"
 mkdir -p "$work/dl" "$work/root" "$work/kmod"
 trap 'rm -rf "$work" "$out.new"' EXIT
+# Its real path: the guest that builds the module sees the share there
+# (armprof system resolves symbolic links, e.g. a .cache that is one).
+work=$(cd "$work" && pwd -P)
 (cd "$work/dl" && apt-get "${APT[@]}" download -q "${get[@]}" > "$work/dl.log" 2>&1) ||
   die "apt-get download failed: $(tail -3 "$work/dl.log")"
 (cd "$work/kmod" && apt-get "${APT[@]}" download -q "$mpkg:arm64=$mver" > "$work/dl.log" 2>&1) ||
