@@ -37,7 +37,7 @@ if [ ! -f "$mods/armprof_spin.ko" ] || [ ! -f "$mods/cpu-debug.order" ]; then
   exit 77
 fi
 cp "$mods/armprof_spin.ko" .
-order=$(cat "$mods/cpu-debug.order")
+order=$(tr "\n" " " < "$mods/cpu-debug.order")
 for m in $order; do cp "$mods/$m" .; done
 # The shell stays on CPU 0 (CPU 1 will never schedule again); the driver is
 # loaded enabled (its `enable` parameter).
