@@ -19,6 +19,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "ring_wait.h"
+
 /* One logged callback (plugin_state.h says what each kind holds). */
 struct plugin_event {
 	uintptr_t what;
@@ -62,6 +64,11 @@ struct event_ring {
 	/* CPU time spent replaying, on the model thread or the guest thread
 	 * (summed per batch; read after a drain). */
 	uint64_t replay_cpu_ns;
+	/* Waits on the ring (ring_wait.h; read after a drain): the program's
+	 * thread for room while every batch was being replayed (full), and
+	 * for the models to catch up at a drain (drain); the model thread
+	 * for a batch to replay (empty; a hub's thread counts its own). */
+	struct ring_wait full, drain, empty;
 };
 
 /* threaded: start a model thread (falls back to replaying on the guest

@@ -257,7 +257,9 @@ static void *hub_thread(void *arg)
 			h->cpu_ns += thread_cpu_ns() - busy_since;
 			if (h->stop)
 				break;
+			uint64_t since = ring_wait_now();
 			wait_for_work(h, p.await);
+			ring_wait_add(&h->idle, since);
 			busy_since = thread_cpu_ns();
 			continue;
 		}
@@ -342,8 +344,12 @@ void replay_hub_publish(struct replay_hub *h, struct event_ring *r)
 	pthread_mutex_lock(&h->lock);
 	r->published++;
 	pthread_cond_signal(&h->work);
-	while (r->published - r->replayed >= EVENT_RING_BATCHES)
-		pthread_cond_wait(&h->done, &h->lock);
+	if (r->published - r->replayed >= EVENT_RING_BATCHES) {
+		uint64_t since = ring_wait_now();
+		while (r->published - r->replayed >= EVENT_RING_BATCHES)
+			pthread_cond_wait(&h->done, &h->lock);
+		ring_wait_add(&r->full, since);
+	}
 	pthread_mutex_unlock(&h->lock);
 }
 
@@ -360,8 +366,12 @@ void replay_hub_drain(struct replay_hub *h, struct event_ring *r)
 		r->published++;
 	}
 	pthread_cond_signal(&h->work);
-	while (r->replayed != r->published)
-		pthread_cond_wait(&h->done, &h->lock);
+	if (r->replayed != r->published) {
+		uint64_t since = ring_wait_now();
+		while (r->replayed != r->published)
+			pthread_cond_wait(&h->done, &h->lock);
+		ring_wait_add(&r->drain, since);
+	}
 	h->flushing--;
 	pthread_mutex_unlock(&h->lock);
 	event_ring_current(r)->n = 0;
