@@ -36,7 +36,10 @@ static void *model_thread(void *arg)
 		replay_timed(r, b, b->n);
 		pthread_mutex_lock(&r->lock);
 		r->replayed++;
-		pthread_cond_broadcast(&r->emptied);
+		/* Room enough to resume logging, or drained (a broadcast
+		 * without waiters costs no system call). */
+		if (r->published - r->replayed <= EVENT_RING_RESUME)
+			pthread_cond_broadcast(&r->emptied);
 	}
 	pthread_mutex_unlock(&r->lock);
 	return NULL;
@@ -105,7 +108,7 @@ struct event_batch *event_ring_publish(struct event_ring *r)
 	pthread_cond_signal(&r->filled);
 	if (r->published - r->replayed >= EVENT_RING_BATCHES) {
 		uint64_t since = ring_wait_now();
-		while (r->published - r->replayed >= EVENT_RING_BATCHES)
+		while (r->published - r->replayed > EVENT_RING_RESUME)
 			pthread_cond_wait(&r->emptied, &r->lock);
 		ring_wait_add(&r->full, since);
 	}

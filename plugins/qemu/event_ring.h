@@ -27,9 +27,18 @@ struct plugin_event {
 	uint64_t vaddr;
 };
 
-/* Events per batch, and batches in flight per vCPU (1 MiB of events). */
+/* Events per batch, and batches in flight per vCPU (4 MiB of events,
+ * which stay in a host's last-level cache). A batch is about 0.15 ms of
+ * the models' work: 16 of them let the model thread run on while the
+ * program's thread, woken, waits for a CPU of a busy host (fewer left the
+ * models waiting for events most of a run: docs/PERFORMANCE.md). */
 #define EVENT_RING_BATCH 16384u
-#define EVENT_RING_BATCHES 4u
+#define EVENT_RING_BATCHES 16u
+/* A program's thread that found every batch in flight waits until no more
+ * than this many are (the model thread wakes it then, not after every
+ * batch): it then logs several batches in a row, and the two threads
+ * hand over a few times per ring instead of once per batch. */
+#define EVENT_RING_RESUME (EVENT_RING_BATCHES / 2)
 
 struct event_batch {
 	uint32_t n;
