@@ -148,6 +148,8 @@ void event_ring_after_fork(struct event_ring *r)
 	r->pos = 0;
 	r->replayed = r->published;
 	event_ring_current(r)->n = 0;
+	/* The child's waits are its own (armprof record sums the processes'). */
+	r->full = r->drain = r->empty = (struct ring_wait){ 0, 0 };
 }
 
 void event_ring_fini(struct event_ring *r)
