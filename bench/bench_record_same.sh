@@ -44,8 +44,9 @@ for run in "pointer_chase 200000" "stream 1" "branchy 1"; do
       "$armprof" record --plugin "$plugin" --no-context --format raw -o "$tmp/out.raw" \
         "${counts[@]}" $record_opts $extra -- "$ex"/$run > "$tmp/$which.stdout" 2> "$tmp/$which.stderr"
       echo "exit $?" >> "$tmp/$which.stdout"
-      # The models' CPU time is a measurement, different in every run.
-      sed -i '/^armprof record: the models took /d' "$tmp/$which.stderr"
+      # The models' CPU time and the ring waits are measurements, different
+      # in every run.
+      sed -i -e '/^armprof record: the models took /d' -e '/^armprof record: ring waits: /d' "$tmp/$which.stderr"
       if ! mv "$tmp/out.raw" "$tmp/$which.raw" 2> /dev/null; then
         echo "bench_record_same: [$run] [$opts]: no output with $plugin:" >&2
         cat "$tmp/$which.stderr" >&2

@@ -362,9 +362,13 @@ static int indexed_fill(struct uarch_cache *c, uint64_t line)
 
 int uarch_cache_lookup_wide(struct uarch_cache *c, uint64_t line)
 {
+	/* The private L1 DTLB first: it is looked up on most line changes.
+	 * (An index implies sets.) */
+	if (c->index)
+		return indexed_lookup(c, line);
 	if (!c->sets)
 		return -1;
-	return c->index ? indexed_lookup(c, line) : stamped_lookup(c, line);
+	return stamped_lookup(c, line);
 }
 
 int uarch_cache_fill_wide(struct uarch_cache *c, uint64_t line)

@@ -1,6 +1,7 @@
-/* The timing model's state (lib/uarch/uarch.c): the system shared by the
- * cores and each core's private part, with the two helpers every access
- * path ends in. Private to lib/uarch (uarch.c and shortcut.h). */
+/* The timing model's state (lib/uarch: lifecycle.c makes it, access.c
+ * and branch.c run it): the system shared by the cores and each core's
+ * private part, with the helpers every access path ends in. Private to
+ * lib/uarch. */
 #ifndef ARMPROF_UARCH_CORE_H
 #define ARMPROF_UARCH_CORE_H
 
@@ -55,6 +56,12 @@ struct ap_uarch_core {
 	 * kept apart from stats, which ap_uarch_warm puts back. */
 	uint64_t met_others;
 };
+
+/* A latency in a result's 16-bit field, saturated. */
+static inline uint16_t uarch_sat16(uint32_t v)
+{
+	return v > 0xFFFF ? 0xFFFF : (uint16_t)v;
+}
 
 static inline void count_access(struct ap_uarch_core *core, enum ap_uarch_access_kind kind)
 {

@@ -1,4 +1,4 @@
-/* The coherence directory of lib/uarch (see uarch.c): one 64-bit entry
+/* The coherence directory of lib/uarch (see access.c): one 64-bit entry
  * per slot, {line tag, last writer, dirty, version}, read and written with
  * relaxed atomics by every core's thread. Private to lib/uarch. */
 #ifndef ARMPROF_UARCH_DIRECTORY_H

@@ -1,8 +1,8 @@
-/* Exact shortcuts of the timing model (lib/uarch/uarch.c): accesses that
+/* Exact shortcuts of the timing model (lib/uarch/access.c): accesses that
  * the full model would handle without changing anything a later result
  * depends on, recognised with a few comparisons. Private to lib/uarch.
  *
- * Already in uarch.c: a repeat of the previous access's line (single core:
+ * Already in access.c: a repeat of the previous access's line (single core:
  * no check at all; several cores: the directory entry alone), and in
  * bpred.h a branch whose prediction update changes nothing.
  *

@@ -21,8 +21,12 @@ static void *model_thread(void *arg)
 	struct event_ring *r = arg;
 	pthread_mutex_lock(&r->lock);
 	for (;;) {
-		while (r->replayed == r->published && !r->stop)
-			pthread_cond_wait(&r->filled, &r->lock);
+		if (r->replayed == r->published && !r->stop) {
+			uint64_t since = ring_wait_now();
+			while (r->replayed == r->published && !r->stop)
+				pthread_cond_wait(&r->filled, &r->lock);
+			ring_wait_add(&r->empty, since);
+		}
 		if (r->replayed == r->published)
 			break; /* stopped and drained */
 		struct event_batch *b = &r->batch[r->replayed % EVENT_RING_BATCHES];
@@ -32,7 +36,10 @@ static void *model_thread(void *arg)
 		replay_timed(r, b, b->n);
 		pthread_mutex_lock(&r->lock);
 		r->replayed++;
-		pthread_cond_broadcast(&r->emptied);
+		/* Room enough to resume logging, or drained (a broadcast
+		 * without waiters costs no system call). */
+		if (r->published - r->replayed <= EVENT_RING_RESUME)
+			pthread_cond_broadcast(&r->emptied);
 	}
 	pthread_mutex_unlock(&r->lock);
 	return NULL;
@@ -47,6 +54,7 @@ int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int
 	r->ctx = ctx;
 	r->published = r->replayed = 0;
 	r->replay_cpu_ns = 0;
+	r->full = r->drain = r->empty = (struct ring_wait){ 0, 0 };
 	r->stop = 0;
 	r->threaded = 0;
 	r->hub = NULL;
@@ -98,8 +106,12 @@ struct event_batch *event_ring_publish(struct event_ring *r)
 	pthread_mutex_lock(&r->lock);
 	r->published++;
 	pthread_cond_signal(&r->filled);
-	while (r->published - r->replayed >= EVENT_RING_BATCHES)
-		pthread_cond_wait(&r->emptied, &r->lock);
+	if (r->published - r->replayed >= EVENT_RING_BATCHES) {
+		uint64_t since = ring_wait_now();
+		while (r->published - r->replayed > EVENT_RING_RESUME)
+			pthread_cond_wait(&r->emptied, &r->lock);
+		ring_wait_add(&r->full, since);
+	}
 	pthread_mutex_unlock(&r->lock);
 	b = event_ring_current(r);
 	b->n = 0;
@@ -117,8 +129,12 @@ void event_ring_drain(struct event_ring *r)
 	if (!r->threaded)
 		return;
 	pthread_mutex_lock(&r->lock);
-	while (r->replayed != r->published)
-		pthread_cond_wait(&r->emptied, &r->lock);
+	if (r->replayed != r->published) {
+		uint64_t since = ring_wait_now();
+		while (r->replayed != r->published)
+			pthread_cond_wait(&r->emptied, &r->lock);
+		ring_wait_add(&r->drain, since);
+	}
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -132,6 +148,8 @@ void event_ring_after_fork(struct event_ring *r)
 	r->pos = 0;
 	r->replayed = r->published;
 	event_ring_current(r)->n = 0;
+	/* The child's waits are its own (armprof record sums the processes'). */
+	r->full = r->drain = r->empty = (struct ring_wait){ 0, 0 };
 }
 
 void event_ring_fini(struct event_ring *r)

@@ -19,15 +19,26 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "ring_wait.h"
+
 /* One logged callback (plugin_state.h says what each kind holds). */
 struct plugin_event {
 	uintptr_t what;
 	uint64_t vaddr;
 };
 
-/* Events per batch, and batches in flight per vCPU (1 MiB of events). */
+/* Events per batch, and batches in flight per vCPU (4 MiB of events,
+ * which stay in a host's last-level cache). A batch is about 0.15 ms of
+ * the models' work: 16 of them let the model thread run on while the
+ * program's thread, woken, waits for a CPU of a busy host (fewer left the
+ * models waiting for events most of a run: docs/PERFORMANCE.md). */
 #define EVENT_RING_BATCH 16384u
-#define EVENT_RING_BATCHES 4u
+#define EVENT_RING_BATCHES 16u
+/* A program's thread that found every batch in flight waits until no more
+ * than this many are (the model thread wakes it then, not after every
+ * batch): it then logs several batches in a row, and the two threads
+ * hand over a few times per ring instead of once per batch. */
+#define EVENT_RING_RESUME (EVENT_RING_BATCHES / 2)
 
 struct event_batch {
 	uint32_t n;
@@ -62,6 +73,11 @@ struct event_ring {
 	/* CPU time spent replaying, on the model thread or the guest thread
 	 * (summed per batch; read after a drain). */
 	uint64_t replay_cpu_ns;
+	/* Waits on the ring (ring_wait.h; read after a drain): the program's
+	 * thread for room while every batch was being replayed (full), and
+	 * for the models to catch up at a drain (drain); the model thread
+	 * for a batch to replay (empty; a hub's thread counts its own). */
+	struct ring_wait full, drain, empty;
 };
 
 /* threaded: start a model thread (falls back to replaying on the guest

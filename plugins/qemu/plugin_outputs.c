@@ -173,6 +173,7 @@ static int emit_stats(FILE *f, const void *ctx)
 	uint64_t off = 0;
 	struct ap_spe_counts tot = { 0 };
 	uint64_t ops = 0, drains = 0, lost = 0, mismatch = 0, detailed = 0, replay_ns = 0, run_ops = 0;
+	struct ring_wait full = { 0, 0 }, drain = { 0, 0 }, empty = { 0, 0 };
 	uint64_t cs_unmatched = 0, cs_signals = 0, cs_dropped = 0, cs_samples = 0;
 	int model_threads = 0; /* some vCPU replayed on a model thread (one may fail to start) */
 	struct ap_uarch_stats us = { 0 };
@@ -220,6 +221,9 @@ static int emit_stats(FILE *f, const void *ctx)
 		mismatch += v->spe_batch_mismatch;
 		detailed += v->rs.detailed_ops;
 		replay_ns += v->ring.replay_cpu_ns;
+		full.n += v->ring.full.n, full.ns += v->ring.full.ns;
+		drain.n += v->ring.drain.n, drain.ns += v->ring.drain.ns;
+		empty.n += v->ring.empty.n, empty.ns += v->ring.empty.ns;
 		run_ops += v->rs.run_ops;
 		model_threads |= v->ring.threaded || v->ring.hub;
 		if (v->cs) {
@@ -265,11 +269,19 @@ static int emit_stats(FILE *f, const void *ctx)
 	fprintf(f, "timing_window=%" PRIu64 "\ndetailed_ops=%" PRIu64 "\n", run->detail_window, detailed);
 	/* Where the time went: the replay of the event logs through the
 	 * models, on model threads (pipeline=1) or the program's own. */
-	if (run->hub)
+	if (run->hub) {
 		replay_ns += run->hub->cpu_ns;
+		empty.n += run->hub->idle.n, empty.ns += run->hub->idle.ns;
+	}
 	fprintf(f, "inline_ring=%d\n", run->inline_ring);
 	fprintf(f, "pipeline=%d\nreplay_cpu_ns=%" PRIu64 "\nloop_run_ops=%" PRIu64 "\n", model_threads, replay_ns,
 	        run_ops);
+	/* Both threads busy? How often and how long the program's threads
+	 * waited on their rings (for room, and at drains) and the model
+	 * threads waited for a batch (ring_wait.h), summed over vCPUs. */
+	fprintf(f, "ring_full_waits=%" PRIu64 "\nring_full_wait_ns=%" PRIu64 "\nring_drain_waits=%" PRIu64
+	        "\nring_drain_wait_ns=%" PRIu64 "\nmodel_waits=%" PRIu64 "\nmodel_wait_ns=%" PRIu64 "\n",
+	        full.n, full.ns, drain.n, drain.ns, empty.n, empty.ns);
 	/* Interleaved replay (replay_hub.h): the quantum, how often the hub
 	 * went from one thread's log to another's, and how often it went on
 	 * without a thread that logged nothing in time. */

@@ -163,6 +163,18 @@ static void wait_for_work(struct replay_hub *h, struct hub_member *await)
 	}
 }
 
+/* With the lock held: r's oldest batch is replayed. Its producer, if it
+ * waits for room, and its drains are woken once no more than
+ * EVENT_RING_RESUME batches are in flight (event_ring.h), not after every
+ * batch. */
+static void batch_replayed(struct replay_hub *h, struct event_ring *r)
+{
+	r->pos = 0;
+	r->replayed++;
+	if (r->published - r->replayed <= EVENT_RING_RESUME)
+		pthread_cond_broadcast(&h->done);
+}
+
 /* A calm window (hub_team.h): every ready member behind its end replays
  * up to it, side by side with the others. */
 struct window_item {
@@ -188,9 +200,7 @@ static void replay_window_item(void *ctx, unsigned i)
 		if (r->pos < b->n)
 			return; /* at the window's end */
 		pthread_mutex_lock(&it->h->lock);
-		r->pos = 0;
-		r->replayed++;
-		pthread_cond_broadcast(&it->h->done);
+		batch_replayed(it->h, r);
 		int more = has_events(r);
 		pthread_mutex_unlock(&it->h->lock);
 		if (!more)
@@ -257,7 +267,9 @@ static void *hub_thread(void *arg)
 			h->cpu_ns += thread_cpu_ns() - busy_since;
 			if (h->stop)
 				break;
+			uint64_t since = ring_wait_now();
 			wait_for_work(h, p.await);
+			ring_wait_add(&h->idle, since);
 			busy_since = thread_cpu_ns();
 			continue;
 		}
@@ -273,11 +285,8 @@ static void *hub_thread(void *arg)
 				break;
 		} while (!batch_done && (run = next_to_run(h, &p, &limit)) != NULL);
 		pthread_mutex_lock(&h->lock);
-		if (batch_done) {
-			last->ring->pos = 0;
-			last->ring->replayed++;
-			pthread_cond_broadcast(&h->done);
-		}
+		if (batch_done)
+			batch_replayed(h, last->ring);
 	}
 	pthread_mutex_unlock(&h->lock);
 	return NULL;
@@ -342,8 +351,12 @@ void replay_hub_publish(struct replay_hub *h, struct event_ring *r)
 	pthread_mutex_lock(&h->lock);
 	r->published++;
 	pthread_cond_signal(&h->work);
-	while (r->published - r->replayed >= EVENT_RING_BATCHES)
-		pthread_cond_wait(&h->done, &h->lock);
+	if (r->published - r->replayed >= EVENT_RING_BATCHES) {
+		uint64_t since = ring_wait_now();
+		while (r->published - r->replayed > EVENT_RING_RESUME)
+			pthread_cond_wait(&h->done, &h->lock);
+		ring_wait_add(&r->full, since);
+	}
 	pthread_mutex_unlock(&h->lock);
 }
 
@@ -360,8 +373,12 @@ void replay_hub_drain(struct replay_hub *h, struct event_ring *r)
 		r->published++;
 	}
 	pthread_cond_signal(&h->work);
-	while (r->replayed != r->published)
-		pthread_cond_wait(&h->done, &h->lock);
+	if (r->replayed != r->published) {
+		uint64_t since = ring_wait_now();
+		while (r->replayed != r->published)
+			pthread_cond_wait(&h->done, &h->lock);
+		ring_wait_add(&r->drain, since);
+	}
 	h->flushing--;
 	pthread_mutex_unlock(&h->lock);
 	event_ring_current(r)->n = 0;

@@ -94,6 +94,7 @@ struct replay_hub {
 	 * thread that logged nothing in time. */
 	uint64_t cpu_ns, switches, timeouts;
 	uint64_t windows; /* calm windows replayed side by side */
+	struct ring_wait idle; /* the hub thread's waits for a log (ring_wait.h) */
 };
 
 /* quantum: cycles a vCPU may run ahead of the next one on average (>= 1;

@@ -34,8 +34,9 @@ record() {
   shift 2
   "$armprof" record --qemu "$qemu" --no-context --format raw -o "$label.raw" --counts "$label.counts" "$@" \
     > "$label.out" 2> "$label.err" || fail "[$label] armprof record failed: $(cat "$label.err")"
-  # The summary without the host's CPU time and the file name.
-  sed -e '/^armprof record: the models took /d' -e "s/ in [^ ]*\\.raw / in OUT /" "$label.err" > "$label.sum"
+  # The summary without the host's CPU time and waits, and the file name.
+  sed -e '/^armprof record: the models took /d' -e '/^armprof record: ring waits: /d' \
+    -e "s/ in [^ ]*\\.raw / in OUT /" "$label.err" > "$label.sum"
 }
 
 record deb "$deb" -- "$examples"/stream 1

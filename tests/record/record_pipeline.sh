@@ -25,7 +25,9 @@ done
 
 # The summary says where the models ran and what CPU time they took (a
 # figure for the reader; its value is not judged here).
+t0=$(date +%s%N)
 "$armprof" record -o s.raw -- "$examples/stream" 1 2> pipe.err > /dev/null
+wall_ns=$(($(date +%s%N) - t0))
 "$armprof" record --no-pipeline -o s.raw -- "$examples/stream" 1 2> nopipe.err > /dev/null
 where="on model threads"
 [ "$(nproc)" -gt 1 ] || where="on the program's threads" # no model threads on one CPU
@@ -33,6 +35,29 @@ grep -Eq "^armprof record: the models took [0-9]+\.[0-9]{2} s of CPU time \($whe
   fail "no models' CPU time ($where) in the summary: $(cat pipe.err)"
 grep -Eq "^armprof record: the models took [0-9]+\.[0-9]{2} s of CPU time \(on the program's threads\)" nopipe.err ||
   fail "no models' CPU time (--no-pipeline) in the summary: $(cat nopipe.err)"
+
+# Both threads busy (issue 30): with model threads, how often and how long
+# the program's threads waited for the models (ring full, drains) and the
+# model threads for events (plugins/qemu/ring_wait.h). Each is a count and a
+# duration within the run's wall time, and a duration only with a wait;
+# stream 1 hands over dozens of batches, so somebody waited.
+if [ "$(nproc)" -gt 1 ]; then
+  line=$(grep "^armprof record: ring waits: " pipe.err) || fail "no ring waits in the summary: $(cat pipe.err)"
+  re='^armprof record: ring waits: the program.s threads waited for the models ([0-9]+) times, ([0-9]+\.[0-9]{3}) s '
+  re+='\(ring full\), and ([0-9]+) times, ([0-9]+\.[0-9]{3}) s \(drains\); the model threads waited for events '
+  re+='([0-9]+) times, ([0-9]+\.[0-9]{3}) s$'
+  [[ $line =~ $re ]] || fail "ring waits not as expected: $line"
+  waited=0
+  for k in 1 3 5; do
+    n=${BASH_REMATCH[$k]} s=${BASH_REMATCH[$((k + 1))]}
+    ns=$((10#${s%.*} * 1000000000 + 10#${s#*.} * 1000000))
+    [ "$ns" -le "$wall_ns" ] || fail "a wait of $s s in a run of $wall_ns ns: $line"
+    [ "$n" -gt 0 ] || [ "$ns" -eq 0 ] || fail "a duration without a wait: $line"
+    waited=$((waited + n))
+  done
+  [ "$waited" -gt 0 ] || fail "no waits at all in dozens of hand-overs: $line"
+fi
+grep -q "ring waits" nopipe.err && fail "ring waits without model threads: $(cat nopipe.err)"
 
 # Two threads, each with its own model thread: every operation is counted
 # once (SAMPLE_POP = operations fed = the sum of the exact counts).

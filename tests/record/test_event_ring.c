@@ -2,7 +2,8 @@
  * without QEMU, so that it also runs under ASan and UBSan: every event
  * reaches the replay once, in the order logged, with and without a model
  * thread; drain waits for the model thread; after a fork the ring replays
- * on the caller and forgets the batches in flight. */
+ * on the caller and forgets the batches in flight; each side's waits on
+ * the ring are counted, with durations that fit the run's. */
 #define _DEFAULT_SOURCE 1 /* fork, waitpid, _exit */
 #include <pthread.h>
 #include <sys/types.h>
@@ -79,6 +80,96 @@ static void run(int threaded)
 
 TEST(ring_with_model_thread) { run(1); }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void sleep_us(long us)
+{
+	nanosleep(&(struct timespec){ 0, us * 1000 }, NULL);
+}
+
+/* A replay that takes at least 1 ms a batch. */
+static uint32_t slow_replay(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop, int until_meeting)
+{
+	(void)ev, (void)stop, (void)until_meeting;
+	*(uint64_t *)ctx += n;
+	sleep_us(1000);
+	return n;
+}
+
+static uint32_t quick_replay(void *ctx, const struct plugin_event *ev, uint32_t n, uint64_t stop, int until_meeting)
+{
+	(void)ev, (void)stop, (void)until_meeting;
+	*(uint64_t *)ctx += n;
+	return n;
+}
+
+/* Fill and publish batches batches, sleeping gap_us before each. */
+static void produce_batches(struct event_ring *r, unsigned batches, long gap_us)
+{
+	struct event_batch *b = event_ring_current(r);
+	for (unsigned i = 0; i < batches; i++) {
+		if (gap_us)
+			sleep_us(gap_us);
+		b->n = EVENT_RING_BATCH;
+		b = event_ring_publish(r);
+	}
+}
+
+/* Both threads busy (issue 30): the ring counts how often and how long the
+ * logging thread waited for room (a model slower than the program) and at
+ * a drain, and the model thread waited for a batch (a program slower than
+ * the model); each duration within the run's wall time, never a wait
+ * counted without a duration or the reverse. */
+TEST(ring_counts_each_sides_waits)
+{
+	uint64_t seen = 0;
+	struct event_ring r;
+	/* The model is slow: three rings' worth of batches of 1 ms. */
+	const unsigned many = 3 * EVENT_RING_BATCHES;
+	CHECK(event_ring_init(&r, slow_replay, &seen, 1) == 0);
+	uint64_t t0 = now_ns();
+	produce_batches(&r, many, 0);
+	event_ring_drain(&r);
+	uint64_t wall = now_ns() - t0;
+	CHECK_EQ_U64(seen, many * (uint64_t)EVENT_RING_BATCH);
+	/* Publishing takes microseconds, replaying 48 ms: the logging thread
+	 * found the ring full and spent most of the run waiting (a loaded host
+	 * may keep it off its CPU now and then: half, not all); it resumes
+	 * with half the ring free, so it waited at most once per half ring. */
+	CHECK(r.full.n >= 1 && r.full.n <= many / (EVENT_RING_BATCHES - EVENT_RING_RESUME) && r.full.ns > 0);
+	CHECK(r.drain.n == 1 && r.drain.ns > 0);
+	CHECK(wall >= many * 1000000u && r.full.ns + r.drain.ns >= wall / 2 && r.full.ns + r.drain.ns <= wall);
+	CHECK(r.empty.ns <= wall);
+	event_ring_fini(&r);
+
+	/* The program is slow: 8 batches, 3 ms apart; the model waits for each. */
+	seen = 0;
+	CHECK(event_ring_init(&r, quick_replay, &seen, 1) == 0);
+	t0 = now_ns();
+	produce_batches(&r, 8, 3000);
+	event_ring_drain(&r);
+	wall = now_ns() - t0;
+	CHECK_EQ_U64(seen, 8 * (uint64_t)EVENT_RING_BATCH);
+	CHECK_EQ_U64(r.full.n, 0);
+	CHECK_EQ_U64(r.full.ns, 0);
+	CHECK(r.empty.n >= 1 && r.empty.n <= 9); /* at most one a batch; the ninth: under way, not counted yet */
+	CHECK(wall >= 24000000u && r.empty.ns >= wall / 2 && r.empty.ns <= wall);
+	CHECK((r.drain.n == 0) == (r.drain.ns == 0));
+	event_ring_fini(&r);
+
+	/* Without a model thread nobody waits. */
+	CHECK(event_ring_init(&r, quick_replay, &seen, 0) == 0);
+	produce_batches(&r, 6, 0);
+	event_ring_drain(&r);
+	CHECK(!r.full.n && !r.full.ns && !r.drain.n && !r.drain.ns && !r.empty.n && !r.empty.ns);
+	event_ring_fini(&r);
+}
+
 TEST(ring_on_the_logging_thread) { run(0); }
 
 /* A real fork(): the child has no model thread, only the parent's ring in
@@ -91,12 +182,14 @@ TEST(ring_after_fork_replays_on_the_caller)
 	produce(&r, 0, 3 * EVENT_RING_BATCH + 10);
 	event_ring_drain(&r);
 	produce(&r, log.next, 2 * EVENT_RING_BATCH + 17); /* in flight at the fork */
+	r.full = (struct ring_wait){ 3, 3000 }; /* the parent's waits, whether or not it waited here */
 	pid_t pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
 		int bad = 0;
 		event_ring_after_fork(&r);
 		bad |= r.threaded != 0 || event_ring_current(&r)->n != 0;
+		bad |= r.full.n || r.full.ns || r.drain.n || r.empty.n; /* counted in the parent's stats */
 		uint64_t seen = log.seen;
 		log.next = 1000000; /* what was in flight is gone: replay starts here */
 		log.out_of_order = 0;
@@ -117,5 +210,5 @@ TEST(ring_after_fork_replays_on_the_caller)
 	event_ring_fini(&r);
 }
 
-TEST_MAIN(CASE(ring_with_model_thread), CASE(ring_on_the_logging_thread),
+TEST_MAIN(CASE(ring_with_model_thread), CASE(ring_on_the_logging_thread), CASE(ring_counts_each_sides_waits),
           CASE(ring_after_fork_replays_on_the_caller))

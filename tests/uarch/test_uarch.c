@@ -207,7 +207,7 @@ TEST(coherence_write_back_on_eviction)
  * other's entries, and neither do lines a span apart (the stack and the
  * heap at the same offset): every line core 0 wrote is then seen by core 1
  * as the peer's. (A multiplicative hash of the line lost 5 of these 64
- * lines; the line's low bits alone, the line a span apart: uarch.c dir_slot.) */
+ * lines; the line's low bits alone, the line a span apart: access.c dir_slot.) */
 TEST(coherence_directory_keeps_a_span_of_lines)
 {
 	struct ap_uarch_config cfg;
@@ -263,7 +263,7 @@ TEST(met_others_counts_meetings_only)
 	rig_close(&r);
 }
 
-/* Stores by the core that owns a line dirty make no new version (uarch.c
+/* Stores by the core that owns a line dirty make no new version (access.c
  * same_line_shared); every other core's copy must still be found stale,
  * before and after a reader in between. */
 TEST(owner_stores_keep_other_copies_stale)

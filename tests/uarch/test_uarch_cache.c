@@ -73,8 +73,11 @@ static int entry_of(const struct uarch_cache *c, int ref)
 }
 
 /* Random accesses (lookup, fill on a miss) to lines of a pool about twice
- * the cache, with an invalidation of a hit entry now and then. */
-static void compare(uint32_t sets, uint32_t ways, int shared, int invalidate_one_in)
+ * the cache, with an invalidation of a hit entry now and then; with hot,
+ * three in four go to six lines of one set (a program's few pages at a
+ * time: hits near the front of a wide set's LRU list, and invalidations
+ * there). */
+static void compare_with(uint32_t sets, uint32_t ways, int shared, int invalidate_one_in, int hot)
 {
 	struct uarch_cache c;
 	struct reference r = { .sets = sets, .ways = ways };
@@ -87,6 +90,8 @@ static void compare(uint32_t sets, uint32_t ways, int shared, int invalidate_one
 		x ^= x >> 7;
 		x ^= x << 17;
 		uint64_t line = (x >> 8) % pool + (x & 1 ? 0x123456789ull : 0); /* and high tags */
+		if (hot && (x >> 50) % 4 != 0)
+			line = (x >> 20) % 6 * sets; /* six lines of set 0 */
 		int got = uarch_cache_lookup(&c, line), want = ref_lookup(&r, line);
 		CHECK_EQ_U64((uint64_t)got, (uint64_t)entry_of(&c, want));
 		if (got < 0) {
@@ -102,6 +107,11 @@ static void compare(uint32_t sets, uint32_t ways, int shared, int invalidate_one
 		}
 	}
 	uarch_cache_fini(&c);
+}
+
+static void compare(uint32_t sets, uint32_t ways, int shared, int invalidate_one_in)
+{
+	compare_with(sets, ways, shared, invalidate_one_in, 0);
 }
 
 TEST(small_sets_match_reference_lru)
@@ -124,6 +134,11 @@ TEST(wide_sets_match_reference_lru)
 		compare(1, ways[i], 0, 5);
 		compare(2, ways[i], 1, 0);
 		compare(2, ways[i], 1, 5);
+		for (int inv = 0; inv <= 3; inv += 3) {
+			compare_with(1, ways[i], 0, inv, 1);
+			compare_with(2, ways[i], 0, inv, 1);
+			compare_with(2, ways[i], 1, inv, 1);
+		}
 	}
 }
 

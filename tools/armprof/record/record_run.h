@@ -34,6 +34,11 @@ struct record_stats {
 	/* CPU time the plugin spent replaying its event logs through the
 	 * models; pipeline: on model threads (1) or the program's own (0). */
 	uint64_t replay_cpu_ns, pipeline;
+	/* Waits on the event rings (plugins/qemu/ring_wait.h), wall time:
+	 * the program's threads for room and at drains, the model threads for
+	 * a batch; how many and their total in ns. */
+	uint64_t ring_full_waits, ring_full_wait_ns, ring_drain_waits, ring_drain_wait_ns;
+	uint64_t model_waits, model_wait_ns;
 	/* QEMU logged the events inline (plugins/qemu/inline_ring.c) rather
 	 * than through the plugin's callbacks. */
 	uint64_t inline_ring;

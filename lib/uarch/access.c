@@ -1,205 +1,21 @@
-/* The timing model (see include/armprof/uarch.h): per-core L1D, L2, TLBs
- * and branch predictor; a shared LLC; and a coherence directory that lets a
- * core see lines another core has written (false sharing shows as loads
- * served by a peer core).
+/* The timing model's access path (see include/armprof/uarch.h): per-core
+ * L1D, L2 and TLBs, a prefetcher, a shared LLC, and a coherence directory
+ * that lets a core see lines another core has written (false sharing shows
+ * as loads served by a peer core). The rest of the model: lifecycle.c
+ * (configuration, system and cores), branch.c (the predictor's entry
+ * points).
  *
  * Coherence is approximated with a hashed directory of 64-bit entries
  * {line tag, last writer, dirty, version}: a private line is stale when the
  * directory holds a newer version written by another core. Hash collisions
  * lose information (no peer is found), never invent a peer for a line that
  * was not written by one. */
-#include <stdlib.h>
-#include <string.h>
-
 #include "armprof/codec.h"
 #include "armprof/error.h"
 #include "armprof/uarch.h"
 #include "core.h"
 #include "directory.h"
 #include "shortcut.h"
-
-void ap_uarch_config_init(struct ap_uarch_config *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->size = sizeof(*cfg);
-	/* Neoverse N1 (Arm TRM 100616): 64 KiB 4-way L1D, 1 MiB 8-way private
-	 * L2, 64-byte lines; a CMN-600 system level cache, here 8 MiB 16-way. */
-	cfg->l1d = (struct ap_cache_config){ 64 * 1024, 4, 64, 4 };
-	cfg->l2 = (struct ap_cache_config){ 1024 * 1024, 8, 64, 11 };
-	cfg->llc = (struct ap_cache_config){ 8 * 1024 * 1024, 16, 64, 35 };
-	/* 48-entry fully associative L1 DTLB, 1280-entry 5-way L2 TLB. */
-	cfg->page_bytes = 4096;
-	cfg->l1tlb_entries = 48;
-	cfg->l1tlb_ways = 48;
-	cfg->l2tlb_entries = 1280;
-	cfg->l2tlb_ways = 5;
-	cfg->l1tlb_latency = 1;
-	cfg->l2tlb_latency = 5;
-	cfg->walk_latency = 30;
-	cfg->peer_core_latency = 50;
-	cfg->peer_cluster_latency = 90;
-	cfg->dram_latency = 180;
-	cfg->cores_per_cluster = 4;
-	cfg->issue_latency = 2;
-	cfg->exec_latency = 1;
-	cfg->store_latency = 1;
-	cfg->mispredict_penalty = 11;
-	cfg->bp_history_bits = 14;
-	cfg->btb_entries = 4096;
-	cfg->ras_entries = 16;
-	cfg->directory_bits = 20;
-	cfg->prefetch_degree = 4;
-	cfg->prefetch_streams = 4;
-}
-
-static int entries_of(const struct ap_cache_config *c)
-{
-	return c->size_bytes && c->line_bytes ? (int)(c->size_bytes / c->line_bytes) : 0;
-}
-
-int ap_uarch_system_create(struct ap_uarch_system **out, const struct ap_uarch_config *cfg)
-{
-	*out = NULL;
-	if (!cfg || cfg->size < sizeof(*cfg) || cfg->directory_bits < 4 || cfg->directory_bits > 28 ||
-	    !cfg->cores_per_cluster || !cfg->page_bytes || (cfg->page_bytes & (cfg->page_bytes - 1)) ||
-	    !cfg->prefetch_streams || cfg->prefetch_streams > MAX_STREAMS)
-		return -AP_ERR_INVALID;
-	/* The private levels and the LLC must use one line size: a line moves
-	 * between them whole. */
-	if (cfg->l1d.line_bytes != cfg->l2.line_bytes || cfg->l2.line_bytes != cfg->llc.line_bytes ||
-	    !cfg->l1d.size_bytes)
-		return -AP_ERR_INVALID;
-	struct ap_uarch_system *s = calloc(1, sizeof(*s));
-	if (!s)
-		return -AP_ERR_NOMEM;
-	s->cfg = *cfg;
-	int err = uarch_cache_init(&s->llc, (uint32_t)entries_of(&cfg->llc), cfg->llc.ways,
-	                           cfg->llc.line_bytes, 1);
-	s->dir_mask = ((uint64_t)1 << cfg->directory_bits) - 1;
-	if (!err) {
-		s->dir = calloc(s->dir_mask + 1, sizeof(*s->dir));
-		if (!s->dir)
-			err = -AP_ERR_NOMEM;
-	}
-	if (err) {
-		ap_uarch_system_destroy(s);
-		return err;
-	}
-	*out = s;
-	return 0;
-}
-
-void ap_uarch_system_destroy(struct ap_uarch_system *sys)
-{
-	if (!sys)
-		return;
-	uarch_cache_fini(&sys->llc);
-	free((void *)sys->dir);
-	free(sys);
-}
-
-static uint16_t sat16(uint32_t v)
-{
-	return v > 0xFFFF ? 0xFFFF : (uint16_t)v;
-}
-
-/* What an L1D hit on the line of the previous access returns (see
- * ap_uarch_core.same_line). */
-static void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_access_kind kind,
-                             struct ap_uarch_result *out)
-{
-	out->lat_issue = cfg->issue_latency;
-	out->lat_xlat = cfg->l1tlb_latency;
-	out->events = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS;
-	out->mispredicted = 0;
-	out->has_data_source = kind != AP_UARCH_STORE;
-	out->data_source = AP_DS_L1D;
-	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->l1tlb_latency +
-	                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
-}
-
-/* What a branch returns (see ap_uarch_core.branch_result). */
-static void branch_result(const struct ap_uarch_config *cfg, int mispredicted, int not_taken,
-                          struct ap_uarch_result *out)
-{
-	out->lat_issue = cfg->issue_latency;
-	out->lat_xlat = 0;
-	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->exec_latency +
-	                       (mispredicted ? cfg->mispredict_penalty : 0));
-	out->events = (mispredicted ? AP_EV_MISPREDICTED : 0) | (not_taken ? AP_EV_NOT_TAKEN : 0);
-	out->has_data_source = 0;
-	out->data_source = 0;
-	out->mispredicted = (uint8_t)(mispredicted != 0);
-}
-
-int ap_uarch_core_create(struct ap_uarch_core **out, struct ap_uarch_system *sys, unsigned core_id)
-{
-	*out = NULL;
-	if (!sys || core_id > 255)
-		return -AP_ERR_INVALID;
-	const struct ap_uarch_config *cfg = &sys->cfg;
-	struct ap_uarch_core *c = calloc(1, sizeof(*c));
-	if (!c)
-		return -AP_ERR_NOMEM;
-	c->sys = sys;
-	c->id = core_id;
-	int err = uarch_cache_init(&c->l1d, (uint32_t)entries_of(&cfg->l1d), cfg->l1d.ways,
-	                           cfg->l1d.line_bytes, 0);
-	if (!err)
-		err = uarch_cache_init(&c->l2, (uint32_t)entries_of(&cfg->l2), cfg->l2.ways,
-		                       cfg->l2.line_bytes, 0);
-	if (!err)
-		err = uarch_cache_init(&c->l1tlb, cfg->l1tlb_entries, cfg->l1tlb_ways, cfg->page_bytes, 0);
-	if (!err)
-		err = uarch_cache_init(&c->l2tlb, cfg->l2tlb_entries, cfg->l2tlb_ways, cfg->page_bytes, 0);
-	if (!err)
-		err = uarch_bpred_init(&c->bp, cfg->bp_history_bits, cfg->btb_entries, cfg->ras_entries);
-	if (err) {
-		ap_uarch_core_destroy(c);
-		return err;
-	}
-	c->last_line = UINT64_MAX;
-	same_line_result(cfg, AP_UARCH_LOAD, &c->same_line[0]);
-	same_line_result(cfg, AP_UARCH_STORE, &c->same_line[1]);
-	for (int m = 0; m < 2; m++)
-		for (int n = 0; n < 2; n++)
-			branch_result(cfg, m, n, &c->branch_result[m][n]);
-	c->last_l1d_way = -1;
-	c->prev_line = UINT64_MAX;
-	c->prev_l1d_way = -1;
-	c->shortcuts = 1;
-	c->same_line_exact = c->l1d.sets > cfg->prefetch_degree;
-	for (unsigned i = 0; i < MAX_STREAMS; i++)
-		c->stream[i].last_line = UINT64_MAX - 1;
-	atomic_fetch_add_explicit(&sys->ncores, 1, memory_order_relaxed);
-	c->counted = 1;
-	*out = c;
-	return 0;
-}
-
-void ap_uarch_core_destroy(struct ap_uarch_core *core)
-{
-	if (!core)
-		return;
-	if (core->counted)
-		atomic_fetch_sub_explicit(&core->sys->ncores, 1, memory_order_relaxed);
-	uarch_cache_fini(&core->l1d);
-	uarch_cache_fini(&core->l2);
-	uarch_cache_fini(&core->l1tlb);
-	uarch_cache_fini(&core->l2tlb);
-	uarch_bpred_fini(&core->bp);
-	free(core);
-}
-
-const struct ap_uarch_stats *ap_uarch_core_stats(const struct ap_uarch_core *core)
-{
-	return &core->stats;
-}
-
-const uint64_t *ap_uarch_core_met_others(const struct ap_uarch_core *core)
-{
-	return &core->met_others;
-}
 
 /* ---- coherence directory (directory.h) ------------------------------------ */
 
@@ -545,84 +361,12 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 	if (kind == AP_UARCH_STORE) {
 		/* A store completes once it is in the store buffer (spec/002
 		 * 5.3.4: a store need not reach its end point to be complete). */
-		out->lat_total = sat16((uint32_t)cfg->issue_latency + xlat + cfg->store_latency);
+		out->lat_total = uarch_sat16((uint32_t)cfg->issue_latency + xlat + cfg->store_latency);
 		out->has_data_source = 0;
 		out->data_source = 0;
 	} else {
-		out->lat_total = sat16((uint32_t)cfg->issue_latency + xlat + lat);
+		out->lat_total = uarch_sat16((uint32_t)cfg->issue_latency + xlat + lat);
 		out->has_data_source = 1;
 		out->data_source = source;
 	}
-}
-
-/* ap_uarch_branch_train of a branch that is not only conditional (a call,
- * a return, an indirect or direct unconditional branch): out of line, so
- * that the common conditional branch saves no registers for it. */
-__attribute__((noinline)) static int branch_train_other(struct ap_uarch_core *core, uint64_t pc,
-                                                        uint64_t target, unsigned flags, int taken)
-{
-	core->stats.branches++;
-	int miss = uarch_bpred_update(&core->bp, pc, target, flags, taken);
-	core->stats.mispredicts += (uint64_t)miss;
-	return miss;
-}
-
-int ap_uarch_branch_train(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
-                          int taken)
-{
-	if (flags != AP_UARCH_BR_COND)
-		return branch_train_other(core, pc, target, flags, taken);
-	/* The two counters are updated apart (the predictor's work in
-	 * between): side by side, GCC merged them into one vector addition
-	 * that takes more instructions than the two. */
-	core->stats.branches++;
-	int miss = uarch_bpred_direction(&core->bp, pc, taken);
-	core->stats.mispredicts += (uint64_t)miss;
-	return miss;
-}
-
-int ap_uarch_branch_repeat(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
-                           int taken, uint64_t count)
-{
-	if (!uarch_bpred_update_is_noop(&core->bp, pc, target, flags, taken))
-		return 0;
-	core->stats.branches += count;
-	return 1;
-}
-
-void ap_uarch_branch_result(const struct ap_uarch_core *core, unsigned flags, int taken,
-                            int mispredicted, struct ap_uarch_result *out)
-{
-	*out = core->branch_result[mispredicted != 0][(flags & AP_UARCH_BR_COND) && !taken];
-}
-
-/* ap_uarch_branch of a branch that is not only conditional (see
- * branch_train_other). */
-__attribute__((noinline)) static void branch_other(struct ap_uarch_core *core, uint64_t pc,
-                                                   uint64_t target, unsigned flags, int taken,
-                                                   struct ap_uarch_result *out)
-{
-	int miss = branch_train_other(core, pc, target, flags, taken);
-	ap_uarch_branch_result(core, flags, taken, miss, out);
-}
-
-void ap_uarch_branch(struct ap_uarch_core *core, uint64_t pc, uint64_t target, unsigned flags,
-                     int taken, struct ap_uarch_result *out)
-{
-	if (flags != AP_UARCH_BR_COND) {
-		branch_other(core, pc, target, flags, taken, out);
-		return;
-	}
-	core->stats.branches++;
-	int miss = uarch_bpred_direction(&core->bp, pc, taken);
-	core->stats.mispredicts += (uint64_t)miss;
-	*out = core->branch_result[miss][!taken];
-}
-
-void ap_uarch_other(struct ap_uarch_core *core, struct ap_uarch_result *out)
-{
-	const struct ap_uarch_config *cfg = &core->sys->cfg;
-	memset(out, 0, sizeof(*out));
-	out->lat_issue = cfg->issue_latency;
-	out->lat_total = sat16((uint32_t)cfg->issue_latency + cfg->exec_latency);
 }
