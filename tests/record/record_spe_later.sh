@@ -3,7 +3,8 @@
 # formats (docs/requirements-later.md): each needs its feature in the model
 # (exit 2 and a message naming the --set keys otherwise), and every record
 # written obeys it: --inv-event-filter (LATER-FNE-4), --simd-filter /
-# --float-filter / *-filter-mask (LATER-EFT-2), --discard (LATER-DIS-2).
+# --float-filter / *-filter-mask (LATER-EFT-2), --discard (LATER-DIS-2);
+# and spe.pbt's previous branch targets (LATER-PBT-2).
 set -euo pipefail
 source "$(dirname "$0")/record_common.sh"
 pc=$examples/pointer_chase
@@ -55,6 +56,29 @@ grep -q '"br_cr":"BL"' crr.jsonl || fail "no call recorded as BL with spe.crr"
 grep -q '"br_cr":"RET"' crr.jsonl || fail "no return recorded as RET with spe.crr"
 "$armprof" decode --spe-later --format jsonl all.spe > v1.jsonl
 ! grep -q '"br_cr"' v1.jsonl || fail "br_cr without spe.crr"
+
+# Previous branch target (LATER-PBT-2): with spe.pbt every record of branchy's
+# count_above carries the target of the last taken branch before it, one its
+# code allows at that PC (pbt_check.py follows the function's control flow),
+# among them both targets of its loop (the random data takes both paths).
+# A v1 decoder reads INDEX 4 as reserved (LATER-PBT-3); without spe.pbt no
+# record has one.
+"$armprof" record -q $V12 --set spe.pbt=1 -c 256 -o pbt.spe -- "$examples/branchy" > /dev/null
+"$armprof" decode --spe-later --format jsonl pbt.spe > pbt.jsonl
+out=$(python3 "$src/tests/record/pbt_check.py" "$examples/branchy" count_above pbt.jsonl) ||
+  fail "previous branch targets: $out"
+echo "$out" | grep -Eq '^checked [0-9]{3,} pairs [0-9]+ targets ([2-9]|[1-9][0-9])' ||
+  fail "previous branch targets: too few checked: $out"
+# Blocks that branch to each other (progs/branch_blocks.c): each block's
+# operations have exactly the other's start, never their own branch's target.
+aarch64-linux-gnu-gcc -O1 -static -o bb "$src/tests/record/progs/branch_blocks.c"
+"$armprof" record -q $V12 --set spe.pbt=1 -c 256 -o bb.spe -- ./bb 50000 > /dev/null
+"$armprof" decode --spe-later --format jsonl bb.spe > bb.jsonl
+out=$(python3 "$src/tests/record/pbt_check.py" bb branch_blocks bb.jsonl) || fail "branch_blocks: $out"
+echo "$out" | grep -Eq '^checked [0-9]{3,} pairs [0-9]+ targets 3$' || fail "branch_blocks: $out"
+set +e; "$armprof" decode --format jsonl pbt.spe > /dev/null 2>&1; rc=$?; set -e
+[ $rc -eq 1 ] || fail "v1 decode of PBT records: exit $rc, want 1 (reserved values)"
+! grep -q '"prev_br_tgt"' v1.jsonl || fail "prev_br_tgt without spe.pbt"
 
 # Discard mode: the run samples (SAMPLE_FEED in the stats) but writes no record.
 # shellcheck disable=SC2086
