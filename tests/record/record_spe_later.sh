@@ -86,4 +86,55 @@ set +e; "$armprof" decode --format jsonl pbt.spe > /dev/null 2>&1; rc=$?; set -e
 [ ! -s disc.spe ] || fail "--discard wrote records: $(stat -c %s disc.spe) bytes"
 grep -Eq ' [1-9][0-9]* sampled, 0 records' err.txt || fail "--discard: no samples taken: $(cat err.txt)"
 grep -Eq ' [1-9][0-9]* records discarded' err.txt || fail "--discard: records not counted as discarded"
+# perf.data's SPE attr says what the filters were (LATER-OUT-2), as Linux 7.x's arm_spe_pmu
+# format defines its config words (drivers/perf/arm_spe_pmu.c ATTR_CFG_FLD_*:
+# ts_enable config:0, pa_enable 1, pct_enable 2 (the plugin programs PCT),
+# jitter 16, branch/load/store_filter 32-34, discard 35, the *_filter_mask
+# 36-38, simd_filter 39, simd_filter_mask 40, float_filter 41,
+# float_filter_mask 42, event_filter config1, min_latency config2,
+# inv_event_filter config3, inv_data_src_filter config4), in the smallest
+# attr that holds them (LATER-OUT-3): 128 bytes (perf 6.1's) unless config3
+# (136) or config4 (144) is set.
+attr() { python3 "$src/tests/record/spe_attr_check.py" "$@" || fail "perf.data attr: $*"; }
+"$armprof" record -q -o v1.data -- "$pc" 2000 > /dev/null
+attr v1.data 128 config=0x5 config1=0 config2=0
+"$armprof" record -q -j --pa --filter-type load --filter-events retired --min-latency 20 -o v1f.data \
+  -- "$pc" 2000 > /dev/null
+attr v1f.data 128 config=$((1 << 33 | 1 << 16 | 7)) config1=0x2 config2=20
+# shellcheck disable=SC2086
+"$armprof" record -q $V12 --inv-event-filter l1d-refill -o nev.data -- "$pc" 2000 > /dev/null
+attr nev.data 136 config=0x5 config3=0x8 config4=0
+# shellcheck disable=SC2086
+"$armprof" record -q $V14 --inv-data-src-filter 0x5 --load-filter-mask --simd-filter --float-filter-mask \
+  --inv-event-filter tlb-walk --no-timestamps -o eft.data -- "$pc" 2000 > /dev/null
+attr eft.data 144 config=$((1 << 42 | 1 << 39 | 1 << 37 | 4)) config3=0x20 config4=0x5
+# shellcheck disable=SC2086
+"$armprof" record -q $V12 --discard -o disc.data -- "$pc" 2000 > /dev/null
+attr disc.data 128 config=$((1 << 35 | 5))
+# Debian's perf (6.1 here) reads the v1 ones, config words and all.
+if command -v perf > /dev/null; then
+  export HOME=$PWD
+  perf evlist -v -i v1f.data > v1f.evlist 2>&1 || fail "perf evlist of a v1 recording: $(cat v1f.evlist)"
+  grep -q "config: 0x200010007.*{ bp_addr, config1 }: 0x2, { bp_len, config2 }: 0x14" v1f.evlist ||
+    fail "perf evlist: $(cat v1f.evlist)"
+fi
+# perf 7.2 (the unstable kit's, run under qemu-aarch64 with the kit's
+# libraries) reads the 136- and 144-byte attrs and decodes the records.
+kit=${ARMPROF_KIT:-$src/.cache/kit/unstable}
+qemu=${ARMPROF_QEMU:-$src/.cache/qemu/current/bin/qemu-aarch64}
+if [ -f "$kit/initrd.img" ] && [ -x "$qemu" ] && grep -q '^package=linux-perf=7' "$kit/VERSION" 2> /dev/null; then
+  mkdir -p kitroot
+  (cd kitroot && zcat "$kit/initrd.img" | cpio -idm --quiet 'usr/bin/perf' 'lib/*' 'usr/lib/*' 2> /dev/null) || true
+  [ -x kitroot/usr/bin/perf ] || fail "no perf in $kit/initrd.img"
+  perf7() { HOME=$PWD "$qemu" -L kitroot kitroot/usr/bin/perf "$@"; }
+  for f in nev eft; do
+    perf7 evlist -v -i $f.data > $f.evlist 2>&1 || fail "perf 7 evlist $f.data: $(cat $f.evlist)"
+  done
+  grep -q "^arm_spe_0//: .*size: 136, config: 0x5," nev.evlist || fail "perf 7 evlist: $(cat nev.evlist)"
+  grep -q "^arm_spe_0//: .*size: 144, config: 0x4a000000004," eft.evlist || fail "perf 7 evlist: $(cat eft.evlist)"
+  "$armprof" decode --spe-later --format jsonl nev.data > nev7.jsonl 2> /dev/null
+  n=$(perf7 report -D -i nev.data 2> /dev/null | grep -cE ' PC 0x[0-9a-f]+ el0 ns=1$' || true)
+  [ "$n" -gt 0 ] && [ "$n" -eq "$(grep -c '"pc"' nev7.jsonl)" ] ||
+    fail "perf 7 report -D of the 136-byte attr's file: $n PC packets, armprof $(grep -c '"pc"' nev7.jsonl)"
+fi
 echo "record_spe_later: ok"
