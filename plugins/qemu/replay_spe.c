@@ -81,6 +81,11 @@ static void plugin_describe_op(const struct vcpu_state *v, uint64_t tb_base, con
 		op->prev_target_el = 0;
 		op->prev_target_ns = 1;
 	}
+	/* FEAT_SPE_EFT's types (LATER-EFT-3); only its filters read them. */
+	if (c->flags & AP_A64_F_FP)
+		op->flags |= AP_SPE_OPF_FP;
+	if (c->flags & AP_A64_F_SIMD_OP)
+		op->flags |= AP_SPE_OPF_SIMD_OP;
 	op->events = res->events;
 	op->lat_issue = res->lat_issue;
 	op->lat_xlat = res->lat_xlat;

@@ -44,6 +44,33 @@ grep -q '"l1d-refill"' all.jsonl || fail "the unfiltered run has no refill to fi
 [ -s nost.jsonl ] || fail "no records with --store-filter-mask"
 ! grep -q '"op":"ST"' nost.jsonl || fail "--store-filter-mask let a store through"
 
+# The type filters at instruction level (tests/system_spe/progs/type_mix.c,
+# type_mix_check.py; the same as system_spe_later_filters.sh checks in a
+# Linux 7.x guest): the AND masks of B/LD/ST and EFT's SIMD and FP filters
+# (LATER-EFT-1, LATER-EFT-2) with the FP/SIMD attributes the plugin takes
+# from the A64 decode (LATER-EFT-3).
+aarch64-linux-gnu-gcc -O1 -static -march=armv8.1-a -o type_mix "$src/tests/system_spe/progs/type_mix.c"
+tm_all=add,ldr,str,ldadd,fadd,add_v,subs,b.ne
+tm() { # NAME MUST ALSO OPTIONS...
+  local name=$1 must=$2 also=$3
+  shift 3
+  # shellcheck disable=SC2086
+  "$armprof" record -q $V14 "$@" -o "$name.spe" -- ./type_mix 100000 > /dev/null
+  "$armprof" decode --spe-later --format jsonl "$name.spe" > "$name.jsonl"
+  python3 "$src/tests/record/type_mix_check.py" type_mix "$name.jsonl" "$must" "$also" > /dev/null ||
+    fail "type_mix with $*"
+}
+tm tm_all "$tm_all" fmov
+tm tm_ls ldr,str,ldadd "" --filter-type load,store
+tm tm_lsm ldadd "" --filter-type load,store --store-filter-mask
+tm tm_lmsm ldr "" --filter-type load --load-filter-mask --store-filter-mask
+tm tm_bm "${tm_all/,b.ne/}" fmov --branch-filter-mask
+tm tm_fp fadd fmov --float-filter
+tm tm_simd add_v "" --simd-filter
+tm tm_fpsimd fadd,add_v fmov --float-filter --simd-filter
+tm tm_simdm "${tm_all/,add_v/}" fmov --simd-filter-mask
+tm tm_fpm "${tm_all/,fadd/}" "" --float-filter-mask
+
 # Call/return classes (LATER-CRR-2): with spe.crr the program's calls are
 # recorded as BL and its returns as RET (decoded with --spe-later; a v1
 # decoder reports those subclass bits as reserved values, SPE-5.3.8-12).

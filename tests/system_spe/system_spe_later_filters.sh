@@ -7,8 +7,8 @@
 # (FP), an Advanced SIMD add (SIMD) and a conditional branch; perf records
 # it with each filter, and the host decode of each perf.data must hold
 # records at exactly the loop's instructions the filter lets through
-# (every one of them, none of the others; the PCs found by mnemonic in
-# objdump of mix_loop):
+# (every one of them, none of the others; tests/record/type_mix_check.py
+# finds their PCs by mnemonic in objdump of mix_loop):
 #  - AND/OR masks (PMSFCR_EL1.{B,LD,ST}m, LATER-EFT-1, LATER-EFT-2): load OR
 #    store; load with store_filter_mask (a store AND a load: the atomic
 #    alone); load_filter_mask with store_filter_mask (a load, NOT a store);
@@ -50,61 +50,17 @@ grep -q guest-done out.txt || fail "the guest's commands did not finish: $(tail 
 for f in ls lsm lmsm bm fp simd fpsimd simdm fill disc; do
   "$armprof" decode --spe-later --format jsonl $f.data > $f.jsonl 2> $f.err || fail "decode $f.data: $(cat $f.err)"
 done
-aarch64-linux-gnu-objdump -d --no-show-raw-insn type_mix > type_mix.dis
-
-python3 - <<'EOF' || fail "type filters"
-import json, re
-# The loop's instructions by mnemonic (and fmov, the FP op before it).
-pcs, inside = {}, False
-for line in open("type_mix.dis"):
-    if re.match(r"^[0-9a-f]+ <mix_loop>:", line):
-        inside = True
-    elif re.match(r"^[0-9a-f]+ <", line):
-        inside = False
-    m = re.match(r"^\s+([0-9a-f]+):\s+(\S+)\s*(\S*)", line)
-    if inside and m:
-        name = m.group(2) + ("_v" if m.group(3).startswith("v") else "")
-        pcs[name] = int(m.group(1), 16)
-need = ["fmov", "add", "ldr", "str", "ldadd", "fadd", "add_v", "subs", "b.ne"]
-assert all(k in pcs for k in need), pcs
-lo, hi = pcs["fmov"], pcs["b.ne"] + 4
-by_pc = {v: k for k, v in pcs.items()}
-loop = set(need) - {"fmov"}  # executed every iteration
-
-def seen(name):
-    recs = [json.loads(l) for l in open(name + ".jsonl") if l.strip()]
-    got = {}
-    for r in recs:
-        pc = int(r.get("pc", "0"), 16)
-        if lo <= pc < hi:
-            got[by_pc[pc]] = got.get(by_pc[pc], 0) + 1
-    return got
-
-# file: (the loop's instructions that must be recorded, the filter in words)
-want = {
-    "ls": ({"ldr", "str", "ldadd"}, "load OR store"),
-    "lsm": ({"ldadd"}, "a load AND a store (store_filter_mask)"),
-    "lmsm": ({"ldr"}, "a load AND NOT a store (load_filter_mask, store_filter_mask)"),
-    "bm": (loop - {"b.ne"}, "NOT a branch (branch_filter_mask alone)"),
-    "fp": ({"fadd"}, "FP (float_filter)"),
-    "simd": ({"add_v"}, "SIMD (simd_filter)"),
-    "fpsimd": ({"fadd", "add_v"}, "FP OR SIMD"),
-    "simdm": (loop - {"add_v"}, "NOT SIMD (simd_filter_mask alone)"),
-}
-for name, (must, what) in want.items():
-    got = seen(name)
-    # fmov runs once, before the loop: FP, not SIMD, no load/store/branch.
-    allowed = must | ({"fmov"} if name in ("fp", "fpsimd", "bm", "simdm") else set())
-    extra = set(got) - allowed
-    missing = must - set(got)
-    assert not extra, f"{name} ({what}): records at {sorted(extra)}: {got}"
-    assert not missing, f"{name} ({what}): no record at {sorted(missing)}: {got}"
-    assert sum(got.values()) >= 20 * len(must), f"{name} ({what}): too few records: {got}"
-# And the unfiltered types are all there in the loop's OR recording's peers:
-# the filters removed something real (bm and simdm drop one instruction each,
-# fp and simd keep one of the loop's eight).
-print("type filters ok")
-EOF
+check() { python3 "$src/tests/record/type_mix_check.py" type_mix "$1.jsonl" "$2" "${3:-}" || fail "$1: $4"; }
+all=add,ldr,str,ldadd,fadd,add_v,subs,b.ne
+check ls ldr,str,ldadd "" "load OR store"
+check lsm ldadd "" "a load AND a store (store_filter_mask)"
+check lmsm ldr "" "a load AND NOT a store (load_filter_mask, store_filter_mask)"
+check bm "${all/,b.ne/}" fmov "NOT a branch (branch_filter_mask alone)"
+check fp fadd fmov "FP (float_filter)"
+check simd add_v "" "SIMD (simd_filter)"
+check fpsimd fadd,add_v fmov "FP OR SIMD"
+check simdm "${all/,add_v/}" fmov "NOT SIMD (simd_filter_mask alone)"
+check fill "$all" fmov "no filter"
 
 # Discard mode: no record written, but SAMPLE_POP and SAMPLE_FEED count as
 # in fill mode (the same program and interval: equal within a few samples).
