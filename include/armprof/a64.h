@@ -51,6 +51,17 @@ enum ap_a64_flags {
 	 * acquire/release forms, prefetches (no access) or unallocated forms. */
 	AP_A64_F_ONE_ACCESS = 1u << 12,
 	AP_A64_F_ERET = 1u << 13,  /* exception return: ERET, ERETAA, ERETAB */
+	/* FEAT_SPE_EFT's operation attributes (LATER-EFT-3), from the A64
+	 * top-level decode (DDI 0487 C4.1): scalar floating-point data
+	 * processing (bits [30:24] = 0b001111x) is FP; the rest of "Scalar
+	 * Floating-Point and Advanced SIMD" data processing, SVE (and FP too
+	 * in its floating-point groups, bits [31:24] = 0x64, 0x65), SME and
+	 * the Advanced SIMD structure loads/stores are SIMD. A vector
+	 * operation on floating-point elements outside SVE's FP groups is
+	 * SIMD only, a scalar SIMD&FP register load/store neither (QEMU's
+	 * patch 0010 types full-system operations by the same rules). */
+	AP_A64_F_FP = 1u << 14,
+	AP_A64_F_SIMD_OP = 1u << 15,
 };
 
 #define AP_A64_NO_REG 0xFF

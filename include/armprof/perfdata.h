@@ -158,6 +158,7 @@ struct ap_perf_attr {
 	uint32_t n_ids;
 	const uint64_t *ids;
 	const char *name; /* from EVENT_DESC, or NULL */
+	uint64_t config3, config4; /* 0 when the attr is too old (VER8: 136 bytes, VER9: 144) */
 };
 
 struct ap_perf_time_conv {
@@ -447,6 +448,12 @@ struct ap_perf_write_config {
 	const char *armprof_meta; /* text written as the AP_PERF_FEAT_ARMPROF_META
 	                           section (a perf header string), or NULL for
 	                           none; the caller's, read at finish */
+	/* The SPE attr's other config words, as the PMU's format defines them
+	 * (Linux arm_spe_pmu: config1 event_filter, config2 min_latency,
+	 * config3 inv_event_filter, config4 inv_data_src_filter). Every attr
+	 * of the file is 128 bytes (PERF_ATTR_SIZE_VER7, what perf 6.1
+	 * reads) unless config3 (136, VER8) or config4 (144, VER9) is set. */
+	uint64_t spe_config1, spe_config2, spe_config3, spe_config4;
 };
 AP_API void ap_perf_write_config_init(struct ap_perf_write_config *cfg);
 

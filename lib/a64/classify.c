@@ -195,6 +195,22 @@ static int is_cond_select_compare(uint32_t insn)
 	return fp == 0x1E200C00u || fp == 0x1E200400u;
 }
 
+/* FEAT_SPE_EFT's FP and SIMD attributes (a64.h AP_A64_F_FP, LATER-EFT-3):
+ * op1 is bits [28:25] of the top-level decode. */
+static uint16_t eft_flags(uint32_t insn, uint8_t kind)
+{
+	uint32_t op1 = (insn >> 25) & 0xFu, top = insn >> 24;
+	if (kind == AP_A64_LDST) /* Advanced SIMD load/store structures (or SVE's) */
+		return ((insn >> 31) == 0 && ((insn >> 25) & 0x1Fu) == 0x6u) || op1 == 0x2u ? AP_A64_F_SIMD_OP : 0;
+	if (op1 == 0x2u) /* SVE */
+		return AP_A64_F_SIMD_OP | (top == 0x64u || top == 0x65u ? AP_A64_F_FP : 0);
+	if (op1 == 0x0u && (insn >> 31)) /* SME */
+		return AP_A64_F_SIMD_OP;
+	if ((op1 & 0x7u) == 0x7u) /* scalar FP and Advanced SIMD data processing */
+		return ((insn >> 25) & 0x3Fu) == 0xFu ? AP_A64_F_FP : AP_A64_F_SIMD_OP;
+	return 0;
+}
+
 void ap_a64_classify(uint32_t insn, struct ap_a64_class *out)
 {
 	struct ap_a64_class c = { .kind = AP_A64_OTHER, .spe_class = AP_OP_CLASS_OTHER, .rt = AP_A64_NO_REG,
@@ -209,6 +225,7 @@ void ap_a64_classify(uint32_t insn, struct ap_a64_class *out)
 		c.flags = AP_A64_F_COND;
 		c.spe_subclass = AP_OP_OTHER_COND;
 	}
+	c.flags |= eft_flags(insn, c.kind);
 	*out = c;
 }
 

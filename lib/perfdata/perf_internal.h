@@ -16,6 +16,8 @@
 #define PD_EVENT_HEADER_SIZE 8u   /* u32 type, u16 misc, u16 size */
 #define PD_ATTR_SIZE_VER0 64u     /* smallest perf_event_attr */
 #define PD_ATTR_SIZE_VER7 128u    /* perf 6.1's sizeof(struct perf_event_attr) */
+#define PD_ATTR_SIZE_VER8 136u    /* + config3 (Linux 6.3) */
+#define PD_ATTR_SIZE_VER9 144u    /* + config4 (Linux 7.x: arm_spe's inv_data_src_filter) */
 #define PD_ATTR_SIZE_MAX 4096u    /* refuse anything larger as malformed */
 #define PD_AUXTRACE_SIZE 48u      /* struct perf_record_auxtrace */
 #define PD_AUXTRACE_INFO_SIZE 16u /* header + u32 type + u32 reserved */

@@ -39,6 +39,8 @@ int pd_add_attr(struct ap_perf_reader *r, const uint8_t *p, size_t attr_len,
 	a->branch_sample_type = attr_len >= 80 ? pd_u64(p + 72) : 0;
 	a->sample_regs_user = attr_len >= 88 ? pd_u64(p + 80) : 0;
 	a->sample_regs_intr = attr_len >= 104 ? pd_u64(p + 96) : 0;
+	a->config3 = attr_len >= PD_ATTR_SIZE_VER8 ? pd_u64(p + 128) : 0;
+	a->config4 = attr_len >= PD_ATTR_SIZE_VER9 ? pd_u64(p + 136) : 0;
 	*ids_off = r->ids.n;
 	for (size_t i = 0; i < n_ids; i++) {
 		uint64_t *id = pd_vec_push(&r->ids);

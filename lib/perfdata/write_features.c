@@ -74,9 +74,9 @@ static void w_topology(struct ap_perf_writer *w, unsigned feat)
 static void w_event_desc(struct ap_perf_writer *w)
 {
 	pd_w_u32(w, (uint32_t)w->n_attrs);
-	pd_w_u32(w, PD_ATTR_SIZE_VER7);
+	pd_w_u32(w, w->attr_size);
 	for (size_t i = 0; i < w->n_attrs; i++) {
-		pd_w_bytes(w, w->attrs[i].bytes, sizeof(w->attrs[i].bytes));
+		pd_w_bytes(w, w->attrs[i].bytes, w->attr_size);
 		pd_w_u32(w, 1);
 		w_string(w, w->attrs[i].name);
 		pd_w_u64(w, w->attrs[i].id);

@@ -16,7 +16,7 @@
 #include "perfdata/writer_internal.h"
 
 #define W_ATTRS_OFFSET PD_FILE_HEADER_SIZE /* 104 */
-#define W_ATTR_ENTRY (PD_ATTR_SIZE_VER7 + 16) /* attr + ids section */
+#define W_ATTR_ENTRY(w) ((w)->attr_size + 16u) /* attr + ids section */
 #define W_MISC_USER 2u /* PERF_RECORD_MISC_USER */
 #define W_PROT_EXEC 4u
 
@@ -91,7 +91,7 @@ static void build_attr(const struct ap_perf_writer *w, struct w_attr *a, uint32_
 {
 	uint8_t *b = a->bytes;
 	memset(b, 0, sizeof(a->bytes));
-	uint32_t size = PD_ATTR_SIZE_VER7;
+	uint32_t size = w->attr_size;
 	uint64_t flags = AP_PERF_ATTR_DISABLED | AP_PERF_ATTR_SAMPLE_ID_ALL;
 	if (w->cfg.exclude_kernel)
 		flags |= AP_PERF_ATTR_EXCLUDE_KERNEL;
@@ -115,6 +115,13 @@ static int build_attrs(struct ap_perf_writer *w)
 	w->attrs = calloc(n, sizeof(*w->attrs));
 	if (!w->attrs)
 		return -AP_ERR_NOMEM;
+	/* The smallest size that holds the words set: perf refuses an attr
+	 * larger than its own (perf 6.1: VER7) unless the rest is zero, so a
+	 * file without config3/config4 stays readable by every perf. */
+	w->attr_size = !w->cfg.spe ? PD_ATTR_SIZE_VER7
+	               : w->cfg.spe_config4 ? PD_ATTR_SIZE_VER9
+	               : w->cfg.spe_config3 ? PD_ATTR_SIZE_VER8
+	                                    : PD_ATTR_SIZE_VER7;
 	w->n_attrs = n;
 	size_t k = 0;
 	if (w->cfg.spe) {
@@ -126,6 +133,11 @@ static int build_attrs(struct ap_perf_writer *w)
 			a->sample_type |= AP_PERF_SAMPLE_TIME;
 		a->name = strdup(w->cfg.event_name);
 		build_attr(w, a, w->cfg.pmu_type, w->cfg.spe_config, 1);
+		/* config1, config2 (VER1), config3 (VER8), config4 (VER9) */
+		memcpy(a->bytes + 56, &w->cfg.spe_config1, 8);
+		memcpy(a->bytes + 64, &w->cfg.spe_config2, 8);
+		memcpy(a->bytes + 128, &w->cfg.spe_config3, 8);
+		memcpy(a->bytes + 136, &w->cfg.spe_config4, 8);
 	}
 	w->first_event = k;
 	for (size_t i = 0; i < w->cfg.n_events; i++) {
@@ -182,10 +194,10 @@ static int writer_start(struct ap_perf_writer **out, struct ap_perf_writer *w, s
 	}
 
 	/* Header placeholder (rewritten by finish), the attrs, their ids. */
-	uint64_t ids_offset = W_ATTRS_OFFSET + w->n_attrs * W_ATTR_ENTRY;
+	uint64_t ids_offset = W_ATTRS_OFFSET + w->n_attrs * W_ATTR_ENTRY(w);
 	pd_w_zero(w, PD_FILE_HEADER_SIZE);
 	for (size_t i = 0; i < w->n_attrs; i++) {
-		pd_w_bytes(w, w->attrs[i].bytes, sizeof(w->attrs[i].bytes));
+		pd_w_bytes(w, w->attrs[i].bytes, w->attr_size);
 		pd_w_u64(w, ids_offset + 8 * i);
 		pd_w_u64(w, 8);
 	}
@@ -442,7 +454,7 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_error_ctx *err)
 	if (err)
 		memset(err, 0, sizeof(*err));
 	pd_w_header(w, AP_PERF_RECORD_FINISHED_ROUND, 0, PD_EVENT_HEADER_SIZE);
-	uint64_t data_offset = W_ATTRS_OFFSET + w->n_attrs * (W_ATTR_ENTRY + 8);
+	uint64_t data_offset = W_ATTRS_OFFSET + w->n_attrs * (W_ATTR_ENTRY(w) + 8);
 	uint64_t data_size = w->pos - data_offset;
 
 	uint64_t bits[4] = { 0, 0, 0, 0 };
@@ -455,9 +467,9 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_error_ctx *err)
 		goto io_fail;
 	pd_w_bytes(w, PD_MAGIC, 8);
 	pd_w_u64(w, PD_FILE_HEADER_SIZE);
-	pd_w_u64(w, W_ATTR_ENTRY);
+	pd_w_u64(w, W_ATTR_ENTRY(w));
 	pd_w_u64(w, W_ATTRS_OFFSET);
-	pd_w_u64(w, w->n_attrs * W_ATTR_ENTRY);
+	pd_w_u64(w, w->n_attrs * W_ATTR_ENTRY(w));
 	pd_w_u64(w, data_offset);
 	pd_w_u64(w, data_size);
 	pd_w_u64(w, 0); /* event_types: unused */

@@ -20,7 +20,7 @@ struct w_dso {
 
 /* One perf_event_attr of the file: the SPE event's, or a sample event's. */
 struct w_attr {
-	uint8_t bytes[PD_ATTR_SIZE_VER7];
+	uint8_t bytes[PD_ATTR_SIZE_VER9]; /* the first attr_size of them are written */
 	uint64_t id;
 	uint64_t sample_type;
 	char *name; /* EVENT_DESC name (owned) */
@@ -35,6 +35,10 @@ struct ap_perf_writer {
 	struct ap_perf_write_config cfg;
 	struct w_attr *attrs; /* the SPE attr first (when cfg.spe), then cfg.events */
 	size_t n_attrs;
+	/* Every attr's size (perf wants one for the file): VER7 (128, what
+	 * perf 6.1 reads), larger only for the SPE config words beyond it
+	 * (config3: VER8, config4: VER9) that are set. */
+	uint32_t attr_size;
 	size_t first_event;   /* index in attrs of cfg.events[0] */
 	struct pd_vec index; /* uint64_t: file offsets of AUXTRACE records */
 	struct pd_vec cpus;  /* struct w_cpu */

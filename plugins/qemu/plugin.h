@@ -63,9 +63,10 @@ void finish_thread(struct vcpu_state *v);
 /* The SPE part of an executed TB that may hold the next selected operation
  * (its first operation is number base, after pending ones the model has
  * not seen): returns how many operations can pass before the next
- * selection. */
+ * selection. prev_target: the target of the last taken branch before the
+ * TB (FEAT_SPE_PBT), 0 when none is known or followed. */
 uint64_t spe_account_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t base, uint64_t pending,
-                        uint64_t target, int taken, int mispredicted);
+                        uint64_t target, int taken, int mispredicted, uint64_t prev_target);
 /* Give the SPE model the operations that passed without it so far (none
  * of them selected), so that SAMPLE_POP counts them. */
 void spe_catch_up(struct vcpu_state *v);

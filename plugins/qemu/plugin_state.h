@@ -88,6 +88,10 @@ struct replay_state {
 	 * seen (replay_clock; replay_hub.h orders the vCPUs by it). */
 	uint64_t clock;
 	uint8_t dep_reg;
+	/* The target of the last taken branch, for previous-branch-target
+	 * packets (LATER-PBT-2); 0: none known yet (the thread's start).
+	 * Followed only when the model writes them (replay_env.pbt). */
+	uint64_t prev_target;
 	/* The current TB is replayed in detail: its accesses and closing
 	 * branch go through the timing model and its accesses are kept for
 	 * the description of a sampled operation. Always, unless a timing

@@ -14,6 +14,7 @@
 
 #include "call_stack.h"
 #include "plugin.h"
+#include "spe_sink.h"
 
 /* What the replay of a vCPU reads but never changes, gathered in a local
  * of replay_batch: read through v or from plugin (plugin_state.h), every value would be
@@ -28,6 +29,7 @@ struct replay_env {
 	uint8_t line_shift;     /* log2 of plugin.uarch_cfg.l1d.line_bytes */
 	uint8_t timing, sink, count_execs, loop_runs;
 	uint8_t stacks, count_paths; /* follow the call stack (call_stack.h); count per path */
+	uint8_t pbt;                 /* follow the last taken branch (spe.pbt, LATER-PBT-2) */
 };
 
 static inline struct replay_env replay_env_of(struct vcpu_state *v)
@@ -43,7 +45,8 @@ static inline struct replay_env replay_env_of(struct vcpu_state *v)
 		                    .sink = v->sink != NULL,
 		                    .count_execs = (uint8_t)plugin.count_execs,
 		                    .stacks = v->cs != NULL,
-		                    .count_paths = v->cs != NULL && plugin.count_paths };
+		                    .count_paths = v->cs != NULL && plugin.count_paths,
+		                    .pbt = (uint8_t)(v->sink && spe_sink_pbt(v->sink)) };
 }
 
 /* Account the TB r->cur, whose execution ended; next_pc is where it went
@@ -69,6 +72,12 @@ static inline void finish_tb(struct vcpu_state *v, const struct replay_env *env,
 			mispredicted = ap_uarch_branch_train(env->core, tb->br_pc, target, tb->br_uarch, taken);
 	}
 
+	/* The TB's operations, its closing branch too, come after the
+	 * previous taken branch; its own, when taken, is the next one's. */
+	uint64_t prev_target = r->prev_target;
+	if (env->pbt && taken)
+		r->prev_target = target;
+
 	uint64_t base = r->ops;
 	uint32_t n = tb->n;
 	r->ops += n;
@@ -80,7 +89,8 @@ static inline void finish_tb(struct vcpu_state *v, const struct replay_env *env,
 	 * record is completed, and no time read, while unsampled ones pass. */
 	if (__builtin_expect(r->ops <= r->next_sel, 1))
 		return;
-	uint64_t free = spe_account_tb(v, tb, base, base - r->spe_given, target, taken, mispredicted);
+	uint64_t free = spe_account_tb(v, tb, base, base - r->spe_given, target, taken, mispredicted,
+	                               prev_target);
 	r->spe_given = r->ops;
 	r->next_sel = r->ops + free;
 }
@@ -228,6 +238,7 @@ void finish_thread(struct vcpu_state *v)
 		r->cur = NULL;
 	}
 	r->last_what = 0; /* a new thread on this vCPU starts no run */
+	r->prev_target = 0; /* nor knows the last one's branches */
 	spe_catch_up(v);
 }
 
@@ -342,6 +353,11 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 		    !ap_uarch_branch_repeat(env->core, tb->br_pc, target, tb->br_uarch, taken, k))
 			return e;
 	}
+	/* Every execution of the run but the last one under way ended in
+	 * its branch back to the TB's start: the last taken branch's target
+	 * (LATER-PBT-2), unless the TB ends in no branch. */
+	if (env->pbt && tb->ends_in_branch && (!tb->br_direct || tb->br_target == tb->vaddr))
+		r->prev_target = tb->vaddr;
 	r->ops += k * n;
 	r->run_ops += k * n;
 	if (env->count_paths)

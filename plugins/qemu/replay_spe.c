@@ -14,7 +14,7 @@
  * number tb_base (its data access is in v->slot when the slot says so). */
 static void plugin_describe_op(const struct vcpu_state *v, uint64_t tb_base, const struct insn_info *in,
                                const struct ap_uarch_result *branch, uint64_t target, int taken,
-                               struct ap_spe_op *op)
+                               uint64_t prev_target, struct ap_spe_op *op)
 {
 	const struct ap_a64_class *c = &in->cls;
 	struct ap_uarch_result other = { 0 };
@@ -75,6 +75,17 @@ static void plugin_describe_op(const struct vcpu_state *v, uint64_t tb_base, con
 	} else {
 		op->kind = AP_SPE_OP_OTHER;
 	}
+	if (prev_target) { /* FEAT_SPE_PBT (LATER-PBT-2): a branch of this EL0 NS program */
+		op->flags |= AP_SPE_OPF_PREV_TARGET;
+		op->prev_target = prev_target;
+		op->prev_target_el = 0;
+		op->prev_target_ns = 1;
+	}
+	/* FEAT_SPE_EFT's types (LATER-EFT-3); only its filters read them. */
+	if (c->flags & AP_A64_F_FP)
+		op->flags |= AP_SPE_OPF_FP;
+	if (c->flags & AP_A64_F_SIMD_OP)
+		op->flags |= AP_SPE_OPF_SIMD_OP;
 	op->events = res->events;
 	op->lat_issue = res->lat_issue;
 	op->lat_xlat = res->lat_xlat;
@@ -87,7 +98,7 @@ static void plugin_describe_op(const struct vcpu_state *v, uint64_t tb_base, con
  * only the ones it selects. Out of line: most TBs have none. */
 __attribute__((noinline)) static void feed_spe_sampled(struct vcpu_state *v, const struct tb_info *tb,
                                                        uint64_t base, uint32_t i, uint64_t target,
-                                                       int taken, int mispredicted)
+                                                       int taken, int mispredicted, uint64_t prev_target)
 {
 	uint32_t n = tb->n;
 	struct ap_uarch_result br = { 0 };
@@ -95,7 +106,7 @@ __attribute__((noinline)) static void feed_spe_sampled(struct vcpu_state *v, con
 		ap_uarch_branch_result(v->core, tb->br_uarch, taken, mispredicted, &br);
 	while (i < n) {
 		struct ap_spe_op op;
-		plugin_describe_op(v, base, &tb->insn[i], &br, target, taken, &op);
+		plugin_describe_op(v, base, &tb->insn[i], &br, target, taken, prev_target, &op);
 		spe_sink_op(v->sink, &op, base + i);
 		/* Its call stack, found again by thread and timestamp (the
 		 * record's Timestamp is the operation's number, base + i). */
@@ -134,13 +145,14 @@ static void spe_flush(struct vcpu_state *v, uint64_t ops, uint64_t pending)
  * operations pass one selection at a time, and return how far the next
  * selection is. */
 __attribute__((noinline)) uint64_t spe_account_tb(struct vcpu_state *v, const struct tb_info *tb, uint64_t base,
-                                                  uint64_t pending, uint64_t target, int taken, int mispredicted)
+                                                  uint64_t pending, uint64_t target, int taken, int mispredicted,
+                                                  uint64_t prev_target)
 {
 	uint32_t n = tb->n;
 	spe_flush(v, base, pending);
 	uint32_t i = (uint32_t)spe_sink_skip(v->sink, n, base);
 	if (i < n)
-		feed_spe_sampled(v, tb, base, i, target, taken, mispredicted);
+		feed_spe_sampled(v, tb, base, i, target, taken, mispredicted, prev_target);
 	return spe_sink_until_sample(v->sink);
 }
 

@@ -250,6 +250,11 @@ uint64_t spe_sink_until_sample(struct spe_sink *s)
 	return ap_spe_until_sample(s->pe);
 }
 
+int spe_sink_pbt(const struct spe_sink *s)
+{
+	return ap_pe_config(s->pe)->spe_later.pbt;
+}
+
 void spe_sink_op(struct spe_sink *s, const struct ap_spe_op *op, uint64_t now)
 {
 	s->now = now;

@@ -29,6 +29,9 @@ uint64_t spe_sink_skip(struct spe_sink *s, uint64_t n, uint64_t now);
 /* How many operations can pass before the next one the model selects
  * (ap_spe_until_sample; UINT64_MAX while profiling is disabled). */
 uint64_t spe_sink_until_sample(struct spe_sink *s);
+/* Whether the model writes previous-branch-target packets (spe.pbt,
+ * LATER-PBT-2): only then does the replay follow the last taken branch. */
+int spe_sink_pbt(const struct spe_sink *s);
 /* Describe one operation (ap_spe_op); drains the buffer on PMBIRQ. */
 void spe_sink_op(struct spe_sink *s, const struct ap_spe_op *op, uint64_t now);
 

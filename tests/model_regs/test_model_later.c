@@ -221,6 +221,53 @@ TEST(pmsdsfr_enpms3)
 	ap_pe_destroy(pe);
 }
 
+/* LATER-FNE-3, LATER-FDS-3: the order of the new registers' traps, as for
+ * the other sampling registers (PMSICR-24..32): at EL1 the EL2 traps
+ * (FGT nPMSNEVFR_EL1 == 0, MDCR_EL2.TPMS) before the EL3 ones (MDCR_EL3.NSPB,
+ * then EnPMS3 for PMSDSFR_EL1); at EL2 only the EL3 ones; none of EL2's
+ * when EL2 is not enabled (Secure EL1 without Secure EL2); in Debug state
+ * with EDSCR.SDD an EL3 trap is UNDEFINED instead. */
+TEST(later_trap_order)
+{
+	struct ap_pe *pe = fixture_pe("spe.version=v1p4 spe.fne=1 spe.fds=1 have_fgt=1 have_sel2=1");
+	fixture_state(pe, "el=1 scr_el3.fgten=1 mdcr_el3.enpms3=1 mdcr_el3.nspb=1");
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSNEVFR_EL1, false), AP_ACCESS_TRAP_EL2); /* FGT before NSPB */
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSDSFR_EL1, false), AP_ACCESS_TRAP_EL3);  /* NSPB */
+	fixture_state(pe, "mdcr_el2.tpms=1");
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSDSFR_EL1, true), AP_ACCESS_TRAP_EL2); /* TPMS before NSPB */
+	fixture_state(pe, "mdcr_el2.tpms=0 hdfgrtr_el2.npmsnevfr_el1=1");
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSNEVFR_EL1, false), AP_ACCESS_TRAP_EL3); /* NSPB */
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSNEVFR_EL1, true), AP_ACCESS_TRAP_EL2);  /* write FGT still 0 */
+
+	/* At EL2: TPMS and the fine-grained traps are EL1's only. */
+	fixture_state(pe, "el=2 mdcr_el2.tpms=1 hdfgrtr_el2.npmsnevfr_el1=0");
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSNEVFR_EL1, false), AP_ACCESS_TRAP_EL3);
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSDSFR_EL1, false), AP_ACCESS_TRAP_EL3);
+	fixture_state(pe, "mdcr_el3.nspb=3");
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSNEVFR_EL1, true), AP_ACCESS_OK);
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSDSFR_EL1, true), AP_ACCESS_OK);
+	fixture_state(pe, "mdcr_el3.enpms3=0");
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSDSFR_EL1, false), AP_ACCESS_TRAP_EL3);
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSNEVFR_EL1, false), AP_ACCESS_OK); /* EnPMS3 is PMSDSFR's */
+	fixture_state(pe, "halted=1 edscr.sdd=1");
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSDSFR_EL1, false), AP_ACCESS_UNDEFINED);
+	fixture_state(pe, "halted=0 edscr.sdd=0 mdcr_el3.nspb=1");
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSNEVFR_EL1, false), AP_ACCESS_TRAP_EL3);
+	fixture_state(pe, "halted=1 edscr.sdd=1");
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSNEVFR_EL1, false), AP_ACCESS_UNDEFINED);
+
+	/* Secure EL1 without Secure EL2: EL2 is not enabled, its traps do not
+	 * apply; NSPB wants 0b01 in Secure state. */
+	fixture_state(pe, "el=1 halted=0 edscr.sdd=0 scr_el3.ns=0 scr_el3.eel2=0 mdcr_el3.enpms3=1 "
+	                  "mdcr_el2.tpms=1 hdfgrtr_el2.npmsnevfr_el1=0 hdfgwtr_el2.npmsnevfr_el1=0");
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSNEVFR_EL1, true), AP_ACCESS_OK);
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSDSFR_EL1, true), AP_ACCESS_OK);
+	fixture_state(pe, "scr_el3.eel2=1"); /* with Secure EL2: both EL2 traps again */
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSNEVFR_EL1, false), AP_ACCESS_TRAP_EL2);
+	CHECK_EQ_U64(ap_pe_check_access(pe, AP_PMSDSFR_EL1, false), AP_ACCESS_TRAP_EL2);
+	ap_pe_destroy(pe);
+}
+
 TEST_MAIN(CASE(version_and_feature_consistency), CASE(presets), CASE(pmsidr_bits),
           CASE(registers_exist_with_their_feature), CASE(event_filter_bits_by_version),
-          CASE(pmsfcr_fields), CASE(pmsnevfr_traps), CASE(pmsdsfr_enpms3))
+          CASE(pmsfcr_fields), CASE(pmsnevfr_traps), CASE(pmsdsfr_enpms3), CASE(later_trap_order))

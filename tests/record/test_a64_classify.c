@@ -270,4 +270,39 @@ TEST(one_access_flag)
 	}
 }
 
-TEST_MAIN(CASE(one_access_flag), CASE(assembled_encodings), CASE(load_store_registers), CASE(direct_branch_offsets), CASE(agrees_with_capstone))
+/* FEAT_SPE_EFT's FP and SIMD attributes (LATER-EFT-3, a64.h AP_A64_F_FP):
+ * words from aarch64-linux-gnu-as -march=armv8.5-a+sve. */
+TEST(eft_attributes)
+{
+	static const struct {
+		uint32_t insn;
+		const char *text;
+		uint16_t want; /* AP_A64_F_FP | AP_A64_F_SIMD_OP */
+	} cases[] = {
+		{ 0x1e612800, "fadd d0, d0, d1", AP_A64_F_FP },
+		{ 0x1e6e1001, "fmov d1, #1.0", AP_A64_F_FP },
+		{ 0x9e780020, "fcvtzs x0, d1", AP_A64_F_FP },
+		{ 0x4ea38442, "add v2.4s, v2.4s, v3.4s", AP_A64_F_SIMD_OP },
+		{ 0x6e65dc84, "fmul v4.2d, v4.2d, v5.2d", AP_A64_F_SIMD_OP }, /* vector FP: SIMD only */
+		{ 0x4c407820, "ld1 {v0.4s}, [x1]", AP_A64_F_SIMD_OP },
+		{ 0x4c008820, "st2 {v0.4s, v1.4s}, [x1]", AP_A64_F_SIMD_OP },
+		{ 0x65820020, "fadd z0.s, z1.s, z2.s", AP_A64_F_SIMD_OP | AP_A64_F_FP },
+		{ 0x04a20020, "add z0.s, z1.s, z2.s", AP_A64_F_SIMD_OP },
+		{ 0x3dc00020, "ldr q0, [x1]", 0 }, /* typed by its load/store class */
+		{ 0xfd400020, "ldr d0, [x1]", 0 },
+		{ 0x91000400, "add x0, x0, #1", 0 },
+		{ 0xf9400020, "ldr x0, [x1]", 0 },
+		{ 0xf8200020, "ldadd x0, x0, [x1]", 0 },
+		{ 0x54000040, "b.eq .+8", 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ap_a64_class c;
+		ap_a64_classify(cases[i].insn, &c);
+		uint16_t got = c.flags & (AP_A64_F_FP | AP_A64_F_SIMD_OP);
+		if (got != cases[i].want)
+			fprintf(stderr, "  %s: EFT flags 0x%x, want 0x%x\n", cases[i].text, got, cases[i].want);
+		CHECK_EQ_U64(got, cases[i].want);
+	}
+}
+
+TEST_MAIN(CASE(one_access_flag), CASE(eft_attributes), CASE(assembled_encodings), CASE(load_store_registers), CASE(direct_branch_offsets), CASE(agrees_with_capstone))

@@ -77,6 +77,37 @@ static int write_process(struct ap_perf_writer *w, const char *prog, const char 
 	return rc;
 }
 
+/* The SPE attr's config words: what perf would have passed for the same
+ * session, in Linux 7.x arm_spe_pmu's format (drivers/perf/arm_spe_pmu.c
+ * ATTR_CFG_FLD_*; /sys/bus/event_source/devices/arm_spe_0/format):
+ * config ts_enable 0, pa_enable 1, pct_enable 2, jitter 16, branch_filter
+ * 32, load_filter 33, store_filter 34, discard 35, branch/load/store_filter_mask
+ * 36-38, simd_filter 39, simd_filter_mask 40, float_filter 41,
+ * float_filter_mask 42; config1 event_filter (PMSEVFR_EL1), config2 [11:0]
+ * min_latency, config3 inv_event_filter (PMSNEVFR_EL1), config4
+ * inv_data_src_filter (~PMSDSFR_EL1). The plugin programs PMSCR_EL1.PCT
+ * = 1 (physical time): pct_enable. */
+static void spe_attr_config(const struct record_opts *o, struct ap_perf_write_config *cfg)
+{
+	const uint64_t fcr = o->pmsfcr;
+	/* PMSFCR_EL1 bit -> the format's config bit */
+	static const struct { uint8_t fcr_bit, cfg_bit; } type_bits[] = {
+		{ 16, 32 }, { 17, 33 }, { 18, 34 },             /* B, LD, ST */
+		{ 48, 36 }, { 49, 37 }, { 50, 38 },             /* Bm, LDm, STm */
+		{ 20, 39 }, { 52, 40 }, { 19, 41 }, { 51, 42 }, /* SIMD, SIMDm, FP, FPm */
+	};
+	uint64_t c = (o->ts ? 1ull << 0 : 0) | (o->pa ? 1ull << 1 : 0) | 1ull << 2 | (o->jitter ? 1ull << 16 : 0) |
+	             (o->discard ? 1ull << 35 : 0);
+	for (size_t i = 0; i < sizeof(type_bits) / sizeof(type_bits[0]); i++)
+		if (fcr & 1ull << type_bits[i].fcr_bit)
+			c |= 1ull << type_bits[i].cfg_bit;
+	cfg->spe_config = c;
+	cfg->spe_config1 = (fcr & 1u << 0) ? o->pmsevfr : 0;          /* FE */
+	cfg->spe_config2 = (fcr & 1u << 2) ? o->pmslatfr & 0xFFF : 0; /* FL */
+	cfg->spe_config3 = (fcr & 1u << 3) ? o->pmsnevfr : 0;         /* FnE */
+	cfg->spe_config4 = (fcr & 1u << 4) ? ~o->pmsdsfr : 0;         /* FDS: perf writes it inverted */
+}
+
 int record_write_perf(const struct record_opts *o, const char *prog, uint64_t bias,
                       const struct record_process *procs, size_t n_procs, size_t n_threads,
                       const char *stacks_base, const char *meta, struct stat *written)
@@ -89,6 +120,7 @@ int record_write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 	cfg.nr_cpus = n_threads ? (uint32_t)n_threads : 1;
 	cfg.exclude_kernel = 1;
 	cfg.armprof_meta = meta; /* inside the file: found wherever it is written */
+	spe_attr_config(o, &cfg);
 	/* With call graphs, a sample event beside SPE's attr (record_stacks.h). */
 	struct record_stacks *stacks = NULL;
 	if (stacks_base) {
