@@ -104,6 +104,7 @@ static uint32_t block_alloc(struct report_pcs *p, unsigned c)
 		uint32_t next;
 		memcpy(&next, &p->digests[b - 1], sizeof(next));
 		p->free_block[c] = next;
+		p->live_digests += 2u << c;
 		return b - 1;
 	}
 	size_t size = 2u << c;
@@ -112,6 +113,7 @@ static uint32_t block_alloc(struct report_pcs *p, unsigned c)
 		return UINT32_MAX;
 	b = (uint32_t)p->n_digests;
 	p->n_digests += size;
+	p->live_digests += size;
 	return b;
 }
 
@@ -119,6 +121,34 @@ static void block_free(struct report_pcs *p, uint32_t b, unsigned c)
 {
 	memcpy(&p->digests[b], &p->free_block[c], sizeof(p->free_block[c]));
 	p->free_block[c] = b + 1;
+	p->live_digests -= 2u << c;
+}
+
+/* When most of the pool is free blocks (their PCs moved on to summaries),
+ * the blocks in use are moved into a pool of their size and the old one
+ * given back: the pool follows the PCs that hold digests now, not all that
+ * ever did. Without memory for the new pool, the old one stays. */
+static void compact(struct report_pcs *p)
+{
+	if (p->n_digests < 65536 || p->n_digests - p->live_digests <= 2 * p->live_digests)
+		return;
+	struct report_digest *v = malloc((p->live_digests ? p->live_digests : 1) * sizeof(*v));
+	if (!v)
+		return;
+	size_t at = 0;
+	for (size_t k = 0; k < p->n; k++) {
+		struct report_pc *e = &p->v[k];
+		if (e->n < 2 || e->n > REPORT_PC_DIGESTS)
+			continue;
+		size_t size = 2u << class_of(e->n);
+		memcpy(&v[at], &p->digests[e->ref], size * sizeof(*v));
+		e->ref = (uint32_t)at;
+		at += size;
+	}
+	free(p->digests);
+	p->digests = v;
+	p->n_digests = p->cap_digests = at;
+	memset(p->free_block, 0, sizeof(p->free_block));
 }
 
 static const struct report_digest *digests_of(const struct report_pcs *p, const struct report_pc *e)
@@ -225,11 +255,13 @@ int report_pcs_add(struct report_pcs *p, uint64_t pc, const struct report_digest
 		if (to_small(p, e) < 0)
 			return -AP_ERR_NOMEM;
 		report_small_add_digest(&p->small[e->ref], d);
+		compact(p);
 		return 0;
 	}
 	if (grow_block(p, e) < 0)
 		return -AP_ERR_NOMEM;
 	p->digests[e->ref + e->n++] = *d;
+	compact(p);
 	return 0;
 }
 

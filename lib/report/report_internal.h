@@ -65,8 +65,8 @@ void report_small_weights(const struct report_small *s, uint64_t w[AP_REPORT_N_K
  * through a free list per size); then a small summary (struct
  * report_small, 196 bytes) up to REPORT_SMALL_MAX records; past that, its
  * full statistics (920 bytes). A freed block or summary is reused by the
- * next PC that needs one, so that the memory follows the PCs, not the
- * records. Found by an open-addressing index of 4 bytes a slot, at most
+ * next PC that needs one, and a pool mostly of free blocks is compacted,
+ * so that the memory follows the PCs, not the records. Found by an open-addressing index of 4 bytes a slot, at most
  * half full. Entries stay in the order first seen. */
 #define REPORT_PC_DIGESTS 4
 #define REPORT_PC_SMALL (UINT32_MAX - 1)
@@ -86,6 +86,7 @@ struct report_pcs {
 	size_t index_cap;
 	struct report_digest *digests;
 	size_t n_digests, cap_digests;
+	size_t live_digests; /* in blocks held by PCs (the rest: free blocks) */
 	uint32_t free_block[REPORT_PC_CLASSES]; /* a free block's first digest + 1 (0: none) */
 	struct report_small *small;
 	size_t n_small, cap_small;
