@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Interop at size (issue 31; issue 32 item 11): time and peak RSS of
 #   armprof decode --format jsonl / spe-parser, per -j (1, 2, the default)
-#   armprof report
+#   armprof report, text and --format pprof
 # against `perf script` and `perf report --stdio` in the same run, on
 # perf.data files of SIZES MiB of SPE data (bench_gen_perfdata, 4 CPUs'
 # buffers; default 80 and 800), and armprof report against perf report on
@@ -80,6 +80,7 @@ for mib in $SIZES; do
 	perf_row "perf script ($mib MiB)" "$f" "$tmp/slice.data" "$mib" "$ref" script
 	t=$(run "$runs" "$B/armprof" report "$f")
 	row "armprof report ($mib MiB)" "$t"
+	row "armprof report --format pprof ($mib MiB)" "$(run "$runs" "$B/armprof" report --format pprof -o "$tmp/p.pb.gz" "$f")"
 	perf_row "perf report --stdio ($mib MiB)" "$f" "$tmp/slice.data" "$mib" "${t% *}" report --stdio
 	rm -f "$f" "$tmp"/sp-*.parquet
 done
@@ -94,6 +95,7 @@ for n in $PCS; do
 	"$B/armprof" convert --to perf "$tmp/pcs.spe" "$tmp/pcs.data" 2> /dev/null
 	t=$(run 1 "$B/armprof" report "$tmp/pcs.data")
 	row "armprof report ($n distinct PCs, $n records)" "$t"
+	row "armprof report --format pprof ($n distinct PCs)" "$(run 1 "$B/armprof" report --format pprof -o "$tmp/p.pb.gz" "$tmp/pcs.data")"
 	if [ $((n * 2)) -gt $((avail / 2)) ]; then
 		echo "perf report --stdio, $n distinct PCs: skipped (about $((n * 2 / 1024)) MiB; $((avail / 1024)) MiB available)"
 	else

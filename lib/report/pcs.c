@@ -3,8 +3,12 @@
  * holds most of them with one record or a few: their records' digests
  * (12 bytes each) are kept rather than full statistics (920 bytes, most of
  * it the latency histogram), and counted when a row is shown. A PC of more
- * than REPORT_PC_DIGESTS records gets its full statistics, no larger than
- * the digests it had. Adding a record allocates only when a table grows. */
+ * than REPORT_PC_DIGESTS records gets a small summary (196 bytes, exact up
+ * to REPORT_SMALL_MAX records), then its full statistics: a PC's memory is
+ * bounded whatever its records, and what a PC gives up (a block, a
+ * summary) the next PC takes, so that no size class keeps the high-water
+ * mark of PCs that have all moved on. Adding a record allocates only when
+ * a table grows. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +28,7 @@ void report_pcs_free(struct report_pcs *p)
 	free(p->v);
 	free(p->index);
 	free(p->digests);
+	free(p->small);
 	free(p->full);
 	memset(p, 0, sizeof(*p));
 }
@@ -99,6 +104,7 @@ static uint32_t block_alloc(struct report_pcs *p, unsigned c)
 		uint32_t next;
 		memcpy(&next, &p->digests[b - 1], sizeof(next));
 		p->free_block[c] = next;
+		p->live_digests += 2u << c;
 		return b - 1;
 	}
 	size_t size = 2u << c;
@@ -107,6 +113,7 @@ static uint32_t block_alloc(struct report_pcs *p, unsigned c)
 		return UINT32_MAX;
 	b = (uint32_t)p->n_digests;
 	p->n_digests += size;
+	p->live_digests += size;
 	return b;
 }
 
@@ -114,6 +121,34 @@ static void block_free(struct report_pcs *p, uint32_t b, unsigned c)
 {
 	memcpy(&p->digests[b], &p->free_block[c], sizeof(p->free_block[c]));
 	p->free_block[c] = b + 1;
+	p->live_digests -= 2u << c;
+}
+
+/* When most of the pool is free blocks (their PCs moved on to summaries),
+ * the blocks in use are moved into a pool of their size and the old one
+ * given back: the pool follows the PCs that hold digests now, not all that
+ * ever did. Without memory for the new pool, the old one stays. */
+static void compact(struct report_pcs *p)
+{
+	if (p->n_digests < 65536 || p->n_digests - p->live_digests <= 2 * p->live_digests)
+		return;
+	struct report_digest *v = malloc((p->live_digests ? p->live_digests : 1) * sizeof(*v));
+	if (!v)
+		return;
+	size_t at = 0;
+	for (size_t k = 0; k < p->n; k++) {
+		struct report_pc *e = &p->v[k];
+		if (e->n < 2 || e->n > REPORT_PC_DIGESTS)
+			continue;
+		size_t size = 2u << class_of(e->n);
+		memcpy(&v[at], &p->digests[e->ref], size * sizeof(*v));
+		e->ref = (uint32_t)at;
+		at += size;
+	}
+	free(p->digests);
+	p->digests = v;
+	p->n_digests = p->cap_digests = at;
+	memset(p->free_block, 0, sizeof(p->free_block));
 }
 
 static const struct report_digest *digests_of(const struct report_pcs *p, const struct report_pc *e)
@@ -121,7 +156,31 @@ static const struct report_digest *digests_of(const struct report_pcs *p, const 
 	return e->n == 1 ? &e->one : &p->digests[e->ref];
 }
 
-/* Entry e's digests become full statistics. */
+/* Entry e's REPORT_PC_DIGESTS digests become a small summary. */
+static int to_small(struct report_pcs *p, struct report_pc *e)
+{
+	uint32_t k;
+	if (p->free_small) {
+		k = p->free_small - 1;
+		memcpy(&p->free_small, &p->small[k], sizeof(p->free_small));
+	} else {
+		if (p->n_small >= UINT32_MAX - 1 ||
+		    reserve((void **)&p->small, &p->cap_small, p->n_small + 1, sizeof(*p->small), 256) < 0)
+			return -AP_ERR_NOMEM;
+		k = (uint32_t)p->n_small++;
+	}
+	struct report_small *s = &p->small[k];
+	memset(s, 0, sizeof(*s));
+	for (uint32_t i = 0; i < e->n; i++)
+		report_small_add_digest(s, &p->digests[e->ref + i]);
+	block_free(p, e->ref, class_of(e->n));
+	e->n = REPORT_PC_SMALL;
+	e->ref = k;
+	return 0;
+}
+
+/* Entry e's small summary (full: REPORT_SMALL_MAX records) becomes full
+ * statistics; the summary is free for the next PC. */
 static int to_full(struct report_pcs *p, struct report_pc *e)
 {
 	if (p->n_full >= UINT32_MAX - 1 ||
@@ -129,9 +188,9 @@ static int to_full(struct report_pcs *p, struct report_pc *e)
 		return -AP_ERR_NOMEM;
 	struct ap_report_stats *s = &p->full[p->n_full];
 	memset(s, 0, sizeof(*s));
-	for (uint32_t i = 0; i < e->n; i++)
-		report_stats_add_digest(s, &p->digests[e->ref + i]);
-	block_free(p, e->ref, class_of(e->n));
+	report_small_merge(s, &p->small[e->ref]);
+	memcpy(&p->small[e->ref], &p->free_small, sizeof(p->free_small));
+	p->free_small = e->ref + 1;
 	e->n = REPORT_PC_FULL;
 	e->ref = (uint32_t)p->n_full++;
 	return 0;
@@ -182,22 +241,36 @@ int report_pcs_add(struct report_pcs *p, uint64_t pc, const struct report_digest
 		report_stats_add_digest(&p->full[e->ref], d);
 		return 0;
 	}
-	if (e->n == REPORT_PC_DIGESTS) {
+	if (e->n == REPORT_PC_SMALL) {
+		if (p->small[e->ref].samples < REPORT_SMALL_MAX) {
+			report_small_add_digest(&p->small[e->ref], d);
+			return 0;
+		}
 		if (to_full(p, e) < 0)
 			return -AP_ERR_NOMEM;
 		report_stats_add_digest(&p->full[e->ref], d);
 		return 0;
 	}
+	if (e->n == REPORT_PC_DIGESTS) {
+		if (to_small(p, e) < 0)
+			return -AP_ERR_NOMEM;
+		report_small_add_digest(&p->small[e->ref], d);
+		compact(p);
+		return 0;
+	}
 	if (grow_block(p, e) < 0)
 		return -AP_ERR_NOMEM;
 	p->digests[e->ref + e->n++] = *d;
+	compact(p);
 	return 0;
 }
 
 uint64_t report_pcs_samples(const struct report_pcs *p, size_t k)
 {
 	const struct report_pc *e = &p->v[k];
-	return e->n == REPORT_PC_FULL ? p->full[e->ref].samples : e->n;
+	if (e->n == REPORT_PC_FULL)
+		return p->full[e->ref].samples;
+	return e->n == REPORT_PC_SMALL ? p->small[e->ref].samples : e->n;
 }
 
 void report_pcs_merge(const struct report_pcs *p, size_t k, struct ap_report_stats *into)
@@ -205,6 +278,10 @@ void report_pcs_merge(const struct report_pcs *p, size_t k, struct ap_report_sta
 	const struct report_pc *e = &p->v[k];
 	if (e->n == REPORT_PC_FULL) {
 		report_stats_merge(into, &p->full[e->ref]);
+		return;
+	}
+	if (e->n == REPORT_PC_SMALL) {
+		report_small_merge(into, &p->small[e->ref]);
 		return;
 	}
 	const struct report_digest *d = digests_of(p, e);
@@ -224,6 +301,10 @@ void report_pcs_weights(const struct report_pcs *p, size_t k, uint64_t w[AP_REPO
 	if (e->n == REPORT_PC_FULL) {
 		for (int key = 0; key < AP_REPORT_N_KEYS; key++)
 			w[key] = ap_report_key_count(&p->full[e->ref], (enum ap_report_key)key);
+		return;
+	}
+	if (e->n == REPORT_PC_SMALL) {
+		report_small_weights(&p->small[e->ref], w);
 		return;
 	}
 	memset(w, 0, AP_REPORT_N_KEYS * sizeof(*w));

@@ -38,20 +38,44 @@ void report_stats_add_digest(struct ap_report_stats *s, const struct report_dige
 /* Add d's part to w (ap_report_key_count of the statistics, per key). */
 void report_digest_weights(const struct report_digest *d, uint64_t w[AP_REPORT_N_KEYS]);
 
-/* pcs.c: the statistics per distinct PC, compact. A PC's entry (32 bytes)
- * holds its one record's digest; a PC of 2 to REPORT_PC_DIGESTS records
- * holds their digests in a block of a shared pool (blocks of 2, 4, 8, ...
- * digests, reused through a free list per size); past that, its full
- * statistics (920 bytes, no larger than the digests they replace). Found
- * by an open-addressing index of 4 bytes a slot, at most half full.
- * Entries stay in the order first seen. */
-#define REPORT_PC_DIGESTS 64
+/* stats.c: the statistics of up to REPORT_SMALL_MAX records in 196 bytes,
+ * exact: ap_report_stats's counters in a byte each (none passes samples),
+ * the latency sums in 32 bits (255 latencies of 16 bits), a byte per
+ * latency histogram bin. */
+#define REPORT_SMALL_MAX 255
+struct report_small {
+	uint32_t lat_total_sum, lat_issue_sum, lat_xlat_sum;
+	uint8_t samples, loads, stores, atomics, branches, others;
+	uint8_t l1d_access, l1d_refill, llc_access, llc_miss, tlb_access, tlb_walk, remote;
+	uint8_t l1d_refill_in_access, llc_miss_in_access, tlb_walk_in_access;
+	uint8_t cond_branches, not_taken, mispredicted;
+	uint8_t n_lat_total, n_lat_issue, n_lat_xlat;
+	uint8_t data_source[AP_REPORT_DS_VALUES], data_source_other, n_data_source;
+	uint8_t hist[AP_REPORT_HIST_BINS];
+};
+/* Count d into s (s->samples < REPORT_SMALL_MAX). */
+void report_small_add_digest(struct report_small *s, const struct report_digest *d);
+void report_small_merge(struct ap_report_stats *into, const struct report_small *s);
+void report_small_weights(const struct report_small *s, uint64_t w[AP_REPORT_N_KEYS]);
+
+/* pcs.c: the statistics per distinct PC, compact, of a size bounded
+ * whatever the number of records. A PC's entry (32 bytes) holds its one
+ * record's digest; a PC of 2 to REPORT_PC_DIGESTS records holds their
+ * digests in a block of a shared pool (blocks of 2 and 4 digests, reused
+ * through a free list per size); then a small summary (struct
+ * report_small, 196 bytes) up to REPORT_SMALL_MAX records; past that, its
+ * full statistics (920 bytes). A freed block or summary is reused by the
+ * next PC that needs one, and a pool mostly of free blocks is compacted,
+ * so that the memory follows the PCs, not the records. Found by an open-addressing index of 4 bytes a slot, at most
+ * half full. Entries stay in the order first seen. */
+#define REPORT_PC_DIGESTS 4
+#define REPORT_PC_SMALL (UINT32_MAX - 1)
 #define REPORT_PC_FULL UINT32_MAX
-#define REPORT_PC_CLASSES 6 /* blocks of 2 << class digests, up to REPORT_PC_DIGESTS */
+#define REPORT_PC_CLASSES 2 /* blocks of 2 << class digests, up to REPORT_PC_DIGESTS */
 struct report_pc {
 	uint64_t pc;
-	uint32_t n;   /* digests held, or REPORT_PC_FULL */
-	uint32_t ref; /* n >= 2: the block's first digest in digests[]; FULL: its full[] index */
+	uint32_t n;   /* digests held, or REPORT_PC_SMALL, REPORT_PC_FULL */
+	uint32_t ref; /* n >= 2: the block's first digest in digests[]; SMALL: its small[] index; FULL: its full[] index */
 	uint32_t fn;  /* its function, report_functions (ap_report_finish) */
 	struct report_digest one; /* n == 1 */
 };
@@ -62,7 +86,11 @@ struct report_pcs {
 	size_t index_cap;
 	struct report_digest *digests;
 	size_t n_digests, cap_digests;
+	size_t live_digests; /* in blocks held by PCs (the rest: free blocks) */
 	uint32_t free_block[REPORT_PC_CLASSES]; /* a free block's first digest + 1 (0: none) */
+	struct report_small *small;
+	size_t n_small, cap_small;
+	uint32_t free_small; /* a free summary's index + 1 (0: none) */
 	struct ap_report_stats *full;
 	size_t n_full, cap_full;
 };

@@ -1,4 +1,5 @@
 /* Counting one record into report statistics, and the derived rates. */
+#include <stddef.h>
 #include <string.h>
 
 #include "armprof/codec.h"
@@ -104,65 +105,106 @@ void report_digest_make(struct report_digest *d, const struct ap_record *rec, en
 	}
 }
 
+/* What a digest adds, to full statistics (struct ap_report_stats) or to a
+ * small summary (struct report_small): the same fields, of other widths. */
+#define ADD_DIGEST(s, d)                                                                            \
+	do {                                                                                        \
+		(s)->samples++;                                                                     \
+		switch (((d)->flags & REPORT_D_CLS_MASK) >> REPORT_D_CLS_SHIFT) {                  \
+		case REPORT_CLS_LOAD: (s)->loads++; break;                                          \
+		case REPORT_CLS_STORE: (s)->stores++; break;                                        \
+		case REPORT_CLS_ATOMIC: (s)->atomics++; break;                                      \
+		case REPORT_CLS_BRANCH:                                                             \
+			(s)->branches++;                                                            \
+			(s)->cond_branches += ((d)->flags & REPORT_D_COND) != 0;                    \
+			break;                                                                      \
+		case REPORT_CLS_OTHER: (s)->others++; break;                                        \
+		default: break;                                                                     \
+		}                                                                                   \
+		unsigned e_ = (d)->events;                                                          \
+		if (e_) {                                                                           \
+			int l1d_ = (e_ & REPORT_E_L1D_ACCESS) != 0, tlb_ = (e_ & REPORT_E_TLB_ACCESS) != 0; \
+			(s)->l1d_access += l1d_;                                                    \
+			(s)->l1d_refill += (e_ & REPORT_E_L1D_REFILL) != 0;                         \
+			(s)->llc_access += (e_ & REPORT_E_LLC_ACCESS) != 0;                         \
+			(s)->llc_miss += (e_ & REPORT_E_LLC_MISS) != 0;                             \
+			(s)->tlb_access += tlb_;                                                    \
+			(s)->tlb_walk += (e_ & REPORT_E_TLB_WALK) != 0;                             \
+			(s)->remote += (e_ & REPORT_E_REMOTE) != 0;                                 \
+			(s)->l1d_refill_in_access += l1d_ && (e_ & REPORT_E_L1D_REFILL);            \
+			(s)->llc_miss_in_access += l1d_ && (e_ & REPORT_E_LLC_MISS);                \
+			(s)->tlb_walk_in_access += tlb_ && (e_ & REPORT_E_TLB_WALK);                \
+			(s)->mispredicted += (e_ & REPORT_E_MISPREDICTED) != 0;                     \
+			(s)->not_taken += (e_ & REPORT_E_NOT_TAKEN) != 0;                           \
+		}                                                                                   \
+		if ((d)->flags & REPORT_D_LAT_TOTAL) {                                              \
+			(s)->n_lat_total++;                                                         \
+			(s)->lat_total_sum += (d)->lat[0];                                          \
+			(s)->hist[hist_bin((d)->lat[0])]++;                                         \
+		}                                                                                   \
+		if ((d)->flags & REPORT_D_LAT_ISSUE) {                                              \
+			(s)->n_lat_issue++;                                                         \
+			(s)->lat_issue_sum += (d)->lat[1];                                          \
+		}                                                                                   \
+		if ((d)->flags & REPORT_D_LAT_XLAT) {                                               \
+			(s)->n_lat_xlat++;                                                          \
+			(s)->lat_xlat_sum += (d)->lat[2];                                           \
+		}                                                                                   \
+		if ((d)->ds) {                                                                      \
+			(s)->n_data_source++;                                                       \
+			if ((d)->ds <= AP_REPORT_DS_VALUES)                                         \
+				(s)->data_source[(d)->ds - 1]++;                                    \
+			else                                                                        \
+				(s)->data_source_other++;                                           \
+		}                                                                                   \
+	} while (0)
+
 void report_stats_add_digest(struct ap_report_stats *s, const struct report_digest *d)
 {
-	s->samples++;
-	switch ((d->flags & REPORT_D_CLS_MASK) >> REPORT_D_CLS_SHIFT) {
-	case REPORT_CLS_LOAD:
-		s->loads++;
-		break;
-	case REPORT_CLS_STORE:
-		s->stores++;
-		break;
-	case REPORT_CLS_ATOMIC:
-		s->atomics++;
-		break;
-	case REPORT_CLS_BRANCH:
-		s->branches++;
-		s->cond_branches += (d->flags & REPORT_D_COND) != 0;
-		break;
-	case REPORT_CLS_OTHER:
-		s->others++;
-		break;
-	default:
-		break;
-	}
-	unsigned e = d->events;
-	if (e) {
-		int l1d = (e & REPORT_E_L1D_ACCESS) != 0, tlb = (e & REPORT_E_TLB_ACCESS) != 0;
-		s->l1d_access += l1d;
-		s->l1d_refill += (e & REPORT_E_L1D_REFILL) != 0;
-		s->llc_access += (e & REPORT_E_LLC_ACCESS) != 0;
-		s->llc_miss += (e & REPORT_E_LLC_MISS) != 0;
-		s->tlb_access += tlb;
-		s->tlb_walk += (e & REPORT_E_TLB_WALK) != 0;
-		s->remote += (e & REPORT_E_REMOTE) != 0;
-		s->l1d_refill_in_access += l1d && (e & REPORT_E_L1D_REFILL);
-		s->llc_miss_in_access += l1d && (e & REPORT_E_LLC_MISS);
-		s->tlb_walk_in_access += tlb && (e & REPORT_E_TLB_WALK);
-		s->mispredicted += (e & REPORT_E_MISPREDICTED) != 0;
-		s->not_taken += (e & REPORT_E_NOT_TAKEN) != 0;
-	}
-	if (d->flags & REPORT_D_LAT_TOTAL) {
-		s->n_lat_total++;
-		s->lat_total_sum += d->lat[0];
-		s->hist[hist_bin(d->lat[0])]++;
-	}
-	if (d->flags & REPORT_D_LAT_ISSUE) {
-		s->n_lat_issue++;
-		s->lat_issue_sum += d->lat[1];
-	}
-	if (d->flags & REPORT_D_LAT_XLAT) {
-		s->n_lat_xlat++;
-		s->lat_xlat_sum += d->lat[2];
-	}
-	if (d->ds) {
-		s->n_data_source++;
-		if (d->ds <= AP_REPORT_DS_VALUES)
-			s->data_source[d->ds - 1]++;
-		else
-			s->data_source_other++;
-	}
+	ADD_DIGEST(s, d);
+}
+
+void report_small_add_digest(struct report_small *s, const struct report_digest *d)
+{
+	ADD_DIGEST(s, d); /* no counter passes s->samples: REPORT_SMALL_MAX keeps it in a byte */
+}
+
+/* Every counter of ap_report_stats but the latency sums, data_source[] and
+ * hist[] (report_small has each under the same name). */
+#define SMALL_COUNTERS(X)                                                                                      \
+	X(samples) X(loads) X(stores) X(atomics) X(branches) X(others) X(l1d_access) X(l1d_refill) X(llc_access) \
+	X(llc_miss) X(tlb_access) X(tlb_walk) X(remote) X(l1d_refill_in_access) X(llc_miss_in_access)          \
+	X(tlb_walk_in_access) X(cond_branches) X(not_taken) X(mispredicted) X(n_lat_total) X(n_lat_issue)      \
+	X(n_lat_xlat) X(data_source_other) X(n_data_source)
+#define ONE(f) +1
+/* A counter added to ap_report_stats must be added to report_small and here. */
+_Static_assert(offsetof(struct ap_report_stats, hist) ==
+                       (0 SMALL_COUNTERS(ONE) + 3 + AP_REPORT_DS_VALUES) * sizeof(uint64_t),
+               "report_small lacks a counter of ap_report_stats");
+
+void report_small_merge(struct ap_report_stats *into, const struct report_small *s)
+{
+#define ADD(f) into->f += s->f;
+	SMALL_COUNTERS(ADD)
+#undef ADD
+	into->lat_total_sum += s->lat_total_sum;
+	into->lat_issue_sum += s->lat_issue_sum;
+	into->lat_xlat_sum += s->lat_xlat_sum;
+	for (size_t i = 0; i < AP_REPORT_DS_VALUES; i++)
+		into->data_source[i] += s->data_source[i];
+	for (size_t i = 0; i < AP_REPORT_HIST_BINS; i++)
+		into->hist[i] += s->hist[i];
+}
+
+void report_small_weights(const struct report_small *s, uint64_t w[AP_REPORT_N_KEYS])
+{
+	/* as ap_report_key_count counts full statistics */
+	w[AP_REPORT_BY_SAMPLES] = s->samples;
+	w[AP_REPORT_BY_LATENCY] = s->lat_total_sum;
+	w[AP_REPORT_BY_L1D_MISSES] = s->l1d_refill;
+	w[AP_REPORT_BY_LLC_MISSES] = s->llc_miss;
+	w[AP_REPORT_BY_TLB_WALKS] = s->tlb_walk;
+	w[AP_REPORT_BY_MISPREDICTS] = s->mispredicted;
 }
 
 void report_digest_weights(const struct report_digest *d, uint64_t w[AP_REPORT_N_KEYS])

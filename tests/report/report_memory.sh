@@ -3,8 +3,7 @@
 # memory for a perf.data (or raw stream) three times larger, in every format
 # and at -j 1 and -j 2 (the mapped AUX data is given back as it is fed; -j's
 # jobs are cut at record ends and batches bounded); report's memory grows by
-# a bounded amount per distinct PC (its row; measured 1.1 KiB), not per
-# record. Skipped (77) without /usr/bin/time.
+# a bounded amount per distinct PC, not per record. Skipped (77) without /usr/bin/time.
 # Args: $1 armprof, $2 scratch dir, $3 pcs_gen, $4 bench_gen_perfdata-like
 # generator (perfdata_spe_gen: --perf-many OUT BUFFERS RECORDS).
 set -euo pipefail
@@ -55,4 +54,23 @@ j=$(peak_kb "$A" report --format json many.spe)
 per=$(( (j - s) * 1024 / 249000 ))
 echo "report --format json (all 250k rows): ${j} KiB: ${per} bytes per PC"
 [ "$per" -le 100 ] || fail "report --format json: $per bytes per distinct PC (bound 100)"
+
+# 3. report: the same 20000 PCs with 10 records each and with 100 each (so
+# that every PC has passed its few digests in both): the memory follows the
+# PCs, not the records (a PC's state is bounded: a small summary to 255
+# records); text and pprof, raw and perf.data. Was 40 MiB more for 10x (a
+# pool of digests up to 64 per PC, its freed blocks kept, then 920 bytes).
+"$GEN" pcs1.spe 200000 20000
+"$GEN" pcs10.spe 2000000 20000
+"$A" convert --to perf pcs1.spe pcs1.data > /dev/null
+"$A" convert --to perf pcs10.spe pcs10.data > /dev/null
+for in in spe data; do
+	for fmt in text pprof; do
+		args=(); [ $fmt = text ] || args=(--format pprof -o o.pb.gz)
+		s=$(peak_kb "$A" report "${args[@]}" pcs1.$in)
+		l=$(peak_kb "$A" report "${args[@]}" pcs10.$in)
+		echo "report $fmt, 20000 PCs ($in): 200k records ${s} KiB, 2M records ${l} KiB"
+		[ "$l" -le $((s + 4096)) ] || fail "report $fmt ($in): $l KiB for 10x the records over the same PCs ($s KiB)"
+	done
+done
 echo "report_memory: ok"

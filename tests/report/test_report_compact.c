@@ -1,6 +1,7 @@
 /* lib/report's compact per-PC statistics (issue 32 item 11, issue 31): a
- * PC's records kept as digests, in blocks that grow and are reused, then
- * full statistics past 64 records, and the one-frame stacks [PC] kept by
+ * PC's records kept as digests, in blocks that grow and are reused, then a
+ * small summary past 4 records (summaries reused too), full statistics
+ * past 255, and the one-frame stacks [PC] kept by
  * the PC table rather than stored. Checked against a straightforward
  * recomputation: each PC's statistics counted here record by record as
  * report.h defines them (spec/002 5.3.8 Operation Type, 5.3.7 Events,
@@ -87,11 +88,12 @@ static void ref_add(struct ap_report_stats *s, const struct ap_record *r)
 #define N_PCS 3000
 #define PC_OF(k) (0x400000u + 4u * (uint64_t)(k))
 
-/* PC k's number of records: 1 for a third, then up to 200 (past 64 the
- * full statistics, below every block size). */
+/* PC k's number of records: 1 for a third, then up to 600 (digests to 4,
+ * a small summary to 255, past it the full statistics: every tier, and the
+ * first record past each). */
 static unsigned records_of(unsigned k)
 {
-	return k % 3 == 0 ? 1 : 1 + (k * 37u) % 200u;
+	return k % 3 == 0 ? 1 : 1 + (k * 37u) % 600u;
 }
 
 /* Every PC's records, interleaved (the blocks grow and are freed and

@@ -12,144 +12,14 @@
 
 #include "armprof/codec.h"
 #include "armprof/data_source.h"
+#include "report_pprof_samples.h"
 
 /* profile.proto field numbers */
 enum { P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4, P_FUNCTION = 5, P_STRING = 6,
 	P_PERIOD_TYPE = 11, P_PERIOD = 12, P_COMMENT = 13, P_DEFAULT_SAMPLE_TYPE = 14 };
-#define N_VALUES 6 /* samples, latency, l1d_miss, llc_miss, tlb_walk, mispredict */
-static const char *const value_names[N_VALUES][2] = { { "samples", "count" }, { "latency", "cycles" },
+static const char *const value_names[PPROF_N_VALUES][2] = { { "samples", "count" }, { "latency", "cycles" },
 	{ "l1d_miss", "count" }, { "llc_miss", "count" }, { "tlb_walk", "count" }, { "mispredict", "count" } };
 static const char *const op_names[] = { NULL, "LD", "ST", "B", "OTHER", "RESERVED" };
-
-/* One sample: a distinct stack and labels, and its values. */
-struct entry {
-	uint64_t hash, events;
-	size_t off;  /* first frame in the pool */
-	uint32_t n;  /* frames */
-	int32_t ds;  /* counted Data Source value, -1 none */
-	uint8_t op;  /* index of op_names */
-	int64_t v[N_VALUES];
-};
-
-struct report_pprof {
-	uint64_t *pool;
-	size_t n_pool, cap_pool;
-	struct entry *e;
-	size_t n, cap;
-	uint32_t *index; /* open addressing, entry + 1 (0: empty), at most half full */
-	size_t index_cap;
-	enum ap_ds_encoding enc;
-};
-
-struct report_pprof *report_pprof_create(void)
-{
-	return calloc(1, sizeof(struct report_pprof));
-}
-
-void report_pprof_destroy(struct report_pprof *p)
-{
-	if (!p)
-		return;
-	free(p->pool);
-	free(p->e);
-	free(p->index);
-	free(p);
-}
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-	return h * 0xFF51AFD7ED558CCDull;
-}
-
-static int same(const struct report_pprof *p, const struct entry *e, const struct entry *k, const uint64_t *f)
-{
-	return e->hash == k->hash && e->n == k->n && e->ds == k->ds && e->op == k->op && e->events == k->events &&
-	       !memcmp(p->pool + e->off, f, k->n * sizeof(*f));
-}
-
-static int grow_index(struct report_pprof *p)
-{
-	size_t cap = p->index_cap ? 2 * p->index_cap : 1024;
-	uint32_t *index = calloc(cap, sizeof(*index));
-	if (!index)
-		return -1;
-	for (size_t k = 0; k < p->n; k++) {
-		size_t i = p->e[k].hash & (cap - 1);
-		while (index[i])
-			i = (i + 1) & (cap - 1);
-		index[i] = (uint32_t)(k + 1);
-	}
-	free(p->index);
-	p->index = index;
-	p->index_cap = cap;
-	return 0;
-}
-
-static int reserve(void **v, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 256;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*v, c * size);
-	if (!n)
-		return -1;
-	*v = n;
-	*cap = c;
-	return 0;
-}
-
-int report_pprof_add(struct report_pprof *p, const struct ap_record *rec, const uint64_t *frames, size_t n,
-                     enum ap_ds_encoding enc)
-{
-	if (!(rec->has & AP_HAS_PC))
-		return 0;
-	if (!n) {
-		frames = &rec->pc;
-		n = 1;
-	}
-	struct entry k = { .n = (uint32_t)n, .ds = -1, .events = (rec->has & AP_HAS_EVENTS) ? rec->events : 0 };
-	if (rec->has & AP_HAS_OP) {
-		const char *op = ap_record_op_name(rec);
-		k.op = op[0] == 'L' ? 1 : op[0] == 'S' ? 2 : op[0] == 'B' ? 3 : op[0] == 'O' ? 4 : 5;
-	}
-	if (rec->has & AP_HAS_DATA_SOURCE) /* counted as the report counts it */
-		k.ds = enc == AP_DS_ENC_RAW ? (int32_t)rec->data_source : ap_ds_common(enc, rec->data_source);
-	p->enc = enc;
-	uint64_t h = mix(mix(mix(n, k.events), (uint64_t)(k.ds + 1)), k.op);
-	for (size_t i = 0; i < n; i++)
-		h = mix(h, frames[i]);
-	k.hash = h;
-	if ((p->n + 1) * 2 > p->index_cap && grow_index(p) < 0)
-		return -1;
-	size_t i = h & (p->index_cap - 1);
-	while (p->index[i] && !same(p, &p->e[p->index[i] - 1], &k, frames))
-		i = (i + 1) & (p->index_cap - 1);
-	struct entry *e;
-	if (p->index[i]) {
-		e = &p->e[p->index[i] - 1];
-	} else {
-		if (reserve((void **)&p->e, &p->cap, p->n + 1, sizeof(*p->e)) < 0 ||
-		    reserve((void **)&p->pool, &p->cap_pool, p->n_pool + n, sizeof(*p->pool)) < 0)
-			return -1;
-		memcpy(p->pool + p->n_pool, frames, n * sizeof(*frames));
-		k.off = p->n_pool;
-		p->n_pool += n;
-		e = &p->e[p->n];
-		*e = k;
-		p->index[i] = (uint32_t)++p->n;
-	}
-	/* the report's --sort keys (ap_report_key_count) */
-	e->v[0]++;
-	e->v[1] += (rec->has & AP_HAS_LAT_TOTAL) ? rec->lat_total : 0;
-	e->v[2] += !!(k.events & AP_EV_L1D_REFILL);
-	e->v[3] += !!(k.events & AP_EV_LLC_MISS);
-	e->v[4] += !!(k.events & AP_EV_TLB_WALK);
-	e->v[5] += !!(k.events & AP_EV_MISPREDICTED);
-	return 0;
-}
 
 /* ---- writing ---------------------------------------------------------- */
 
@@ -162,7 +32,7 @@ struct pb {
 
 static void pb_raw(struct pb *b, const void *d, size_t n)
 {
-	if (b->oom || reserve((void **)&b->p, &b->cap, b->len + n, 1) < 0) {
+	if (b->oom || report_pprof_reserve((void **)&b->p, &b->cap, b->len + n, 1) < 0) {
 		b->oom = 1;
 		return;
 	}
@@ -209,10 +79,13 @@ struct w {
 	size_t n_strs, cap_strs;
 	uint32_t *str_index;     /* string + 1 by hash */
 	size_t str_index_cap;
-	uint64_t *loc_keys;      /* address << 1 | return address, id by index */
-	uint32_t *loc_ids;
+	uint32_t *loc_ids;       /* location id by its key's hash, open addressing */
 	size_t loc_cap, n_locs;
-	struct loc { uint64_t addr; uint32_t fn, line; } *locs; /* by id - 1 */
+	struct loc { /* by id - 1 */
+		uint64_t addr;
+		uint32_t fn;
+		uint32_t line : 31, ret : 1; /* ret: a return address */
+	} *locs;
 	size_t cap_locs;
 	uint32_t *fn_names;      /* per function id - 1: name string, file string */
 	uint32_t *fn_files;
@@ -254,7 +127,7 @@ static uint32_t intern(struct w *w, const char *s)
 	if (w->str_index[i])
 		return w->str_index[i] - 1;
 	char *copy = strdup(s);
-	if (!copy || reserve((void **)&w->strs, &w->cap_strs, w->n_strs + 1, sizeof(*w->strs)) < 0) {
+	if (!copy || report_pprof_reserve((void **)&w->strs, &w->cap_strs, w->n_strs + 1, sizeof(*w->strs)) < 0) {
 		free(copy);
 		return w->failed = 1, 0;
 	}
@@ -318,8 +191,8 @@ static uint32_t function_of(struct w *w, uint32_t name, uint32_t file)
 		i = (i + 1) & (w->fn_index_cap - 1);
 	if (w->fn_index[i])
 		return w->fn_index[i];
-	if (reserve((void **)&w->fn_names, &w->cap_fns, w->n_fns + 1, sizeof(*w->fn_names)) < 0 ||
-	    reserve((void **)&w->fn_files, &w->cap_fn_files, w->n_fns + 1, sizeof(*w->fn_files)) < 0)
+	if (report_pprof_reserve((void **)&w->fn_names, &w->cap_fns, w->n_fns + 1, sizeof(*w->fn_names)) < 0 ||
+	    report_pprof_reserve((void **)&w->fn_files, &w->cap_fn_files, w->n_fns + 1, sizeof(*w->fn_files)) < 0)
 		return w->failed = 1, 0;
 	w->fn_names[w->n_fns] = name;
 	w->fn_files[w->n_fns] = file;
@@ -335,34 +208,25 @@ static uint64_t location_of(struct w *w, uint64_t addr, int ret)
 	uint64_t key = addr << 1 | (uint64_t)ret;
 	if ((w->n_locs + 1) * 2 > w->loc_cap) {
 		size_t cap = w->loc_cap ? 2 * w->loc_cap : 1024;
-		uint64_t *keys = calloc(cap, sizeof(*keys));
 		uint32_t *ids = calloc(cap, sizeof(*ids));
-		if (!keys || !ids) {
-			free(keys);
-			free(ids);
+		if (!ids)
 			return w->failed = 1, 0;
-		}
-		for (size_t k = 0; k < w->loc_cap; k++) {
-			if (!w->loc_ids[k])
-				continue;
-			size_t i = mix(0, w->loc_keys[k]) & (cap - 1);
+		for (size_t k = 0; k < w->n_locs; k++) {
+			size_t i = report_pprof_mix(0, w->locs[k].addr << 1 | w->locs[k].ret) & (cap - 1);
 			while (ids[i])
 				i = (i + 1) & (cap - 1);
-			keys[i] = w->loc_keys[k];
-			ids[i] = w->loc_ids[k];
+			ids[i] = (uint32_t)(k + 1);
 		}
-		free(w->loc_keys);
 		free(w->loc_ids);
-		w->loc_keys = keys;
 		w->loc_ids = ids;
 		w->loc_cap = cap;
 	}
-	size_t i = mix(0, key) & (w->loc_cap - 1);
-	while (w->loc_ids[i] && w->loc_keys[i] != key)
+	size_t i = report_pprof_mix(0, key) & (w->loc_cap - 1);
+	while (w->loc_ids[i] && (w->locs[w->loc_ids[i] - 1].addr != addr || w->locs[w->loc_ids[i] - 1].ret != ret))
 		i = (i + 1) & (w->loc_cap - 1);
 	if (w->loc_ids[i])
 		return w->loc_ids[i];
-	if (reserve((void **)&w->locs, &w->cap_locs, w->n_locs + 1, sizeof(*w->locs)) < 0)
+	if (report_pprof_reserve((void **)&w->locs, &w->cap_locs, w->n_locs + 1, sizeof(*w->locs)) < 0)
 		return w->failed = 1, 0;
 	uint64_t at = ret ? addr - 1 : addr;
 	const char *name = ap_report_symbol_name(w->r, at, NULL);
@@ -377,8 +241,7 @@ static uint64_t location_of(struct w *w, uint64_t addr, int ret)
 		}
 	}
 	uint32_t fn = function_of(w, intern(w, name ? name : "[unknown]"), intern(w, file));
-	w->locs[w->n_locs] = (struct loc){ addr, fn, (uint32_t)lineno };
-	w->loc_keys[i] = key;
+	w->locs[w->n_locs] = (struct loc){ addr, fn, (uint32_t)lineno & 0x7FFFFFFF, (unsigned)ret };
 	w->loc_ids[i] = (uint32_t)++w->n_locs;
 	return w->n_locs;
 }
@@ -392,28 +255,32 @@ static void write_label(struct w *w, const char *key, const char *str)
 	w->failed |= w->sub.oom;
 }
 
-static void write_sample(struct w *w, const struct report_pprof *p, const struct entry *e)
+static void write_sample(struct w *w, const struct report_pprof *p, const struct pprof_sample *e)
 {
+	const uint64_t *f = pprof_frames(p, e);
+	const struct pprof_label *l = &p->labels[e->label];
 	w->sub.len = 0; /* location_id, packed */
 	for (uint32_t k = 0; k < e->n; k++)
-		pb_varint(&w->sub, location_of(w, p->pool[e->off + k], k > 0));
+		pb_varint(&w->sub, location_of(w, f[k], k > 0));
 	pb_bytes(&w->msg, 1, w->sub.p, w->sub.len);
+	uint64_t v[PPROF_N_VALUES];
+	report_pprof_sample_values(p, e, v);
 	w->sub.len = 0; /* value, packed */
-	for (int k = 0; k < N_VALUES; k++)
-		pb_varint(&w->sub, (uint64_t)e->v[k]);
+	for (int k = 0; k < PPROF_N_VALUES; k++)
+		pb_varint(&w->sub, v[k]);
 	pb_bytes(&w->msg, 2, w->sub.p, w->sub.len);
-	if (e->op)
-		write_label(w, "op", op_names[e->op]);
-	if (e->ds >= 0) {
+	if (l->op)
+		write_label(w, "op", op_names[l->op]);
+	if (l->ds >= 0) {
 		char num[16];
-		const char *name = ap_report_source_label(w->r, (unsigned)e->ds);
-		snprintf(num, sizeof(num), "%d", e->ds);
+		const char *name = ap_report_source_label(w->r, (unsigned)l->ds);
+		snprintf(num, sizeof(num), "%d", l->ds);
 		write_label(w, "data_source", name ? name : num);
 	}
-	if (e->events) { /* the set events by their names (docs/jsonl-schema.md), e<N> unnamed */
+	if (l->events) { /* the set events by their names (docs/jsonl-schema.md), e<N> unnamed */
 		char ev[64 * 24];
 		size_t n = 0;
-		for (uint64_t bits = e->events; bits && n < sizeof(ev) - 32; bits &= bits - 1) {
+		for (uint64_t bits = l->events; bits && n < sizeof(ev) - 32; bits &= bits - 1) {
 			unsigned b = (unsigned)__builtin_ctzll(bits);
 			const char *name = ap_event_name(b);
 			if (name)
@@ -438,7 +305,7 @@ int report_pprof_write(const struct report_pprof *p, const struct ap_report *r, 
 		return -1;
 	}
 	intern(&w, ""); /* string 0 is "" (profile.proto) */
-	for (int k = 0; k < N_VALUES; k++) {
+	for (int k = 0; k < PPROF_N_VALUES; k++) {
 		pb_int(&w.msg, 1, intern(&w, value_names[k][0]));
 		pb_int(&w.msg, 2, intern(&w, value_names[k][1]));
 		emit(&w, P_SAMPLE_TYPE);
@@ -493,7 +360,6 @@ int report_pprof_write(const struct report_pprof *p, const struct ap_report *r, 
 		free(w.strs[k]);
 	free(w.strs);
 	free(w.str_index);
-	free(w.loc_keys);
 	free(w.loc_ids);
 	free(w.locs);
 	free(w.fn_names);
