@@ -20,20 +20,7 @@
 # The default CPU (Neoverse N1, SPEv1) offers none of these attributes.
 set -euo pipefail
 . "$(dirname "$0")/system_common.sh" "$@"
-# A QEMU built before patch 0010 has no spe-preset: it is not the QEMU this
-# tree's patches build (bash system/qemu/build.sh rebuilds it).
-if ! grep -q "spe-preset" "$qemu"; then
-  echo "SKIP: $qemu predates patch 0010 (no spe-preset property): bash system/qemu/build.sh"
-  exit 77
-fi
-# The driver's later filters (discard, inverted and masked filters, the
-# data-source filter) are Linux 7.x's: an older kit's kernel (bookworm's 6.1,
-# trixie's 6.12) has not them to offer.
-release=$(sed -n 's/^kernel=//p' "$kit/VERSION" 2> /dev/null)
-if [ "${release%%.*}" -lt 7 ] 2> /dev/null; then
-  echo "SKIP: the kit's kernel is $release: the SPE driver's later filters are Linux 7.x's (bash system/kit/build.sh --suite unstable)"
-  exit 77
-fi
+need_spe_later
 dev=/sys/bus/event_source/devices/arm_spe_0
 cp "$examples/pointer_chase" "$examples/branchy" "$examples/call_tree" .
 pc_n=200000

@@ -21,15 +21,7 @@
 #    SAMPLE_FEED 0x4001 around the recording, SPE 2.6 Table 1).
 set -euo pipefail
 . "$(dirname "$0")/system_common.sh" "$@"
-if ! grep -q "spe-preset" "$qemu"; then
-  echo "SKIP: $qemu predates patch 0010 (no spe-preset property): bash system/qemu/build.sh"
-  exit 77
-fi
-release=$(sed -n 's/^kernel=//p' "$kit/VERSION" 2> /dev/null)
-if [ "${release%%.*}" -lt 7 ] 2> /dev/null; then
-  echo "SKIP: the kit's kernel is $release: the SPE driver's later filters are Linux 7.x's (bash system/kit/build.sh --suite unstable)"
-  exit 77
-fi
+need_spe_later
 aarch64-linux-gnu-gcc -O1 -g -static -march=armv8.1-a -o type_mix "$src/tests/system_spe/progs/type_mix.c"
 n=300000
 rec() { echo "perf record -q -e arm_spe_0/$1/u -o $2.data ./type_mix $n > /dev/null"; }

@@ -77,10 +77,9 @@ struct w {
 	struct pb top, msg, sub; /* the profile's pending bytes, an element, a nested one */
 	char **strs;
 	size_t n_strs, cap_strs;
-	uint32_t *str_index;     /* string + 1 by hash */
-	size_t str_index_cap;
-	uint32_t *loc_ids;       /* location id by its key's hash, open addressing */
-	size_t loc_cap, n_locs;
+	struct pprof_table str_index; /* string + 1 by hash */
+	struct pprof_table loc_ids;   /* location id by its key's hash */
+	size_t n_locs;
 	struct loc { /* by id - 1 */
 		uint64_t addr;
 		uint32_t fn;
@@ -90,8 +89,7 @@ struct w {
 	uint32_t *fn_names;      /* per function id - 1: name string, file string */
 	uint32_t *fn_files;
 	size_t n_fns, cap_fns, cap_fn_files;
-	uint32_t *fn_index;      /* name string -> function id, by open addressing */
-	size_t fn_index_cap;
+	struct pprof_table fn_index;  /* name string -> function id */
 	int failed;
 };
 
@@ -103,36 +101,30 @@ static uint64_t str_hash(const char *s)
 	return h;
 }
 
+static uint64_t str_hash_k(const void *ctx, size_t k)
+{
+	const struct w *w = ctx;
+	return str_hash(w->strs[k]);
+}
+
 /* The string's index in the string table, added if new; 0 on failure. */
 static uint32_t intern(struct w *w, const char *s)
 {
-	if ((w->n_strs + 1) * 2 > w->str_index_cap) {
-		size_t cap = w->str_index_cap ? 2 * w->str_index_cap : 1024;
-		uint32_t *ix = calloc(cap, sizeof(*ix));
-		if (!ix)
-			return w->failed = 1, 0;
-		for (size_t k = 0; k < w->n_strs; k++) {
-			size_t i = str_hash(w->strs[k]) & (cap - 1);
-			while (ix[i])
-				i = (i + 1) & (cap - 1);
-			ix[i] = (uint32_t)(k + 1);
-		}
-		free(w->str_index);
-		w->str_index = ix;
-		w->str_index_cap = cap;
-	}
-	size_t i = str_hash(s) & (w->str_index_cap - 1);
-	while (w->str_index[i] && strcmp(w->strs[w->str_index[i] - 1], s))
-		i = (i + 1) & (w->str_index_cap - 1);
-	if (w->str_index[i])
-		return w->str_index[i] - 1;
+	struct pprof_table *t = &w->str_index;
+	if (pprof_table_grow(t, w->n_strs, str_hash_k, w) < 0)
+		return w->failed = 1, 0;
+	size_t i = str_hash(s) & (t->cap - 1);
+	while (t->slot[i] && strcmp(w->strs[t->slot[i] - 1], s))
+		i = (i + 1) & (t->cap - 1);
+	if (t->slot[i])
+		return t->slot[i] - 1;
 	char *copy = strdup(s);
 	if (!copy || report_pprof_reserve((void **)&w->strs, &w->cap_strs, w->n_strs + 1, sizeof(*w->strs)) < 0) {
 		free(copy);
 		return w->failed = 1, 0;
 	}
 	w->strs[w->n_strs] = copy;
-	w->str_index[i] = (uint32_t)++w->n_strs;
+	t->slot[i] = (uint32_t)++w->n_strs;
 	return (uint32_t)(w->n_strs - 1);
 }
 
@@ -168,36 +160,36 @@ static void emit(struct w *w, unsigned field)
 		drain(w, 0);
 }
 
+static uint64_t fn_hash_k(const void *ctx, size_t k)
+{
+	const struct w *w = ctx;
+	return w->fn_names[k] * 0x9E3779B1u;
+}
+
 /* The function id of a name (and source file string), numbered as met. */
 static uint32_t function_of(struct w *w, uint32_t name, uint32_t file)
 {
-	if ((w->n_fns + 1) * 2 > w->fn_index_cap) {
-		size_t cap = w->fn_index_cap ? 2 * w->fn_index_cap : 256;
-		uint32_t *ix = calloc(cap, sizeof(*ix));
-		if (!ix)
-			return w->failed = 1, 0;
-		for (size_t k = 0; k < w->n_fns; k++) {
-			size_t i = (w->fn_names[k] * 0x9E3779B1u) & (cap - 1);
-			while (ix[i])
-				i = (i + 1) & (cap - 1);
-			ix[i] = (uint32_t)(k + 1);
-		}
-		free(w->fn_index);
-		w->fn_index = ix;
-		w->fn_index_cap = cap;
-	}
-	size_t i = (name * 0x9E3779B1u) & (w->fn_index_cap - 1);
-	while (w->fn_index[i] && w->fn_names[w->fn_index[i] - 1] != name)
-		i = (i + 1) & (w->fn_index_cap - 1);
-	if (w->fn_index[i])
-		return w->fn_index[i];
+	struct pprof_table *t = &w->fn_index;
+	if (pprof_table_grow(t, w->n_fns, fn_hash_k, w) < 0)
+		return w->failed = 1, 0;
+	size_t i = (name * 0x9E3779B1u) & (t->cap - 1);
+	while (t->slot[i] && w->fn_names[t->slot[i] - 1] != name)
+		i = (i + 1) & (t->cap - 1);
+	if (t->slot[i])
+		return t->slot[i];
 	if (report_pprof_reserve((void **)&w->fn_names, &w->cap_fns, w->n_fns + 1, sizeof(*w->fn_names)) < 0 ||
 	    report_pprof_reserve((void **)&w->fn_files, &w->cap_fn_files, w->n_fns + 1, sizeof(*w->fn_files)) < 0)
 		return w->failed = 1, 0;
 	w->fn_names[w->n_fns] = name;
 	w->fn_files[w->n_fns] = file;
-	w->fn_index[i] = (uint32_t)++w->n_fns;
+	t->slot[i] = (uint32_t)++w->n_fns;
 	return (uint32_t)w->n_fns;
+}
+
+static uint64_t loc_hash_k(const void *ctx, size_t k)
+{
+	const struct w *w = ctx;
+	return report_pprof_mix(0, w->locs[k].addr << 1 | w->locs[k].ret);
 }
 
 /* The location id of frame k (k > 0: a return address) at addr; the
@@ -205,27 +197,14 @@ static uint32_t function_of(struct w *w, uint32_t name, uint32_t file)
  * addr - 1, inside the call, as the report's stacks do). */
 static uint64_t location_of(struct w *w, uint64_t addr, int ret)
 {
-	uint64_t key = addr << 1 | (uint64_t)ret;
-	if ((w->n_locs + 1) * 2 > w->loc_cap) {
-		size_t cap = w->loc_cap ? 2 * w->loc_cap : 1024;
-		uint32_t *ids = calloc(cap, sizeof(*ids));
-		if (!ids)
-			return w->failed = 1, 0;
-		for (size_t k = 0; k < w->n_locs; k++) {
-			size_t i = report_pprof_mix(0, w->locs[k].addr << 1 | w->locs[k].ret) & (cap - 1);
-			while (ids[i])
-				i = (i + 1) & (cap - 1);
-			ids[i] = (uint32_t)(k + 1);
-		}
-		free(w->loc_ids);
-		w->loc_ids = ids;
-		w->loc_cap = cap;
-	}
-	size_t i = report_pprof_mix(0, key) & (w->loc_cap - 1);
-	while (w->loc_ids[i] && (w->locs[w->loc_ids[i] - 1].addr != addr || w->locs[w->loc_ids[i] - 1].ret != ret))
-		i = (i + 1) & (w->loc_cap - 1);
-	if (w->loc_ids[i])
-		return w->loc_ids[i];
+	struct pprof_table *t = &w->loc_ids;
+	if (pprof_table_grow(t, w->n_locs, loc_hash_k, w) < 0)
+		return w->failed = 1, 0;
+	size_t i = report_pprof_mix(0, addr << 1 | (uint64_t)ret) & (t->cap - 1);
+	while (t->slot[i] && (w->locs[t->slot[i] - 1].addr != addr || w->locs[t->slot[i] - 1].ret != ret))
+		i = (i + 1) & (t->cap - 1);
+	if (t->slot[i])
+		return t->slot[i];
 	if (report_pprof_reserve((void **)&w->locs, &w->cap_locs, w->n_locs + 1, sizeof(*w->locs)) < 0)
 		return w->failed = 1, 0;
 	uint64_t at = ret ? addr - 1 : addr;
@@ -242,7 +221,7 @@ static uint64_t location_of(struct w *w, uint64_t addr, int ret)
 	}
 	uint32_t fn = function_of(w, intern(w, name ? name : "[unknown]"), intern(w, file));
 	w->locs[w->n_locs] = (struct loc){ addr, fn, (uint32_t)lineno & 0x7FFFFFFF, (unsigned)ret };
-	w->loc_ids[i] = (uint32_t)++w->n_locs;
+	t->slot[i] = (uint32_t)++w->n_locs;
 	return w->n_locs;
 }
 
@@ -359,12 +338,12 @@ int report_pprof_write(const struct report_pprof *p, const struct ap_report *r, 
 	for (size_t k = 0; k < w.n_strs; k++)
 		free(w.strs[k]);
 	free(w.strs);
-	free(w.str_index);
-	free(w.loc_ids);
+	free(w.str_index.slot);
+	free(w.loc_ids.slot);
 	free(w.locs);
 	free(w.fn_names);
 	free(w.fn_files);
-	free(w.fn_index);
+	free(w.fn_index.slot);
 	free(w.top.p);
 	free(w.msg.p);
 	free(w.sub.p);

@@ -40,10 +40,7 @@ static uint64_t sample_hash(uint32_t label, const uint64_t *f, uint32_t n)
 	return h;
 }
 
-/* Room in t for one more of n keys: twice the slots, each key (hash(k)
- * for k < n) placed again. */
-static int grow_table(struct pprof_table *t, size_t n, uint64_t (*hash)(const struct report_pprof *, size_t),
-                      const struct report_pprof *p)
+int pprof_table_grow(struct pprof_table *t, size_t n, uint64_t (*hash)(const void *ctx, size_t k), const void *ctx)
 {
 	if ((n + 1) * 2 <= t->cap)
 		return 0;
@@ -52,7 +49,7 @@ static int grow_table(struct pprof_table *t, size_t n, uint64_t (*hash)(const st
 	if (!slot)
 		return -1;
 	for (size_t k = 0; k < n; k++) {
-		size_t i = hash(p, k) & (cap - 1);
+		size_t i = hash(ctx, k) & (cap - 1);
 		while (slot[i])
 			i = (i + 1) & (cap - 1);
 		slot[i] = (uint32_t)(k + 1);
@@ -63,13 +60,15 @@ static int grow_table(struct pprof_table *t, size_t n, uint64_t (*hash)(const st
 	return 0;
 }
 
-static uint64_t hash_label_k(const struct report_pprof *p, size_t k)
+static uint64_t hash_label_k(const void *ctx, size_t k)
 {
+	const struct report_pprof *p = ctx;
 	return label_hash(&p->labels[k]);
 }
 
-static uint64_t hash_entry_k(const struct report_pprof *p, size_t k)
+static uint64_t hash_entry_k(const void *ctx, size_t k)
 {
+	const struct report_pprof *p = ctx;
 	const struct pprof_sample *e = &p->e[k];
 	return sample_hash(e->label, pprof_frames(p, e), e->n);
 }
@@ -92,7 +91,7 @@ int report_pprof_reserve(void **v, size_t *cap, size_t need, size_t size)
 /* The index of label l in p->labels, added if new; UINT32_MAX out of memory. */
 static uint32_t label_of(struct report_pprof *p, const struct pprof_label *l)
 {
-	if (grow_table(&p->label_index, p->n_labels, hash_label_k, p) < 0)
+	if (pprof_table_grow(&p->label_index, p->n_labels, hash_label_k, p) < 0)
 		return UINT32_MAX;
 	const struct pprof_table *t = &p->label_index;
 	size_t i = label_hash(l) & (t->cap - 1);
@@ -130,7 +129,7 @@ int report_pprof_add(struct report_pprof *p, const struct ap_record *rec, const 
 	if (rec->has & AP_HAS_DATA_SOURCE) /* counted as the report counts it */
 		l.ds = enc == AP_DS_ENC_RAW ? (int32_t)rec->data_source : ap_ds_common(enc, rec->data_source);
 	uint32_t label = label_of(p, &l);
-	if (label == UINT32_MAX || grow_table(&p->index, p->n, hash_entry_k, p) < 0)
+	if (label == UINT32_MAX || pprof_table_grow(&p->index, p->n, hash_entry_k, p) < 0)
 		return -1;
 	const struct pprof_table *t = &p->index;
 	size_t i = sample_hash(label, frames, (uint32_t)n) & (t->cap - 1);

@@ -55,6 +55,10 @@ static inline const uint64_t *pprof_frames(const struct report_pprof *p, const s
 	return e->n == 1 ? &e->at : p->pool + e->at;
 }
 
+/* Room in t for one more of n keys: when it would pass half full, twice
+ * the slots (1024 the first time), each key k < n placed again by
+ * hash(ctx, k). 0, or -1 out of memory (t unchanged). */
+int pprof_table_grow(struct pprof_table *t, size_t n, uint64_t (*hash)(const void *ctx, size_t k), const void *ctx);
 /* Room in *v (of *cap elements of size bytes) for need, by doubling. 0, or
  * -1 out of memory (*v unchanged). */
 int report_pprof_reserve(void **v, size_t *cap, size_t need, size_t size);
