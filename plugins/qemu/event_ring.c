@@ -79,9 +79,9 @@ int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int
 }
 
 int event_ring_join_hub(struct event_ring *r, struct replay_hub *hub, unsigned slot, const _Atomic int *idle,
-                        const uint64_t *met_others)
+                        const uint64_t *met_others, int64_t tid)
 {
-	if (r->threaded || replay_hub_attach(hub, slot, r, r->ctx, idle, met_others) < 0)
+	if (r->threaded || replay_hub_attach(hub, slot, r, r->ctx, idle, met_others, tid) < 0)
 		return -1;
 	r->hub = hub;
 	return 0;

@@ -87,7 +87,7 @@ int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int
  * threaded = 0). Returns 0, or -1 when the hub cannot run (the ring
  * stays as it was). */
 int event_ring_join_hub(struct event_ring *r, struct replay_hub *hub, unsigned slot, const _Atomic int *idle,
-                        const uint64_t *met_others);
+                        const uint64_t *met_others, int64_t tid);
 /* The batch the guest thread appends to. */
 static inline struct event_batch *event_ring_current(struct event_ring *r)
 {

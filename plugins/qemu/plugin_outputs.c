@@ -284,11 +284,13 @@ static int emit_stats(FILE *f, const void *ctx)
 	        full.n, full.ns, drain.n, drain.ns, empty.n, empty.ns);
 	/* Interleaved replay (replay_hub.h): the quantum, how often the hub
 	 * went from one thread's log to another's, and how often it went on
-	 * without a thread that logged nothing in time. */
+	 * without a thread that logged nothing in time, and how often a
+	 * thread's replay stopped where it woke others until they were back. */
 	fprintf(f, "interleave=%" PRIu64 "\ninterleave_switches=%" PRIu64 "\ninterleave_timeouts=%" PRIu64
-	        "\ninterleave_windows=%" PRIu64 "\n",
+	        "\ninterleave_windows=%" PRIu64 "\ninterleave_wake_holds=%" PRIu64 "\n",
 	        run->hub ? run->hub->quantum : 0, run->hub ? run->hub->switches : 0,
-	        run->hub ? run->hub->timeouts : 0, run->hub ? run->hub->windows : 0);
+	        run->hub ? run->hub->timeouts : 0, run->hub ? run->hub->windows : 0,
+	        run->hub ? run->hub->wake_holds : 0);
 	fprintf(f, "loads=%" PRIu64 "\nstores=%" PRIu64 "\nl1d_misses=%" PRIu64 "\nl2_misses=%" PRIu64
 	        "\nllc_misses=%" PRIu64 "\npeer_hits=%" PRIu64 "\ntlb_walks=%" PRIu64 "\nbranches=%" PRIu64
 	        "\nmispredicts=%" PRIu64 "\n",

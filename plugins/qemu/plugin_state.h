@@ -143,6 +143,13 @@ struct vcpu_state {
 	 * complete and it cannot log more before its return callback. */
 	int held;
 	_Atomic int in_syscall;
+	/* A wake-up under way (wakeup.h): the call (WAKEUP_*), the most a
+	 * wake may have woken (the rest were moved to another word), the
+	 * hub's count of resumed threads when it started, its futex word;
+	 * and the word of a futex wait under way, else 0 (read by wakers). */
+	int wakeup_call;
+	uint64_t futex_nr_wake, resumed_before, futex_uaddr;
+	_Atomic uint64_t futex_waiting_on;
 	uint64_t sigaction_sig, sigaction_act; /* an rt_sigaction under way (act != 0) */
 	uint64_t exec_path;   /* the guest address of an exec's file name under way, or 0 */
 	int exec_relative_ok; /* a relative name is the current directory's (not execveat's dirfd) */

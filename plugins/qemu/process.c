@@ -19,6 +19,7 @@
 #include "plugin.h"
 #include "spe_sink.h"
 #include "stop_signal.h"
+#include "wakeup.h"
 
 /* First callback of a thread: kept out of line (its error buffer would
  * otherwise enlarge the frame of every callback). */
@@ -69,7 +70,7 @@ __attribute__((noinline, cold)) struct vcpu_state *vcpu_get(unsigned index)
 	 * thread (without interleaving). */
 	if (plugin.use_hub && !v->ring.hub)
 		event_ring_join_hub(&v->ring, &plugin.hub, index, &v->in_syscall,
-		                    v->core ? ap_uarch_core_met_others(v->core) : NULL);
+		                    v->core ? ap_uarch_core_met_others(v->core) : NULL, v->tid);
 	/* The shadow call stack: a new thread's starts empty; the thread of
 	 * a forked child that forked starts with its parent's. */
 	if (plugin.opts.call_graph && !v->cs) {
@@ -178,6 +179,7 @@ void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint6
 		v->log = event_ring_publish(&v->ring);
 		log_attach(v);
 	}
+	wakeup_call_start(v, num, a1, a2, a3);
 	atomic_store(&v->in_syscall, 1);
 	if (v->ring.hub)
 		replay_hub_poke(&plugin.hub);
@@ -228,6 +230,9 @@ void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, i
 	if ((num == AARCH64_NR_EXECVE || num == AARCH64_NR_EXECVEAT) && v->exec_path && ret == -ENOEXEC)
 		note_failed_exec(v->exec_path, v->exec_relative_ok);
 	atomic_store(&v->in_syscall, 0);
+	/* After the store: the hub, told of a wait's return, sees the thread
+	 * back from its call. */
+	wakeup_call_end(v, ret);
 	/* After the store: a checkpoint that saw the thread in its call
 	 * cannot have finished before this load sees its request. */
 	if (atomic_load(&plugin.stop_requested))

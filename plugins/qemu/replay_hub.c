@@ -18,13 +18,11 @@ static uint64_t clock_of(const struct replay_hub *h, const struct hub_member *m)
 	return h->clock(m->ctx) + m->offset;
 }
 
-/* A member with nothing logged that the replay need not wait for: it says
- * it logs nothing for now (a system call), or a drain or a hold is under
- * way (nobody else's log should hold it up). */
-static int may_park(const struct replay_hub *h, const struct hub_member *m)
+/* A drain or a checkpoint's hold is under way: nobody's log should hold
+ * it up, so every member with nothing logged is parked. */
+static int flushing(const struct replay_hub *h)
 {
-	return h->flushing || (h->flush_flag && atomic_load_explicit(h->flush_flag, memory_order_relaxed)) ||
-	       atomic_load_explicit(m->idle, memory_order_relaxed);
+	return h->flushing || (h->flush_flag && atomic_load_explicit(h->flush_flag, memory_order_relaxed));
 }
 
 /* A parked member rejoins the order at the replay's clock (it was in a
@@ -34,12 +32,21 @@ static void unpark(struct replay_hub *h, struct hub_member *m)
 	uint64_t c = clock_of(h, m);
 	if (c < h->now)
 		m->offset += h->now - c;
-	m->parked = 0;
+	m->parked = HUB_IN_ORDER;
+}
+
+/* A member that woke others and has replayed up to that point, while they
+ * have not all returned from their waits (replay_hub_woke). A drain waits
+ * for nobody, holds included. */
+static int held(const struct replay_hub *h, const struct hub_member *m)
+{
+	return m->hold_until > atomic_load_explicit(&h->resumed, memory_order_relaxed) &&
+	       m->ring->replayed >= m->hold_batch && !flushing(h);
 }
 
 /* What the hub may do next, found under its lock: the members with events
  * to replay (ready) and the one furthest behind among those running with
- * nothing logged yet (await). Between two looks under the lock the hub
+ * nothing logged yet or held at a wake-up (await). Between two looks under the lock the hub
  * hands over among the ready ones alone: their events stay theirs (only
  * the hub counts them replayed), and a member that logs meanwhile is seen
  * at the next look, which comes before the replay passes its clock. */
@@ -59,16 +66,27 @@ static void plan(struct replay_hub *h, struct hub_plan *p)
 		struct hub_member *m = &h->member[i];
 		if (!m->ring)
 			continue;
-		if (has_events(m->ring)) {
+		int hold = held(h, m);
+		if (has_events(m->ring) && !hold) {
 			if (m->parked)
 				unpark(h, m);
 			p->ready[p->n_ready++] = m;
 			continue;
 		}
-		if (m->parked || may_park(h, m)) {
-			m->parked = 1;
+		int idle = atomic_load_explicit(m->idle, memory_order_relaxed);
+		if (!idle)
+			m->seen_runnable = 0;
+		if (!hold && (flushing(h) || (idle && m->parked == HUB_PARKED_IDLE))) {
+			m->parked = HUB_PARKED_IDLE;
 			continue;
 		}
+		if (!hold && !idle && m->parked == HUB_PARKED_LATE)
+			continue;
+		/* Running, returned from its system call, in one it may soon
+		 * return from (wait_for_work asks the host), or held: the
+		 * replay does not pass it until it logs or its wake-up is done. */
+		if (m->parked)
+			unpark(h, m);
 		uint64_t clk = clock_of(h, m);
 		if (clk < p->await_clock) {
 			p->await_clock = clk;
@@ -144,21 +162,65 @@ static int replay_some(struct replay_hub *h, struct hub_member *m, uint64_t limi
 	return r->pos >= b->n;
 }
 
-/* Wait for the awaited member's log (or any change); QEMU may be holding
- * that thread inside itself for another one's sake, so after HUB_WAIT_MS
- * without a word from it the replay goes on without it. */
+/* Whether what the awaited member waits for is runnable on the host: its
+ * own thread, or for a wake-up, a thread still in its system call (the
+ * woken one, on its way back). */
+static int on_its_way(const struct replay_hub *h, const struct hub_member *await)
+{
+	if (!held(h, await))
+		return thread_runnable(await->tid);
+	for (unsigned i = 0; i < h->n_slots; i++) {
+		const struct hub_member *m = &h->member[i];
+		if (m->ring && m != await && atomic_load_explicit(m->idle, memory_order_relaxed) &&
+		    thread_runnable(m->tid))
+			return 1;
+	}
+	return 0;
+}
+
+/* Wait for the awaited member's log, or the end of its wake-up (or any
+ * change); QEMU may be holding that thread inside itself for another one's
+ * sake, and a woken thread may not be a member, so after HUB_WAIT_MS
+ * without a word the replay goes on without it. */
 static void wait_for_work(struct replay_hub *h, struct hub_member *await)
 {
+	int guess = await && held(h, await) && await->hold_guess;
 	struct timespec deadline;
 	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_nsec += (await ? HUB_WAIT_MS : 1000) * 1000000L;
+	deadline.tv_nsec += (!await ? 1000 : guess ? HUB_GUESS_MS : HUB_WAIT_MS) * 1000000L;
 	deadline.tv_sec += deadline.tv_nsec / 1000000000L;
 	deadline.tv_nsec %= 1000000000L;
+	/* In a system call: if the host has it asleep (a futex wait, a read
+	 * that blocks) it may not return for long, and the others go on
+	 * without it; if it is runnable it is on its way back. */
+	int idle = await && atomic_load_explicit(await->idle, memory_order_relaxed);
+	if (idle && !held(h, await) && !await->seen_runnable) {
+		if (!thread_runnable(await->tid)) {
+			await->parked = HUB_PARKED_IDLE;
+			return;
+		}
+		await->seen_runnable = 1;
+	}
 	uint64_t published = await ? await->ring->published : 0;
+	uint64_t returned = atomic_load_explicit(&h->resumed, memory_order_relaxed);
 	int rc = pthread_cond_timedwait(&h->work, &h->lock, &deadline);
-	if (rc == ETIMEDOUT && await && await->ring && await->ring->published == published &&
-	    !has_events(await->ring)) {
-		await->parked = 1;
+	if (rc != ETIMEDOUT || !await || !await->ring) {
+		h->late_waits = 0;
+		return;
+	}
+	/* A busy host has not run the thread yet: not QEMU holding it. */
+	if (!guess && ++h->late_waits < HUB_RUNNABLE_WAITS && on_its_way(h, await))
+		return;
+	h->late_waits = 0;
+	if (held(h, await)) {
+		if (atomic_load_explicit(&h->resumed, memory_order_relaxed) == returned) {
+			await->hold_until = 0;
+			h->timeouts++;
+			h->guesses_missed += await->hold_guess;
+		}
+	} else if (await->ring->published == published && !has_events(await->ring)) {
+		await->parked = atomic_load_explicit(await->idle, memory_order_relaxed) ? HUB_PARKED_IDLE
+		                                                                          : HUB_PARKED_LATE;
 		h->timeouts++;
 	}
 }
@@ -330,7 +392,7 @@ static int start_locked(struct replay_hub *h)
 }
 
 int replay_hub_attach(struct replay_hub *h, unsigned slot, struct event_ring *r, void *ctx,
-                      const _Atomic int *idle, const uint64_t *met_others)
+                      const _Atomic int *idle, const uint64_t *met_others, int64_t tid)
 {
 	if (slot >= HUB_MAX_MEMBERS)
 		return -1;
@@ -338,9 +400,13 @@ int replay_hub_attach(struct replay_hub *h, unsigned slot, struct event_ring *r,
 	int rc = start_locked(h);
 	if (!rc) {
 		struct hub_member *m = &h->member[slot];
-		*m = (struct hub_member){ .ring = r, .ctx = ctx, .idle = idle, .met_others = met_others, .parked = 1 };
+		*m = (struct hub_member){ .ring = r, .ctx = ctx, .idle = idle, .tid = tid,
+			                  .met_others = met_others, .parked = HUB_PARKED_IDLE };
 		if (slot >= h->n_slots)
 			h->n_slots = slot + 1;
+		/* A new thread: the one that started it may be held for it. */
+		atomic_fetch_add_explicit(&h->resumed, 1, memory_order_relaxed);
+		pthread_cond_signal(&h->work);
 	}
 	pthread_mutex_unlock(&h->lock);
 	return rc;
@@ -388,6 +454,36 @@ void replay_hub_poke(struct replay_hub *h)
 {
 	pthread_mutex_lock(&h->lock);
 	pthread_cond_signal(&h->work);
+	pthread_mutex_unlock(&h->lock);
+}
+
+void replay_hub_resumed(struct replay_hub *h)
+{
+	pthread_mutex_lock(&h->lock);
+	atomic_fetch_add_explicit(&h->resumed, 1, memory_order_relaxed);
+	pthread_cond_signal(&h->work);
+	pthread_mutex_unlock(&h->lock);
+}
+
+uint64_t replay_hub_resumed_count(const struct replay_hub *h)
+{
+	return atomic_load_explicit(&h->resumed, memory_order_relaxed);
+}
+
+void replay_hub_woke(struct replay_hub *h, unsigned slot, uint64_t before, uint64_t n, int guess)
+{
+	if (slot >= HUB_MAX_MEMBERS)
+		return;
+	pthread_mutex_lock(&h->lock);
+	struct hub_member *m = &h->member[slot];
+	if (m->ring && n && !(guess && h->guesses_missed >= HUB_GUESSES_MAX) &&
+	    before + n > atomic_load_explicit(&h->resumed, memory_order_relaxed)) {
+		m->hold_guess = guess;
+		m->hold_batch = m->ring->published;
+		m->hold_until = before + n;
+		h->wake_holds++;
+	}
+	pthread_cond_signal(&h->work); /* the thread is back from its call, held or not */
 	pthread_mutex_unlock(&h->lock);
 }
 

@@ -23,14 +23,22 @@
  * (hub_team.h), a window of HUB_PARALLEL_WINDOW cycles at a time; a
  * meeting in a window makes the next ones fine and one at a time again.
  *
- * Host time still decides two things, both rare and both documented in
- * docs/record-and-report.md: a thread in a system call (or being drained:
- * it exited, or a checkpoint or the end of the run) logs nothing until it
- * returns, so the others go on without it ("parked"), and it rejoins at the
- * clock of the replay so far; and a running thread whose log has nothing
- * yet is waited for at most HUB_WAIT_MS, then parked as well (QEMU can hold
- * a thread inside itself, waiting for another, in ways a plugin cannot
- * see).
+ * A thread in a system call (or being drained: it exited, or a checkpoint
+ * or the end of the run) logs nothing until it returns, so the others go on
+ * without it ("parked"); once it has returned it rejoins at the clock of
+ * the replay so far and is waited for like any running thread. Where one
+ * thread wakes others (a futex wake that woke n: a barrier, a mutex, a
+ * condition variable), the woken ones resume where their waker woke them,
+ * as on hardware: the waker's replay stops at that point of its log until n
+ * futex waits have returned (replay_hub_woke), so host time (how soon the
+ * host runs a woken thread) does not let the waker run on alone. Host time
+ * still decides what is rare and documented in docs/record-and-report.md:
+ * a running thread whose log has nothing yet, or a wake whose woken threads
+ * do not return, is waited for HUB_WAIT_MS at a time, and the replay goes
+ * on without it once no thread it waits for is runnable on the host (QEMU
+ * can hold a thread inside itself, waiting for another, in ways a plugin
+ * cannot see; a futex may wake a thread of another process), or after
+ * HUB_RUNNABLE_WAITS such waits (a host too busy to run it).
  *
  * Private to plugins/qemu. */
 #ifndef ARMPROF_PLUGIN_REPLAY_HUB_H
@@ -48,6 +56,9 @@
 #define HUB_CALM_CYCLES 10000
 #define HUB_CALM_QUANTUM 4096
 #define HUB_PARALLEL_WINDOW 65536
+#define HUB_GUESSES_MAX 8
+#define HUB_GUESS_MS 2 /* a guessed hold's wait (replay_hub_woke) */
+#define HUB_RUNNABLE_WAITS 25 /* a wait goes on while the thread is runnable, up to 25 * HUB_WAIT_MS */
 
 /* The model clock of a vCPU's replay so far (its own units: the hub adds
  * an offset when a parked vCPU rejoins). */
@@ -57,12 +68,26 @@ struct hub_member {
 	struct event_ring *ring; /* NULL: the slot is free */
 	void *ctx;
 	const _Atomic int *idle; /* the thread logs nothing until this clears (a system call) */
+	int64_t tid;             /* its host thread (0: unknown), asked whether it is runnable */
 	/* Grows when the vCPU's replay meets another's writes
 	 * (ap_uarch_core_met_others); NULL: it never does. */
 	const uint64_t *met_others;
 	uint64_t offset;         /* added to the vCPU's own clock */
-	uint8_t parked;          /* left out of the order until its log has events again */
+	uint8_t parked;          /* HUB_PARKED_*: left out of the order (0: in it) */
+	/* A wake-up under way (replay_hub_woke): once the batches published
+	 * before it (hold_batch) are replayed, the member waits until the
+	 * hub's count of resumed threads reaches hold_until (0: none). */
+	uint64_t hold_batch, hold_until;
+	int hold_guess; /* the hold is a guess (replay_hub_woke) */
+	/* In a system call, its thread was seen runnable (wait_for_work):
+	 * not asked again until it returns. */
+	uint8_t seen_runnable;
 };
+
+/* Why a member is out of the order: in a system call (or a drain under
+ * way), back once it has returned; or waited for in vain (HUB_WAIT_MS),
+ * back once its log has events. */
+enum { HUB_IN_ORDER, HUB_PARKED_IDLE, HUB_PARKED_LATE };
 
 struct replay_hub {
 	pthread_mutex_t lock;
@@ -89,10 +114,16 @@ struct replay_hub {
 	struct hub_member member[HUB_MAX_MEMBERS];
 	unsigned n_slots;  /* members are in member[0 .. n_slots) */
 	uint64_t now;      /* the largest clock replayed so far */
+	/* Threads resumed: futex waits of members' threads that returned
+	 * (replay_hub_resumed) and members attached. */
+	_Atomic uint64_t resumed;
 	/* Statistics, read after a drain: CPU time of the hub thread while it
 	 * was replaying, hand-overs from one vCPU to another, parks for a
-	 * thread that logged nothing in time. */
-	uint64_t cpu_ns, switches, timeouts;
+	 * thread that logged nothing in time or for a wake-up whose woken
+	 * threads did not return in time; wake-ups held for. */
+	uint64_t cpu_ns, switches, timeouts, wake_holds;
+	uint64_t guesses_missed; /* guessed holds that timed out */
+	unsigned late_waits;     /* HUB_WAIT_MS waits in a row for a runnable thread */
 	uint64_t windows; /* calm windows replayed side by side */
 	struct ring_wait idle; /* the hub thread's waits for a log (ring_wait.h) */
 };
@@ -104,17 +135,34 @@ struct replay_hub {
  * The threads start with the first member. */
 void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum, uint64_t seed,
                      const _Atomic int *flush_flag, unsigned helpers);
-/* Add r (its events replayed with ctx's replay function) as member slot,
- * parked until it logs. Returns 0, or -1 when the thread cannot start
- * (the caller replays r another way). */
+/* Add r (its events replayed with ctx's replay function), logged by host
+ * thread tid (0: unknown), as member slot. Returns 0, or -1 when the
+ * thread cannot start (the caller replays r another way). */
 int replay_hub_attach(struct replay_hub *h, unsigned slot, struct event_ring *r, void *ctx,
-                      const _Atomic int *idle, const uint64_t *met_others);
+                      const _Atomic int *idle, const uint64_t *met_others, int64_t tid);
 /* event_ring_publish and event_ring_drain of a member's ring. */
 void replay_hub_publish(struct replay_hub *h, struct event_ring *r);
 void replay_hub_drain(struct replay_hub *h, struct event_ring *r);
 /* Wake the hub after a member's idle flag was set (it may be waiting for
  * that thread's log). */
 void replay_hub_poke(struct replay_hub *h);
+/* A member's thread returned from a futex wait (it may have been woken by
+ * another member: replay_hub_woke). Locks the hub. A member's attach
+ * (a new thread) counts as one too. */
+void replay_hub_resumed(struct replay_hub *h);
+/* The count of threads resumed so far (replay_hub_resumed): read when a
+ * wake-up starts, for replay_hub_woke. */
+uint64_t replay_hub_resumed_count(const struct replay_hub *h);
+/* Member slot's thread woke (or started) n > 0 threads with a call that
+ * started when replay_hub_resumed_count said before, and has logged
+ * nothing since: its replay stops at this point of its log until n more
+ * threads have resumed (or HUB_WAIT_MS passes), so that they rejoin at
+ * the waker's clock. guess: n is 1 for a wake that found nobody asleep,
+ * where a thread is most likely on its way into a wait that will return
+ * at once (the word changed); such a hold lasts HUB_GUESS_MS at most, and
+ * after HUB_GUESSES_MAX that nobody ended, they are no longer made. Call before the thread logs
+ * again; n = 0 only tells the hub the thread is back from its call. */
+void replay_hub_woke(struct replay_hub *h, unsigned slot, uint64_t before, uint64_t n, int guess);
 /* Stop the thread once nothing is left to replay (the plugin's runs until
  * the process ends; tests stop theirs). */
 void replay_hub_fini(struct replay_hub *h);

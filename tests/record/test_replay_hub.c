@@ -11,12 +11,21 @@
  *   - a thread that logs nothing and is not idle is waited for at most
  *     HUB_WAIT_MS, then left behind;
  *   - a drain returns with others running and nothing logged by them;
+ *   - a thread that woke (or started) others is held where it woke them
+ *     until they are back, and they rejoin at its clock; a wake-up nobody
+ *     comes back from is given up after HUB_WAIT_MS, and guessed ones
+ *     are no longer made after HUB_GUESSES_MAX of those;
+ *   - a thread in a system call that the host has runnable is waited for
+ *     (it is on its way back), not passed;
  *   - the quantum grows while no member meets another's writes, and is
  *     back to its base at the next meeting. */
-#define _DEFAULT_SOURCE 1
+#define _GNU_SOURCE 1 /* syscall(SYS_gettid) */
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "event_ring.h"
 #include "harness.h"
@@ -110,7 +119,10 @@ static void setup_with(unsigned helpers)
 		struct member *m = &member[i];
 		m->id = i;
 		CHECK(event_ring_init(&m->ring, replay, m, 0) == 0);
-		CHECK(event_ring_join_hub(&m->ring, &hub, i, &m->idle, &m->met_others) == 0);
+		/* In a system call until a test says otherwise: a member with
+		 * nothing logged that is not is a running thread, waited for. */
+		atomic_store(&m->idle, 1);
+		CHECK(event_ring_join_hub(&m->ring, &hub, i, &m->idle, &m->met_others, 0) == 0);
 	}
 }
 
@@ -326,6 +338,7 @@ TEST(silent_member_is_passed_after_a_wait)
 	struct member *a = &member[0], *c = &member[2];
 	/* c logs a batch (replayed as it comes), then says nothing, in no
 	 * system call. */
+	atomic_store(&c->idle, 0);
 	produce(c, EVENT_RING_BATCH);
 	pthread_mutex_lock(&hub.lock);
 	while (c->ring.replayed != 1)
@@ -370,7 +383,170 @@ TEST(drain_passes_running_members)
 	teardown();
 }
 
+/* Wait until m's replay has reached `events`, then a little longer. */
+static void await_replayed(const struct member *m, uint64_t events)
+{
+	while (__atomic_load_n(&m->replayed, __ATOMIC_ACQUIRE) < events)
+		sched_yield();
+	struct timespec pause = { 0, 5 * 1000000L };
+	nanosleep(&pause, NULL);
+}
+
+/* a wakes b (a futex wake that woke one): a's replay stops where it woke
+ * b, however far a's thread runs on, until b is back from its wait; b
+ * then goes on from a's clock at the wake, so that the two run side by
+ * side from there as on hardware (without the hold, a's three batches
+ * would be replayed before b's thread is even back). */
+TEST(woken_member_rejoins_at_the_wakers_clock)
+{
+	setup();
+	struct member *a = &member[0], *b = &member[1];
+	atomic_store(&b->idle, 1); /* b waits in a futex */
+	replay_hub_poke(&hub);
+	produce(a, 1000);
+	event_ring_publish(&a->ring); /* a's system call: its log so far goes out */
+	replay_hub_woke(&hub, 0, replay_hub_resumed_count(&hub), 1, 0);
+	produce(a, 3 * (uint64_t)EVENT_RING_BATCH); /* a runs on */
+	await_replayed(a, 1000);
+	CHECK_EQ_U64(a->replayed, 1000);
+	uint64_t wake_clock = hub_clock(a);
+	atomic_store(&b->idle, 0); /* b's wait returns */
+	replay_hub_resumed(&hub);
+	produce(b, 10);
+	event_ring_drain(&b->ring);
+	atomic_store(&b->idle, 1); /* and waits again */
+	CHECK_EQ_U64(hub.member[1].offset, wake_clock); /* b's own clock was 0 */
+	event_ring_drain(&a->ring);
+	check_all_replayed();
+	CHECK_EQ_U64(hub.wake_holds, 1);
+	CHECK_EQ_U64(hub.timeouts, 0);
+	teardown();
+}
+
+/* A guessed wake-up (a wake that found nobody asleep) that nobody comes
+ * back from holds the waker about HUB_GUESS_MS, then the replay goes on;
+ * it is made HUB_GUESSES_MAX times in vain, and then no more. (One whose
+ * woken thread never comes back, another process's, say, is given up
+ * after HUB_WAIT_MS: the same path.) */
+TEST(wake_hold_is_given_up_after_a_wait)
+{
+	setup();
+	struct member *a = &member[0];
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (unsigned k = 0; k <= HUB_GUESSES_MAX; k++) {
+		produce(a, 100);
+		event_ring_publish(&a->ring);
+		replay_hub_woke(&hub, 0, replay_hub_resumed_count(&hub), 1, 1);
+		produce(a, EVENT_RING_BATCH); /* one batch after the wake, replayed once the hold ends */
+		await_replayed(a, a->logged);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	check_all_replayed();
+	CHECK_EQ_U64(hub.wake_holds, HUB_GUESSES_MAX);
+	CHECK_EQ_U64(hub.guesses_missed, HUB_GUESSES_MAX);
+	CHECK_EQ_U64(hub.timeouts, HUB_GUESSES_MAX);
+	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	CHECK(ms >= HUB_GUESSES_MAX * HUB_GUESS_MS * 0.9);
+	teardown();
+}
+
+/* A thread started by a member (clone) is a wake-up too: the starter is
+ * held until the new member joins, which starts at the starter's clock. */
+TEST(started_member_joins_at_the_starters_clock)
+{
+	setup();
+	struct member *a = &member[0];
+	static struct member extra;
+	memset(&extra, 0, sizeof(extra));
+	extra.id = MEMBERS;
+	CHECK(event_ring_init(&extra.ring, replay, &extra, 0) == 0);
+	produce(a, 500);
+	event_ring_publish(&a->ring);
+	replay_hub_woke(&hub, 0, replay_hub_resumed_count(&hub), 1, 0);
+	produce(a, 3 * (uint64_t)EVENT_RING_BATCH);
+	await_replayed(a, 500);
+	CHECK_EQ_U64(a->replayed, 500);
+	uint64_t start_clock = hub_clock(a);
+	CHECK(event_ring_join_hub(&extra.ring, &hub, MEMBERS, &extra.idle, &extra.met_others, 0) == 0);
+	produce(&extra, 10);
+	event_ring_drain(&extra.ring);
+	atomic_store(&extra.idle, 1);
+	CHECK_EQ_U64(hub.member[MEMBERS].offset, start_clock);
+	CHECK_EQ_U64(extra.replayed, 10);
+	event_ring_drain(&a->ring);
+	check_all_replayed();
+	CHECK_EQ_U64(hub.timeouts, 0);
+	event_ring_fini(&extra.ring);
+	teardown();
+}
+
+/* A member's thread in a system call that keeps running on the host (a
+ * short call on a busy host): the replay waits for it instead of passing
+ * it, as it would a thread asleep in the kernel. */
+struct busy_call {
+	struct member *m;
+	_Atomic int64_t tid;
+	_Atomic int go, done;
+};
+
+static void *in_a_busy_call(void *arg)
+{
+	struct busy_call *c = arg;
+	atomic_store(&c->tid, (int64_t)syscall(SYS_gettid));
+	while (!atomic_load(&c->go))
+		sched_yield();
+	atomic_store(&c->m->idle, 1); /* enters its call */
+	replay_hub_poke(&hub);
+	while (!atomic_load(&c->done))
+		; /* runnable all along */
+	atomic_store(&c->m->idle, 0);
+	replay_hub_poke(&hub);
+	produce(c->m, 10);
+	event_ring_drain(&c->m->ring);
+	atomic_store(&c->m->idle, 1);
+	return NULL;
+}
+
+TEST(runnable_member_in_a_call_is_waited_for)
+{
+	setup();
+	struct member *a = &member[0], *b = &member[1];
+	static struct busy_call call;
+	call = (struct busy_call){ .m = b };
+	pthread_t t;
+	CHECK(pthread_create(&t, NULL, in_a_busy_call, &call) == 0);
+	while (!atomic_load(&call.tid))
+		sched_yield();
+	pthread_mutex_lock(&hub.lock);
+	hub.member[1].tid = atomic_load(&call.tid);
+	pthread_mutex_unlock(&hub.lock);
+	/* b runs (its log replayed), then enters a call it keeps running in. */
+	atomic_store(&b->idle, 0);
+	produce(b, 50);
+	event_ring_publish(&b->ring);
+	await_replayed(b, 50);
+	atomic_store(&call.go, 1);
+	produce(a, 3 * (uint64_t)EVENT_RING_BATCH);
+	struct timespec pause = { 0, 10 * 1000000L };
+	nanosleep(&pause, NULL);
+	/* a goes no further than a hand-over's quantum (and an event) past b. */
+	pthread_mutex_lock(&hub.lock);
+	uint64_t a_clock = hub_clock(a), b_clock = hub_clock(b);
+	pthread_mutex_unlock(&hub.lock);
+	CHECK(a_clock <= b_clock + QUANTUM_MAX + 4);
+	CHECK(a->replayed < a->logged);
+	atomic_store(&call.done, 1);
+	pthread_join(t, NULL);
+	event_ring_drain(&a->ring);
+	check_all_replayed();
+	CHECK_EQ_U64(hub.timeouts, 0);
+	teardown();
+}
+
 TEST_MAIN(CASE(members_interleave_in_clock_order), CASE(quantum_grows_while_members_keep_apart),
           CASE(calm_members_replay_side_by_side), CASE(team_runs_every_item_once),
           CASE(idle_member_is_passed_and_rejoins_at_the_clock),
-          CASE(silent_member_is_passed_after_a_wait), CASE(drain_passes_running_members))
+          CASE(silent_member_is_passed_after_a_wait), CASE(drain_passes_running_members),
+          CASE(woken_member_rejoins_at_the_wakers_clock), CASE(wake_hold_is_given_up_after_a_wait),
+          CASE(started_member_joins_at_the_starters_clock), CASE(runnable_member_in_a_call_is_waited_for))

@@ -66,7 +66,7 @@ void record_stats_add(struct record_stats *t, const struct record_stats *s)
 	ADD(peer_hits), ADD(tlb_walks), ADD(branches), ADD(mispredicts), ADD(detailed_ops);
 	ADD(replay_cpu_ns), ADD(ring_full_waits), ADD(ring_full_wait_ns), ADD(ring_drain_waits);
 	ADD(ring_drain_wait_ns), ADD(model_waits), ADD(model_wait_ns), ADD(loop_run_ops), ADD(checkpoints), ADD(ended_by_exec);
-	ADD(interleave_switches), ADD(interleave_timeouts), ADD(interleave_windows);
+	ADD(interleave_switches), ADD(interleave_timeouts), ADD(interleave_windows), ADD(interleave_wake_holds);
 	ADD(aarch64_execs_failed);
 	ADD(stack_samples), ADD(stack_unmatched), ADD(stack_signals), ADD(stack_dropped);
 	if (!t->aarch64_exec_failed_path[0])

@@ -337,6 +337,7 @@ int record_read_stats(const char *path, struct record_stats *st)
 			{ "interleave_switches", &st->interleave_switches },
 			{ "interleave_timeouts", &st->interleave_timeouts },
 			{ "interleave_windows", &st->interleave_windows },
+			{ "interleave_wake_holds", &st->interleave_wake_holds },
 			{ "stopped_by_signal", &st->stopped_by_signal },
 			{ "checkpoints", &st->checkpoints },
 			{ "ended_by_exec", &st->ended_by_exec },

@@ -48,6 +48,7 @@ struct record_stats {
 	 * thread's log that timed out. */
 	uint64_t interleave, interleave_switches, interleave_timeouts;
 	uint64_t interleave_windows; /* calm windows replayed side by side */
+	uint64_t interleave_wake_holds; /* wakers held until the threads they woke were back */
 	/* The outputs are the checkpoint the plugin wrote when this signal
 	 * was about to end the program (plugins/qemu/stop_signal.h); 0: at exit. */
 	uint64_t stopped_by_signal;

@@ -128,8 +128,10 @@ void record_summary(const struct record_opts *o, const char *prog, int status,
 			fprintf(stderr,
 			        "armprof record: the threads were replayed in model-clock order, each within about %" PRIu64
 			        " cycles of the others where they share lines (%" PRIu64 " hand-overs, %" PRIu64
-			        " windows side by side where they did not, %" PRIu64 " timed-out waits for a thread)\n",
-			        st->interleave, st->interleave_switches, st->interleave_windows, st->interleave_timeouts);
+			        " windows side by side where they did not, %" PRIu64 " wake-ups held for the threads they woke, %" PRIu64
+			        " timed-out waits for a thread)\n",
+			        st->interleave, st->interleave_switches, st->interleave_windows, st->interleave_wake_holds,
+			        st->interleave_timeouts);
 		else
 			fprintf(stderr, "armprof record: each thread was replayed %s: threads meet in the caches only where "
 			        "their replays overlap in host time\n",
