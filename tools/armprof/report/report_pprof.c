@@ -265,8 +265,24 @@ static void write_sample(struct report_pprof *p, const struct ap_report *r, cons
 /* The table's samples into the profile, and the table emptied. */
 static int write_samples(struct report_pprof *p, const struct ap_report *r)
 {
-	for (size_t k = 0; k < p->samples.n && !p->failed; k++)
+	/* A sample's innermost frame is found in the locations' index, and
+	 * then its entry: two cache misses when the PCs are many (location_of
+	 * took 29% of the time at 80 MiB, 262 144 PCs). Fetched ahead: the
+	 * slot 16 samples on, the entry the slot 8 on names. */
+	const struct pprof_table *t = &p->loc_index;
+	for (size_t k = 0, n = p->samples.n; k < n && !p->failed; k++) {
+		if (t->cap && k + 16 < n) {
+			const struct pprof_sample *e = &p->samples.e[k + 16];
+			__builtin_prefetch(&t->slot[loc_hash(pprof_frames(&p->samples, e)[0], 0) & (t->cap - 1)]);
+		}
+		if (t->cap && k + 8 < n) {
+			const struct pprof_sample *e = &p->samples.e[k + 8];
+			uint32_t id = t->slot[loc_hash(pprof_frames(&p->samples, e)[0], 0) & (t->cap - 1)];
+			if (id)
+				__builtin_prefetch(&p->locs[id - 1]);
+		}
 		write_sample(p, r, &p->samples.e[k]);
+	}
 	pprof_samples_clear(&p->samples);
 	return p->failed ? fail(p) : 0;
 }
