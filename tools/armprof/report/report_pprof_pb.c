@@ -30,6 +30,10 @@ static void pb_raw(struct pb *b, const void *d, size_t n)
 
 void pb_varint(struct pb *b, uint64_t v)
 {
+	if (v < 0x80 && b->len < b->cap) { /* most: tags, lengths, counts */
+		b->p[b->len++] = (uint8_t)v;
+		return;
+	}
 	if (pb_room(b, 10) < 0)
 		return;
 	uint8_t *t = b->p + b->len;
