@@ -265,8 +265,8 @@ int cmd_report(int argc, char **argv)
 	} else if (pprof) {
 		ok = run.pprof && report_pprof_write(run.pprof, run.rep, view.binary, &out) == 0;
 		snprintf(err, sizeof(err), "pprof: not written");
-		uint64_t kernel = 0, kernel_named = 0;
 		if (ok && kallsyms) {
+			uint64_t kernel, kernel_named;
 			report_pprof_kernel_samples(run.pprof, &kernel, &kernel_named);
 			report_kallsyms_warn(kernel, kernel_named, kallsyms, input);
 		}
