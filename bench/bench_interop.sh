@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interop at size (issue 31; issue 32 item 11): time and peak RSS of
 #   armprof decode --format jsonl / spe-parser, per -j (1, 2, the default)
-#   armprof report, text and --format pprof
+#   armprof report, text and --format pprof (its wall also as a ratio to
+#   the text report's: the same reading, its profile written as it goes)
 # against `perf script` and `perf report --stdio` in the same run, on
 # perf.data files of SIZES MiB of SPE data (bench_gen_perfdata, 4 CPUs'
 # buffers; default 80 and 800), and armprof report against perf report on
@@ -34,12 +35,12 @@ run() { # RUNS CMD... -> "wall_s peak_kib" of the best run
 	done
 	echo "$bw $br"
 }
-row() { # LABEL "wall rss" [REFERENCE_WALL]
+row() { # LABEL "wall rss" [REFERENCE_WALL [REFERENCE_NAME]]
 	local w r
 	read -r w r <<< "$2"
 	if [ -n "${3:-}" ]; then
-		printf '%-62s %8.2f s %9.1f MiB  %6.2fx armprof\n' "$1" "$w" "$(echo "$r / 1024" | bc -l)" \
-			"$(echo "$w / $3" | bc -l)"
+		printf '%-62s %8.2f s %9.1f MiB  %6.2fx %s\n' "$1" "$w" "$(echo "$r / 1024" | bc -l)" \
+			"$(echo "$w / $3" | bc -l)" "${4:-armprof}"
 	else
 		printf '%-62s %8.2f s %9.1f MiB\n' "$1" "$w" "$(echo "$r / 1024" | bc -l)"
 	fi
@@ -80,7 +81,8 @@ for mib in $SIZES; do
 	perf_row "perf script ($mib MiB)" "$f" "$tmp/slice.data" "$mib" "$ref" script
 	t=$(run "$runs" "$B/armprof" report "$f")
 	row "armprof report ($mib MiB)" "$t"
-	row "armprof report --format pprof ($mib MiB)" "$(run "$runs" "$B/armprof" report --format pprof -o "$tmp/p.pb.gz" "$f")"
+	row "armprof report --format pprof ($mib MiB)" "$(run "$runs" "$B/armprof" report --format pprof -o "$tmp/p.pb.gz" "$f")" \
+		"${t% *}" "armprof report"
 	perf_row "perf report --stdio ($mib MiB)" "$f" "$tmp/slice.data" "$mib" "${t% *}" report --stdio
 	rm -f "$f" "$tmp"/sp-*.parquet
 done
@@ -95,7 +97,8 @@ for n in $PCS; do
 	"$B/armprof" convert --to perf "$tmp/pcs.spe" "$tmp/pcs.data" 2> /dev/null
 	t=$(run 1 "$B/armprof" report "$tmp/pcs.data")
 	row "armprof report ($n distinct PCs, $n records)" "$t"
-	row "armprof report --format pprof ($n distinct PCs)" "$(run 1 "$B/armprof" report --format pprof -o "$tmp/p.pb.gz" "$tmp/pcs.data")"
+	row "armprof report --format pprof ($n distinct PCs)" \
+		"$(run 1 "$B/armprof" report --format pprof -o "$tmp/p.pb.gz" "$tmp/pcs.data")" "${t% *}" "armprof report"
 	if [ $((n * 2)) -gt $((avail / 2)) ]; then
 		echo "perf report --stdio, $n distinct PCs: skipped (about $((n * 2 / 1024)) MiB; $((avail / 1024)) MiB available)"
 	else

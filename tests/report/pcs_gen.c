@@ -4,7 +4,11 @@
  * `armprof report` and `decode` (tests/report/report_memory.sh) and of the
  * report benchmarks (bench/bench_interop.sh), whose memory must not grow
  * with the number of records, and grow by a bounded amount per distinct PC.
- *   pcs_gen OUT RECORDS DISTINCT */
+ * With `mixed`, each record's events (11 bits), data source (16 values) and
+ * operation (load or store) are drawn at random too, as bench_gen_perfdata's
+ * are: nearly every record is then a distinct sample of `--format pprof`
+ * (a stack, operation, data source and event set).
+ *   pcs_gen OUT RECORDS DISTINCT [mixed] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +19,10 @@
 int main(int argc, char **argv)
 {
 	uint64_t n, distinct;
-	if (argc != 4 || ap_parse_u64_scaled(argv[2], &n) < 0 || ap_parse_u64_scaled(argv[3], &distinct) < 0 ||
+	int mixed = argc == 5 && !strcmp(argv[4], "mixed");
+	if ((argc != 4 && !mixed) || ap_parse_u64_scaled(argv[2], &n) < 0 || ap_parse_u64_scaled(argv[3], &distinct) < 0 ||
 	    distinct == 0) {
-		fprintf(stderr, "usage: pcs_gen OUT RECORDS DISTINCT\n");
+		fprintf(stderr, "usage: pcs_gen OUT RECORDS DISTINCT [mixed]\n");
 		return 2;
 	}
 	FILE *f = fopen(argv[1], "wb");
@@ -49,6 +54,14 @@ int main(int argc, char **argv)
 		r.data_source = (x & 1) ? 14 : 0;
 		r.data_source_size = 1;
 		r.ts = i;
+		if (mixed) {
+			uint64_t y = x * 0x9E3779B97F4A7C15ull;
+			r.events = (y >> 20) & 0x7FF;
+			r.data_source = (uint16_t)(y >> 40 & 0xF);
+			r.op_subclass = (y >> 50 & 1) ? AP_OP_ST : 0;
+			if (r.op_subclass & AP_OP_ST)
+				r.has &= ~AP_HAS_DATA_SOURCE; /* a load's data source only */
+		}
 		int w = ap_record_encode(buf + len, sizeof(buf) - len, &r, NULL);
 		if (w < 0) {
 			if (fwrite(buf, 1, len, f) != len)

@@ -48,6 +48,13 @@ grep -q '\[unknown\]' plain.out || fail "kernel PCs named without --kallsyms: $(
 sed 's/^ffff8000/ffffa000/' kallsyms > other-boot
 "$armprof" report --kallsyms other-boot k.spe > other.out 2> other.err || fail "report: $(cat other.err)"
 grep -q "warning: other-boot names none of k.spe's 5 kernel samples" other.err || fail "no warning: $(cat other.err)"
+# --format pprof says it too, counted as the profile is written (report_pprof.h)
+"$armprof" report --format pprof -o other.pb.gz --kallsyms other-boot k.spe 2> other-pprof.err ||
+	fail "report --format pprof: $(cat other-pprof.err)"
+grep -q "warning: other-boot names none of k.spe's 5 kernel samples" other-pprof.err ||
+	fail "no warning from --format pprof: $(cat other-pprof.err)"
+"$armprof" report --format pprof -o k.pb.gz --kallsyms kallsyms k.spe 2> k-pprof.err
+[ ! -s k-pprof.err ] || fail "--format pprof warned with the right kallsyms: $(cat k-pprof.err)"
 ! grep -q warning k.err || fail "a warning with the right file: $(cat k.err)"
 
 # Bad files: exit 2, the message naming the file and the line.

@@ -18,6 +18,57 @@ total() { # FILE SAMPLE_INDEX -> the total pprof shows
 	go tool pprof -top -sample_index="$2" "$1" 2> /dev/null |
 		sed -n 's/^Showing nodes accounting for .* of \([0-9.]*\)[a-z]* total$/\1/p'
 }
+totals() { # FILE -> the exact sums of every sample type over pprof's samples (-raw)
+	go tool pprof -raw "$1" 2> /dev/null | awk '/^Samples:/ { s = 1; getline; next } /^Locations/ { s = 0 }
+		s && /^ +[0-9]/ { sub(/:.*/, ""); for (i = 1; i <= NF; i++) t[i] += $i }
+		END { for (i = 1; i <= 6; i++) printf "%s%.0f", (i > 1 ? " " : ""), t[i]; print "" }'
+}
+file_samples() { # FILE -> the Sample elements in the file itself (pprof merges equal ones as it reads)
+	python3 - "$1" << 'PY'
+import gzip, sys
+d = gzip.open(sys.argv[1]).read()
+def varint(i):
+    v = s = 0
+    while True:
+        b = d[i]; i += 1; v |= (b & 127) << s; s += 7
+        if b < 128:
+            return v, i
+i = n = 0
+while i < len(d):
+    k, i = varint(i)
+    if k & 7 == 2:
+        l, i = varint(i); i += l
+    elif k & 7 == 0:
+        i = varint(i)[1]
+    else:
+        sys.exit("wire type %d" % (k & 7))
+    n += k >> 3 == 2
+print(n)
+PY
+}
+# A profile written in parts (ARMPROF_PPROF_SAMPLES=N: at most N distinct
+# samples held, then written into the profile) against one written whole:
+# every sample type's exact total, -top (each function's flat and cum, by
+# latency) and -tags the same. $3: the least Sample elements the parts'
+# file must hold (the table was written more than once).
+same_in_parts() { # IN N MIN_FILE_SAMPLES [report options...]
+	local in=$1 n=$2 min=$3; shift 3
+	"$A" report "$@" --format pprof -o whole.pb.gz "$in"
+	ARMPROF_PPROF_SAMPLES=$n "$A" report "$@" --format pprof -o parts.pb.gz "$in"
+	local w p
+	w=$(totals whole.pb.gz); p=$(totals parts.pb.gz)
+	[ "$w" = "$p" ] || fail "$in in parts of $n: totals $p, written whole $w"
+	go tool pprof -top -nodecount=1000000 -sample_index=latency whole.pb.gz > whole.top 2> /dev/null
+	go tool pprof -top -nodecount=1000000 -sample_index=latency parts.pb.gz > parts.top 2> /dev/null
+	diff whole.top parts.top > /dev/null || fail "$in in parts of $n: -top differs: $(diff whole.top parts.top | head)"
+	go tool pprof -tags whole.pb.gz > whole.tags 2> /dev/null
+	go tool pprof -tags parts.pb.gz > parts.tags 2> /dev/null
+	diff whole.tags parts.tags > /dev/null || fail "$in in parts of $n: -tags differ"
+	local fw fp
+	fw=$(file_samples whole.pb.gz); fp=$(file_samples parts.pb.gz)
+	[ "$fp" -ge "$min" ] || fail "$in in parts of $n: $fp samples in the file (written whole: $fw), want at least $min"
+	echo "ok: $in in parts of $n: totals $p; $fp samples in the file (whole: $fw)"
+}
 
 # 1. Records written by hand: the totals of every sample type and the labels.
 cat > hand.txt << 'EOF'
@@ -55,7 +106,33 @@ echo "$(total big.pb.gz samples) $(total big.pb.gz latency)" > big.got
 diff big.want big.got > /dev/null || fail "big: samples, latency $(cat big.got), want $(cat big.want)"
 echo "ok: big: samples and latency $(cat big.got)"
 
-# 3. The main job's recording: chase first by latency, under main.
+# 3. Written in parts: the hand-written records 50 times over (4 distinct
+# samples: whole, 4 in the file; in parts of 2, each written again and again),
+# and the large stream in parts of 1000 (200 and more writes).
+for i in $(seq 50); do cat hand.spe; done > hand50.spe
+same_in_parts hand50.spe 2 100 --cpu-model neoverse-n1
+[ "$(totals parts.pb.gz)" = "250 25650 100 100 100 50" ] || fail "hand50: totals $(totals parts.pb.gz)"
+[ "$(file_samples whole.pb.gz)" = 4 ] || fail "hand50 written whole: $(file_samples whole.pb.gz) samples, want 4"
+same_in_parts big.spe 1000 1
+# The table's size is checked. The profile's first 64 KiB and more go to a
+# temporary file until the output is opened (big.spe's: its first parts),
+# unlinked at once: never left; one that cannot be made is an I/O error (2).
+set +e; ARMPROF_PPROF_SAMPLES=0 "$A" report --format pprof -o env.pb.gz hand.spe 2> env.err; rc=$?; set -e
+[ $rc = 2 ] && grep -q ARMPROF_PPROF_SAMPLES env.err || fail "ARMPROF_PPROF_SAMPLES=0: exit $rc, $(cat env.err)"
+mkdir tmp
+TMPDIR=$WORK/tmp ARMPROF_PPROF_SAMPLES=1000 "$A" report --format pprof -o tmpdir.pb.gz big.spe
+[ -z "$(ls -A tmp)" ] || fail "a temporary file left in TMPDIR: $(ls -A tmp)"
+cmp tmpdir.pb.gz parts.pb.gz || fail "the profile through TMPDIR differs"
+set +e; TMPDIR=$WORK/nodir ARMPROF_PPROF_SAMPLES=1000 "$A" report --format pprof -o y.pb.gz big.spe 2> tmp.err; rc=$?; set -e
+[ $rc = 2 ] && grep -q "cannot create a temporary file in $WORK/nodir" tmp.err && [ ! -e y.pb.gz ] ||
+	fail "TMPDIR missing: exit $rc, $(cat tmp.err)"
+if mknod full c 1 7 2> /dev/null; then # a private /dev/full: every write fails (ENOSPC)
+	set +e; ARMPROF_PPROF_SAMPLES=2 "$A" report --format pprof -o full hand50.spe 2> full.err; rc=$?; set -e
+	[ $rc = 2 ] && grep -q "full: .*No space left" full.err || fail "-o a full device: exit $rc, $(cat full.err)"
+fi
+echo "ok: ARMPROF_PPROF_SAMPLES checked, the temporary file never left, its failures and the output's exit 2"
+
+# 4. The main job's recording: chase first by latency, under main.
 prog=$(dirname "$A")/examples/pointer_chase
 if command -v qemu-aarch64 > /dev/null && [ -x "$prog" ] && [ -e "$(dirname "$A")/armprof-qemu.so" ]; then
 	"$A" record -q -o chase.data -- "$prog" > /dev/null
@@ -67,11 +144,13 @@ if command -v qemu-aarch64 > /dev/null && [ -x "$prog" ] && [ -e "$(dirname "$A"
 	go tool pprof -top -lines -sample_index=latency chase.pb.gz 2> /dev/null | grep -q 'chase pointer_chase.c:[0-9]' ||
 		fail "chase: no source line for chase"
 	echo "ok: chase: $(sed -n '/flat%/{n;p;q}' chase.top)"
+	# with call stacks, in parts of 8 (a few dozen distinct samples)
+	same_in_parts chase.data 8 $(( $(file_samples chase.pb.gz) + 1 ))
 else
 	echo "note: no qemu-aarch64 or examples: the main job's recording is not checked"
 fi
 
-# 4. Usage: a file, not a terminal or another view.
+# 5. Usage: a file, not a terminal or another view.
 for args in "--format pprof hand.spe" "--format pprof --flame -o x.pb.gz hand.spe"; do
 	set +e; "$A" report $args > /dev/null 2> usage.err; rc=$?; set -e
 	[ $rc = 2 ] || fail "report $args: exit $rc, want 2"

@@ -72,26 +72,9 @@ static int attach_stream(struct cli_output *out)
  * output is a pipe or a terminal (dest_fd). */
 static int open_spool(struct cli_output *out, int dest_fd, int close_dest)
 {
-	const char *dir = getenv("TMPDIR");
-	if (!dir || !*dir)
-		dir = "/tmp";
-	size_t n = strlen(dir) + 32;
-	char *tmpl = malloc(n);
-	if (!tmpl) {
-		say(out, "", ENOMEM);
+	out->fd = cli_tmp_spool(out->cmd, out->name, "spool", NULL);
+	if (out->fd < 0)
 		return -1;
-	}
-	snprintf(tmpl, n, "%s/armprof-spool-XXXXXX", dir);
-	int slot;
-	out->fd = cli_tmp_create(tmpl, 1, &slot);
-	if (out->fd < 0) {
-		int e = errno;
-		fprintf(stderr, "armprof %s: %s: cannot create a temporary file in %s: %s\n", out->cmd, out->name, dir,
-		        strerror(e));
-		free(tmpl);
-		return -1;
-	}
-	free(tmpl);
 	out->dest_fd = dest_fd;
 	out->close_dest = close_dest;
 	return attach_stream(out);

@@ -64,23 +64,9 @@ static int write_fully(int fd, const uint8_t *p, size_t len)
 /* The magic, then the rest of the input, into an unlinked file. */
 static int spool(const char *cmd, const char *path)
 {
-	const char *dir = getenv("TMPDIR");
-	if (!dir || !*dir)
-		dir = "/tmp";
-	char *tmpl = malloc(strlen(dir) + 32);
-	if (!tmpl) {
-		fprintf(stderr, "armprof %s: %s: out of memory\n", cmd, path);
+	int fd = cli_tmp_spool(cmd, path, "input", "the perf.data");
+	if (fd < 0)
 		return -1;
-	}
-	sprintf(tmpl, "%s/armprof-input-XXXXXX", dir);
-	int slot, fd = cli_tmp_create(tmpl, 1, &slot);
-	if (fd < 0) {
-		fprintf(stderr, "armprof %s: %s: cannot create a temporary file in %s for the perf.data: %s\n", cmd, path,
-		        dir, strerror(errno));
-		free(tmpl);
-		return -1;
-	}
-	free(tmpl);
 	static uint8_t buf[1 << 16];
 	errno = 0;
 	int failed = write_fully(fd, in.head, in.head_len) != 0;

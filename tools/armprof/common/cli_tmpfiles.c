@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -88,6 +89,27 @@ int cli_tmp_create(char *tmpl, int unlink_now, int *slot)
 		*slot = remember(tmpl);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	errno = e;
+	return fd;
+}
+
+int cli_tmp_spool(const char *cmd, const char *name, const char *what, const char *for_what)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	size_t n = strlen(dir) + strlen(what) + 32;
+	char *tmpl = malloc(n);
+	int slot, fd = -1;
+	if (tmpl) {
+		snprintf(tmpl, n, "%s/armprof-%s-XXXXXX", dir, what);
+		fd = cli_tmp_create(tmpl, 1, &slot);
+	} else {
+		errno = ENOMEM;
+	}
+	if (fd < 0)
+		fprintf(stderr, "armprof %s: %s: cannot create a temporary file in %s%s%s: %s\n", cmd, name, dir,
+		        for_what ? " for " : "", for_what ? for_what : "", strerror(errno));
+	free(tmpl);
 	return fd;
 }
 

@@ -16,6 +16,12 @@
  * unlink_now: remove the name at once (a spool file nobody else opens):
  * nothing to remember then. */
 int cli_tmp_create(char *tmpl, int unlink_now, int *slot);
+/* A spool: an unlinked file in $TMPDIR (default /tmp), made as
+ * DIR/armprof-WHAT-XXXXXX and unlinked at once (nothing is left behind,
+ * whatever ends the process), for bytes kept aside until they can go where
+ * they belong. The descriptor, or -1 after printing "armprof CMD: NAME:
+ * cannot create a temporary file in DIR[ for FOR_WHAT]: reason". */
+int cli_tmp_spool(const char *cmd, const char *name, const char *what, const char *for_what);
 /* mkdtemp(tmpl), remembered the same way: a signal removes it once the
  * files in it (each remembered too) are gone. 0 and *slot, or -1 (errno). */
 int cli_tmp_mkdtemp(char *tmpl, int *slot);

@@ -211,25 +211,39 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	struct load_opts lo = { binary, bias, have_bias, cpu, tid, context, midr, have_midr, debug_dirs, n_debug_dirs, symfs,
 	                        kallsyms, html != NULL, spe_later };
-	struct report_run run = { .pprof = pprof ? report_pprof_create() : NULL }, old_run = { 0 };
+	/* ARMPROF_PPROF_SAMPLES: the distinct samples --format pprof holds
+	 * before writing them (report_pprof.h; tests make it small) */
+	uint64_t pprof_samples = 0;
+	const char *env = getenv("ARMPROF_PPROF_SAMPLES");
+	if (pprof && env && (parse_num(env, &pprof_samples) != 0 || !pprof_samples || pprof_samples > (1u << 30))) {
+		fprintf(stderr, "armprof report: ARMPROF_PPROF_SAMPLES=%s: not a number of samples from 1 to 2^30\n", env);
+		return EXIT_USAGE;
+	}
+	struct report_run run = { 0 }, old_run = { 0 };
+	if (pprof && !(run.pprof = report_pprof_create((size_t)pprof_samples)))
+		return EXIT_USAGE;
 	struct report_view view = { .disasm = disasm, .lines = lines }, old_view = view;
 	static char binary_used[4096], old_binary_used[4096];
 	int rc = report_load(input, &lo, &run, &view, binary_used, sizeof(binary_used));
-	if (rc)
+	if (rc) {
+		report_pprof_destroy(run.pprof);
 		return rc;
+	}
 	if (diff_old && (rc = report_load(diff_old, &lo, &old_run, &old_view, old_binary_used,
 	                                  sizeof(old_binary_used))) != 0) {
 		ap_report_destroy(run.rep);
 		return rc;
 	}
 	view.top_functions = view.top_instructions = have_top ? (size_t)top : (fmt == REPORT_TEXT ? 20 : 0);
-	ap_report_sort(run.rep, flame ? weight : sort);
+	if (!pprof) /* the profile is not ranked */
+		ap_report_sort(run.rep, flame ? weight : sort);
 	view.sort = flame ? weight : sort;
 	view.weight = weight;
 	cli_input_note(binary_used);
 	cli_input_note(old_binary_used);
 	struct cli_output out;
 	if (cli_output_open(&out, "report", html ? html : output) != 0) {
+		report_pprof_destroy(run.pprof);
 		ap_report_destroy(run.rep);
 		return EXIT_USAGE;
 	}
@@ -251,6 +265,11 @@ int cmd_report(int argc, char **argv)
 	} else if (pprof) {
 		ok = run.pprof && report_pprof_write(run.pprof, run.rep, view.binary, &out) == 0;
 		snprintf(err, sizeof(err), "pprof: not written");
+		if (ok && kallsyms) {
+			uint64_t kernel, kernel_named;
+			report_pprof_kernel_samples(run.pprof, &kernel, &kernel_named);
+			report_kallsyms_warn(kernel, kernel_named, kallsyms, input);
+		}
 	} else {
 		report_write(out.f, fmt, run.rep, &view);
 	}

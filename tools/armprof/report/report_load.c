@@ -37,8 +37,16 @@ static int on_record(void *ctx, const struct ap_record *rec)
 	                   ? report_callchains_find(run->chains, (int32_t)ap_report_thread_of(run->rep, rec), rec->ts,
 	                                            rec->pc, run->frames, AP_REPORT_MAX_FRAMES)
 	                   : 0;
-	if ((n ? ap_report_add_stack(run->rep, rec, run->frames, n) : ap_report_add(run->rep, rec)) < 0 ||
-	    (run->pprof && report_pprof_add(run->pprof, rec, run->frames, n, ap_report_data_source_encoding(run->rep)) < 0)) {
+	/* A profile needs the report's symbols, not its tables (kept per PC,
+	 * and ranked at the end: as much time again as the profile's own). */
+	if (run->pprof) {
+		if (report_pprof_add(run->pprof, run->rep, rec, run->frames, n) < 0) {
+			run->failed = 1; /* said why */
+			return 1;
+		}
+		return 0;
+	}
+	if ((n ? ap_report_add_stack(run->rep, rec, run->frames, n) : ap_report_add(run->rep, rec)) < 0) {
 		run->nomem = 1;
 		return 1;
 	}
@@ -180,7 +188,7 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 			break;
 		if (perf_input_finish_buffer(&in, dec) && run->decode_errors == errors + 1)
 			run->decode_errors--;
-		if (run->nomem)
+		if (run->nomem || run->failed)
 			break;
 	}
 	run->chains = NULL;
@@ -207,10 +215,15 @@ static int feed_perf(const char *path, int32_t cpu, int32_t tid, const struct re
 }
 
 
-/* --kallsyms from another boot (KASLR moves the kernel each time) or
- * machine names none of the kernel's samples: say so rather than show
- * them all [unknown] without a word. Kernel rows are those the library
- * gave the binary [kernel.kallsyms] or a [module]. */
+void report_kallsyms_warn(uint64_t kernel, uint64_t named, const char *kallsyms, const char *input)
+{
+	if (kernel && !named)
+		fprintf(stderr, "armprof report: warning: %s names none of %s's %" PRIu64 " kernel samples: is it from "
+		        "another boot (KASLR moves the kernel at each) or machine?\n", kallsyms, input, kernel);
+}
+
+/* Kernel rows are those the library gave the binary [kernel.kallsyms] or a
+ * [module]. */
 static void check_kallsyms(const struct ap_report *rep, const char *kallsyms, const char *input)
 {
 	const struct ap_report_row *rows;
@@ -221,9 +234,7 @@ static void check_kallsyms(const struct ap_report *rep, const char *kallsyms, co
 			kernel += rows[i].stats.samples;
 			named += rows[i].name ? rows[i].stats.samples : 0;
 		}
-	if (kernel && !named)
-		fprintf(stderr, "armprof report: warning: %s names none of %s's %" PRIu64 " kernel samples: is it from "
-		        "another boot (KASLR moves the kernel at each) or machine?\n", kallsyms, input, kernel);
+	report_kallsyms_warn(kernel, named, kallsyms, input);
 }
 
 
@@ -326,12 +337,14 @@ int report_load(const char *input, const struct load_opts *lo, struct report_run
 	 * first pass found (a file, or a perf.data from a pipe, which
 	 * cli_stream.h copied to one: raw data from a pipe cannot be read
 	 * twice). */
-	if (!rc && !run->nomem && ap_report_has_shared_lines(run->rep) && (is_perf || !cli_stream_is_stream(input))) {
+	if (!rc && !run->nomem && !run->failed && ap_report_has_shared_lines(run->rep) && (is_perf || !cli_stream_is_stream(input))) {
 		dc.on_record = on_line_record;
 		ap_decoder_init(&dec, &dc);
 		rc = is_perf ? feed_perf(input, lo->cpu, lo->tid, NULL, &dec, run, view, binary, cap, 1)
 		             : feed_raw(input, &dec);
 	}
+	if (!rc && run->failed)
+		rc = EXIT_USAGE;
 	if (!rc && run->nomem) {
 		fprintf(stderr, "armprof report: out of memory\n");
 		rc = EXIT_USAGE;
@@ -346,7 +359,7 @@ int report_load(const char *input, const struct load_opts *lo, struct report_run
 		report_html_extras_free(&run->extras);
 		return rc;
 	}
-	if (lo->kallsyms)
+	if (lo->kallsyms && !run->pprof) /* a profile's: once written (cmd_report.c) */
 		check_kallsyms(run->rep, lo->kallsyms, input);
 	view->decode_errors = run->decode_errors;
 	return 0;

@@ -19,6 +19,7 @@ struct report_callchains;
 struct report_run {
 	struct ap_report *rep;
 	int nomem;
+	int failed; /* a part stopped the reading, its reason printed (pprof) */
 	uint64_t decode_errors;
 	int32_t tid;    /* --tid, or AP_PERF_ANY */
 	int have_midr;  /* the CPU is known before the input is read */
@@ -57,5 +58,11 @@ struct load_opts {
  * run->pprof, when set by the caller, is fed and kept. */
 int report_load(const char *input, const struct load_opts *lo, struct report_run *run, struct report_view *view,
                 char *binary, size_t cap);
+/* --kallsyms from another boot (KASLR moves the kernel each time) or
+ * machine names none of the kernel's samples: say so (kernel samples of
+ * which named have a symbol) rather than show them all [unknown] without a
+ * word. report_load checks a report; a pprof profile is checked once
+ * written. */
+void report_kallsyms_warn(uint64_t kernel, uint64_t named, const char *kallsyms, const char *input);
 
 #endif

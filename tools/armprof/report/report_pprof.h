@@ -1,12 +1,23 @@
 /* `armprof report --format pprof -o FILE`: the records as a pprof profile
  * (github.com/google/pprof, proto/profile.proto), gzipped, as `go tool
- * pprof`, Perfetto and speedscope read it. One sample per distinct (call
+ * pprof`, Perfetto and speedscope read it. A sample per distinct (call
  * stack, operation, data source, event set), its values the sample types
  * samples, latency (total latency cycles, spec/002 5.3.4), l1d_miss,
  * llc_miss, tlb_walk and mispredict (the Events packet's E[3], E[9], E[5],
  * E[7], 5.3.7), as the report's --sort keys count them; labels op,
  * data_source and events. The stack is the record's call stack when the
- * capture has one (armprof record's), else its PC alone. */
+ * capture has one (armprof record's), else its PC alone.
+ *
+ * Memory does not grow with the records: the profile is written as the
+ * records are read. Its strings, functions and locations are written when
+ * first met (what is kept of them is an index, per distinct PC or return
+ * address as the report's own tables); the distinct samples are counted in
+ * a table of at most max_samples, written into the profile and emptied
+ * when a new one does not fit. A sample may then appear more than once
+ * (profile.proto's repeated fields may come in any order and number, and
+ * pprof, Perfetto and speedscope add the values of samples with the same
+ * locations and labels): a capture of fewer distinct samples than the
+ * table holds gets one each. */
 #ifndef ARMPROF_TOOL_REPORT_PPROF_H
 #define ARMPROF_TOOL_REPORT_PPROF_H
 
@@ -17,19 +28,33 @@
 #include "armprof/report.h"
 #include "cli_output.h"
 
+/* The distinct samples held before they are written (2.5 MiB of table and
+ * index, and up to 2 MiB of stacks); the environment variable
+ * ARMPROF_PPROF_SAMPLES sets another (tests: a profile written in many
+ * parts). */
+#define REPORT_PPROF_SAMPLES_DEFAULT 65536
+
 struct report_pprof;
 
-struct report_pprof *report_pprof_create(void);
+/* A profile of at most max_samples distinct samples held at once (0: the
+ * default). NULL after printing the reason (out of memory, zlib). */
+struct report_pprof *report_pprof_create(size_t max_samples);
 void report_pprof_destroy(struct report_pprof *p);
-/* Count rec with its stack frames[0..n) (innermost first; n 0: its PC). The
- * data source is named in enc as the report names it. 0, or -1 out of
- * memory. A record without a PC is not counted. */
-int report_pprof_add(struct report_pprof *p, const struct ap_record *rec, const uint64_t *frames, size_t n,
-                     enum ap_ds_encoding enc);
-/* Write the profile to out, its functions named by r (its binary,
- * libraries, kernel symbols and source lines); binary names the mapping.
- * 0, or -1 after printing the reason (out of memory, zlib). */
-int report_pprof_write(const struct report_pprof *p, const struct ap_report *r, const char *binary,
+/* Count rec with its stack frames[0..n) (innermost first; n 0: its PC);
+ * the data source named in r's encoding, the functions and lines by r's
+ * symbols, which must not change from one call to the next (the binaries
+ * are loaded before the records). 0, or -1 after printing the reason (out
+ * of memory, the temporary file, zlib). A record without a PC is not
+ * counted. */
+int report_pprof_add(struct report_pprof *p, const struct ap_report *r, const struct ap_record *rec,
+                     const uint64_t *frames, size_t n);
+/* Write the rest of the profile and all of it to out; binary names the
+ * mapping. 0, or -1 after printing the reason (out's own write errors are
+ * for cli_output_close to print). */
+int report_pprof_write(struct report_pprof *p, const struct ap_report *r, const char *binary,
                        struct cli_output *out);
+/* After report_pprof_write: the samples of kernel PCs, and of those a
+ * symbol names (--kallsyms: report_kallsyms_warn). */
+void report_pprof_kernel_samples(const struct report_pprof *p, uint64_t *kernel, uint64_t *named);
 
 #endif

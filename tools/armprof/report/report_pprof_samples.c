@@ -1,30 +1,29 @@
-/* The distinct samples of `armprof report --format pprof`: see
- * report_pprof_samples.h. A sample is a distinct (stack, operation, data
- * source, event set); the sets are few and kept once each. */
+/* The distinct samples of `armprof report --format pprof` between two
+ * writes: see report_pprof_samples.h. A sample is a distinct (stack,
+ * operation, data source, event set); the sets are few and kept once each. */
 #include "report_pprof_samples.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "armprof/codec.h"
-#include "armprof/data_source.h"
-#include "report_pprof.h"
+#include "armprof/report.h"
 
-struct report_pprof *report_pprof_create(void)
+void pprof_samples_init(struct pprof_samples *s, size_t max)
 {
-	return calloc(1, sizeof(struct report_pprof));
+	memset(s, 0, sizeof(*s));
+	s->max = max < 1 ? 1 : max > (1u << 30) ? (1u << 30) : max;
+	s->max_pool = 4 * s->max > AP_REPORT_MAX_FRAMES ? 4 * s->max : AP_REPORT_MAX_FRAMES;
 }
 
-void report_pprof_destroy(struct report_pprof *p)
+void pprof_samples_fini(struct pprof_samples *s)
 {
-	if (!p)
-		return;
-	free(p->pool);
-	free(p->e);
-	free(p->index.slot);
-	free(p->labels);
-	free(p->label_index.slot);
-	free(p);
+	free(s->pool);
+	free(s->e);
+	free(s->index.slot);
+	free(s->labels);
+	free(s->label_index.slot);
+	memset(s, 0, sizeof(*s));
 }
 
 static uint64_t label_hash(const struct pprof_label *l)
@@ -62,15 +61,15 @@ int pprof_table_grow(struct pprof_table *t, size_t n, uint64_t (*hash)(const voi
 
 static uint64_t hash_label_k(const void *ctx, size_t k)
 {
-	const struct report_pprof *p = ctx;
-	return label_hash(&p->labels[k]);
+	const struct pprof_samples *s = ctx;
+	return label_hash(&s->labels[k]);
 }
 
 static uint64_t hash_entry_k(const void *ctx, size_t k)
 {
-	const struct report_pprof *p = ctx;
-	const struct pprof_sample *e = &p->e[k];
-	return sample_hash(e->label, pprof_frames(p, e), e->n);
+	const struct pprof_samples *s = ctx;
+	const struct pprof_sample *e = &s->e[k];
+	return sample_hash(e->label, pprof_frames(s, e), e->n);
 }
 
 int report_pprof_reserve(void **v, size_t *cap, size_t need, size_t size)
@@ -88,81 +87,72 @@ int report_pprof_reserve(void **v, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-/* The index of label l in p->labels, added if new; UINT32_MAX out of memory. */
-static uint32_t label_of(struct report_pprof *p, const struct pprof_label *l)
+uint32_t pprof_label_of(struct pprof_samples *s, const struct pprof_label *l)
 {
-	if (pprof_table_grow(&p->label_index, p->n_labels, hash_label_k, p) < 0)
+	if (pprof_table_grow(&s->label_index, s->n_labels, hash_label_k, s) < 0)
 		return UINT32_MAX;
-	const struct pprof_table *t = &p->label_index;
+	const struct pprof_table *t = &s->label_index;
 	size_t i = label_hash(l) & (t->cap - 1);
 	for (const struct pprof_label *x; t->slot[i]; i = (i + 1) & (t->cap - 1)) {
-		x = &p->labels[t->slot[i] - 1];
+		x = &s->labels[t->slot[i] - 1];
 		if (x->events == l->events && x->ds == l->ds && x->op == l->op)
-			break;
+			return t->slot[i] - 1;
 	}
-	if (p->label_index.slot[i])
-		return p->label_index.slot[i] - 1;
-	if (p->n_labels >= UINT32_MAX - 1 ||
-	    report_pprof_reserve((void **)&p->labels, &p->cap_labels, p->n_labels + 1, sizeof(*p->labels)) < 0)
+	if (s->n_labels >= UINT32_MAX - 1 ||
+	    report_pprof_reserve((void **)&s->labels, &s->cap_labels, s->n_labels + 1, sizeof(*s->labels)) < 0)
 		return UINT32_MAX;
-	p->labels[p->n_labels] = *l;
-	p->label_index.slot[i] = (uint32_t)++p->n_labels;
-	return (uint32_t)(p->n_labels - 1);
+	s->labels[s->n_labels] = *l;
+	memset(s->labels[s->n_labels].str, 0, sizeof(l->str));
+	t->slot[i] = (uint32_t)++s->n_labels;
+	return (uint32_t)(s->n_labels - 1);
 }
 
-int report_pprof_add(struct report_pprof *p, const struct ap_record *rec, const uint64_t *frames, size_t n,
-                     enum ap_ds_encoding enc)
+int pprof_samples_add(struct pprof_samples *s, uint32_t label, const uint64_t *f, uint32_t n, uint64_t latency)
 {
-	if (!(rec->has & AP_HAS_PC))
-		return 0;
-	if (!n) {
-		frames = &rec->pc;
-		n = 1;
-	}
-	if (n > UINT32_MAX || p->n >= UINT32_MAX - 1)
+	/* full: the slots are twice the samples already, and a new one waits */
+	if (s->n < s->max && pprof_table_grow(&s->index, s->n, hash_entry_k, s) < 0)
 		return -1;
-	struct pprof_label l = { .ds = -1, .events = (rec->has & AP_HAS_EVENTS) ? rec->events : 0 };
-	if (rec->has & AP_HAS_OP) {
-		const char *op = ap_record_op_name(rec);
-		l.op = op[0] == 'L' ? 1 : op[0] == 'S' ? 2 : op[0] == 'B' ? 3 : op[0] == 'O' ? 4 : 5;
-	}
-	if (rec->has & AP_HAS_DATA_SOURCE) /* counted as the report counts it */
-		l.ds = enc == AP_DS_ENC_RAW ? (int32_t)rec->data_source : ap_ds_common(enc, rec->data_source);
-	uint32_t label = label_of(p, &l);
-	if (label == UINT32_MAX || pprof_table_grow(&p->index, p->n, hash_entry_k, p) < 0)
-		return -1;
-	const struct pprof_table *t = &p->index;
-	size_t i = sample_hash(label, frames, (uint32_t)n) & (t->cap - 1);
+	const struct pprof_table *t = &s->index;
+	size_t i = sample_hash(label, f, n) & (t->cap - 1);
 	for (const struct pprof_sample *x; t->slot[i]; i = (i + 1) & (t->cap - 1)) {
-		x = &p->e[t->slot[i] - 1];
-		if (x->label == label && x->n == n && !memcmp(pprof_frames(p, x), frames, n * sizeof(*frames)))
+		x = &s->e[t->slot[i] - 1];
+		if (x->label == label && x->n == n && !memcmp(pprof_frames(s, x), f, n * sizeof(*f)))
 			break;
 	}
 	struct pprof_sample *e;
-	if (p->index.slot[i]) {
-		e = &p->e[p->index.slot[i] - 1];
+	if (t->slot[i]) {
+		e = &s->e[t->slot[i] - 1];
 	} else {
-		if (report_pprof_reserve((void **)&p->e, &p->cap, p->n + 1, sizeof(*p->e)) < 0)
+		if (s->n >= s->max || (n > 1 && s->n_pool + n > s->max_pool))
+			return 1;
+		if (report_pprof_reserve((void **)&s->e, &s->cap, s->n + 1, sizeof(*s->e)) < 0)
 			return -1;
-		e = &p->e[p->n];
-		*e = (struct pprof_sample){ .at = frames[0], .n = (uint32_t)n, .label = label };
+		e = &s->e[s->n];
+		*e = (struct pprof_sample){ .at = f[0], .n = n, .label = label };
 		if (n > 1) {
-			if (report_pprof_reserve((void **)&p->pool, &p->cap_pool, p->n_pool + n, sizeof(*p->pool)) < 0)
+			if (report_pprof_reserve((void **)&s->pool, &s->cap_pool, s->n_pool + n, sizeof(*s->pool)) < 0)
 				return -1;
-			memcpy(p->pool + p->n_pool, frames, n * sizeof(*frames));
-			e->at = p->n_pool;
-			p->n_pool += n;
+			memcpy(s->pool + s->n_pool, f, n * sizeof(*f));
+			e->at = s->n_pool;
+			s->n_pool += n;
 		}
-		p->index.slot[i] = (uint32_t)++p->n;
+		t->slot[i] = (uint32_t)++s->n;
 	}
 	e->samples++;
-	e->latency += (rec->has & AP_HAS_LAT_TOTAL) ? rec->lat_total : 0;
+	e->latency += latency;
 	return 0;
 }
 
-void report_pprof_sample_values(const struct report_pprof *p, const struct pprof_sample *e, uint64_t v[PPROF_N_VALUES])
+void pprof_samples_clear(struct pprof_samples *s)
 {
-	uint64_t ev = p->labels[e->label].events;
+	s->n = s->n_pool = 0;
+	if (s->index.slot)
+		memset(s->index.slot, 0, s->index.cap * sizeof(*s->index.slot));
+}
+
+void pprof_sample_values(const struct pprof_samples *s, const struct pprof_sample *e, uint64_t v[PPROF_N_VALUES])
+{
+	uint64_t ev = s->labels[e->label].events;
 	v[0] = e->samples;
 	v[1] = e->latency;
 	v[2] = ev & AP_EV_L1D_REFILL ? e->samples : 0;
@@ -170,4 +160,3 @@ void report_pprof_sample_values(const struct report_pprof *p, const struct pprof
 	v[4] = ev & AP_EV_TLB_WALK ? e->samples : 0;
 	v[5] = ev & AP_EV_MISPREDICTED ? e->samples : 0;
 }
-
