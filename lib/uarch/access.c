@@ -70,21 +70,18 @@ static int l2_fill(struct ap_uarch_core *core, uint64_t line, uint32_t version, 
 
 /* ---- operations ------------------------------------------------------------ */
 
-static uint16_t translate(struct ap_uarch_core *core, uint64_t vaddr, uint64_t *events)
+static enum uarch_xlat translate(struct ap_uarch_core *core, uint64_t vaddr)
 {
-	const struct ap_uarch_config *cfg = &core->sys->cfg;
 	uint64_t page = uarch_cache_line(&core->l1tlb, vaddr);
-	*events |= AP_EV_TLB_ACCESS;
 	if (uarch_cache_lookup(&core->l1tlb, page) >= 0)
-		return cfg->l1tlb_latency;
+		return XL_L1TLB;
 	core->stats.tlb_l1_misses++;
 	uarch_cache_fill(&core->l1tlb, page);
 	if (uarch_cache_lookup(&core->l2tlb, page) >= 0)
-		return cfg->l2tlb_latency;
+		return XL_L2TLB;
 	uarch_cache_fill(&core->l2tlb, page);
 	core->stats.tlb_walks++;
-	*events |= AP_EV_TLB_WALK;
-	return cfg->walk_latency;
+	return XL_WALK;
 }
 
 /* Bring line into the private caches without an access. */
@@ -105,18 +102,13 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 {
 	const struct ap_uarch_config *cfg = &core->sys->cfg;
 	unsigned n = cfg->prefetch_streams;
-	for (unsigned i = 0; i < n; i++) {
-		struct prefetch_stream *s = &core->stream[i];
-		/* One comparison for the two cases: the stream's last line
-		 * (nothing to do), or the line after it (the stream advances). */
-		uint64_t ahead = line - s->last_line;
-		if (ahead > 1)
-			continue;
-		if (ahead == 0)
-			return;
-		s->last_line = line;
-		if (!s->confirmed) {
-			s->confirmed = 1;
+	int i = stream_of(core, line, n);
+	if (i >= 0) {
+		if (core->stream_line[i] == line)
+			return; /* the stream's last line again: nothing to do */
+		core->stream_line[i] = line; /* the line after it: the stream advances */
+		if (!core->stream_confirmed[i]) {
+			core->stream_confirmed[i] = 1;
 			for (unsigned k = 1; k <= cfg->prefetch_degree; k++)
 				prefetch_line(core, line + k);
 		} else {
@@ -124,10 +116,10 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 		}
 		return;
 	}
-	struct prefetch_stream *s = &core->stream[core->stream_next];
-	core->stream_next = core->stream_next + 1 < n ? core->stream_next + 1 : 0;
-	s->last_line = line;
-	s->confirmed = 0;
+	unsigned next = core->stream_next;
+	core->stream_next = next + 1 < n ? next + 1 : 0;
+	core->stream_line[next] = line;
+	core->stream_confirmed[next] = 0;
 }
 
 static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
@@ -274,41 +266,34 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 {
 	struct ap_uarch_system *sys = core->sys;
 	const struct ap_uarch_config *cfg = &sys->cfg;
-	uint64_t events = AP_EV_L1D_ACCESS;
 	_Atomic uint64_t *slot = shared ? dir_slot(sys, line) : NULL;
 	/* The directory is large and read at random: start fetching the
 	 * line's entry into the host cache while the TLBs are looked up. */
 	if (shared)
 		__builtin_prefetch((const void *)slot);
-	uint16_t xlat = translate(core, vaddr, &events);
+	enum uarch_xlat xl = translate(core, vaddr);
 	struct dir_view d = { 0, 0, 0, 0 };
 	if (shared)
 		d = dir_read(slot, line);
-	uint32_t lat;
-	uint16_t source;
+	enum uarch_level lv;
 
 	count_access(core, kind);
 	uint64_t met_before = core->met_others;
 
 	int l1_way = private_lookup(core, &core->l1d, line, &d);
 	if (l1_way >= 0) {
-		lat = cfg->l1d.latency;
-		source = AP_DS_L1D;
+		lv = LV_L1D;
 	} else {
-		events |= AP_EV_L1D_REFILL;
 		core->stats.l1d_misses++;
 		if (private_lookup(core, &core->l2, line, &d) >= 0) {
-			lat = cfg->l2.latency;
-			source = AP_DS_L2;
+			lv = LV_L2;
 		} else {
 			core->stats.l2_misses++;
-			events |= AP_EV_LLC_ACCESS;
 			if (d.valid && d.dirty && d.writer && d.writer != core->id + 1) {
 				/* Dirty in another core's private cache: snooped. */
 				unsigned other = d.writer - 1;
 				int same_cluster = other / cfg->cores_per_cluster == core->id / cfg->cores_per_cluster;
-				lat = same_cluster ? cfg->peer_core_latency : cfg->peer_cluster_latency;
-				source = same_cluster ? AP_DS_PEER_CORE : AP_DS_PEER_CLUSTER;
+				lv = same_cluster ? LV_PEER_CORE : LV_PEER_CLUSTER;
 				core->stats.peer_hits++;
 				core->met_others++;
 				if (kind == AP_UARCH_LOAD && shared)
@@ -316,14 +301,11 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 				if (uarch_cache_lookup(&sys->llc, line) < 0)
 					uarch_cache_fill(&sys->llc, line);
 			} else if (uarch_cache_lookup(&sys->llc, line) >= 0) {
-				lat = cfg->llc.latency;
-				source = AP_DS_SYS_CACHE;
+				lv = LV_LLC;
 			} else {
-				events |= AP_EV_LLC_MISS;
 				core->stats.llc_misses++;
 				uarch_cache_fill(&sys->llc, line);
-				lat = cfg->dram_latency;
-				source = AP_DS_DRAM;
+				lv = LV_DRAM;
 			}
 			l2_fill(core, line, d.version, shared);
 		}
@@ -354,19 +336,7 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 		train_prefetcher(core, line);
 	core->last_line = line;
 
-	out->lat_issue = cfg->issue_latency;
-	out->lat_xlat = xlat;
-	out->events = events;
-	out->mispredicted = 0;
-	if (kind == AP_UARCH_STORE) {
-		/* A store completes once it is in the store buffer (spec/002
-		 * 5.3.4: a store need not reach its end point to be complete). */
-		out->lat_total = uarch_sat16((uint32_t)cfg->issue_latency + xlat + cfg->store_latency);
-		out->has_data_source = 0;
-		out->data_source = 0;
-	} else {
-		out->lat_total = uarch_sat16((uint32_t)cfg->issue_latency + xlat + lat);
-		out->has_data_source = 1;
-		out->data_source = source;
-	}
+	/* The latencies, events and data source follow from the store, the
+	 * translation and the level (lifecycle.c made them once). */
+	*out = core->result[kind == AP_UARCH_STORE][xl][lv];
 }

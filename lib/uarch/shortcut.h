@@ -40,13 +40,8 @@ uint64_t uarch_core_shortcut_hits(const struct ap_uarch_core *core);
 /* train_prefetcher(core, line) would change nothing (shortcut.h). */
 static inline int prefetch_noop(const struct ap_uarch_core *core, uint64_t line)
 {
-	unsigned n = core->sys->cfg.prefetch_streams;
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t ahead = line - core->stream[i].last_line;
-		if (ahead <= 1)
-			return ahead == 0;
-	}
-	return 0; /* a new stream would start */
+	int i = stream_of(core, line, core->sys->cfg.prefetch_streams);
+	return i >= 0 && core->stream_line[i] == line; /* else it advances, or a new one starts */
 }
 
 /* A single core's access to prev_line (shortcut.h): 1 when it was an L1D
