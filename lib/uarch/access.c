@@ -122,8 +122,8 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 	core->stream_confirmed[next] = 0;
 }
 
-static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
-                        enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
+static const struct ap_uarch_result *access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr,
+                                                int shared, enum ap_uarch_access_kind kind);
 
 /* A store's new version of line, which this core holds in L1D entry way
  * (same_line_shared): out of line, so that the common same-line access
@@ -146,22 +146,17 @@ __attribute__((noinline)) static void take_ownership(struct ap_uarch_core *core,
  * needed (the copy is stale, or gone), it goes there having changed
  * nothing. Every call here is a tail call, so that neither this nor the
  * entry point saves registers for the common case. */
-__attribute__((noinline)) static void same_line_shared(struct ap_uarch_core *core, uint64_t line,
-                                                       uint64_t vaddr, enum ap_uarch_access_kind kind,
-                                                       struct ap_uarch_result *out)
+__attribute__((noinline)) static const struct ap_uarch_result *
+same_line_shared(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum ap_uarch_access_kind kind)
 {
 	struct uarch_cache *l1 = &core->l1d;
 	int way = core->last_l1d_way;
-	if (way < 0 || atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1) {
-		access_slow(core, line, vaddr, 1, kind, out);
-		return;
-	}
+	if (way < 0 || atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1)
+		return access_slow(core, line, vaddr, 1, kind);
 	_Atomic uint64_t *slot = dir_slot(core->sys, line);
 	struct dir_view d = dir_read(slot, line);
-	if (d.valid && d.writer != core->id + 1 && l1->version[way] != d.version) {
-		access_slow(core, line, vaddr, 1, kind, out); /* another core wrote it: invalidated there */
-		return;
-	}
+	if (d.valid && d.writer != core->id + 1 && l1->version[way] != d.version)
+		return access_slow(core, line, vaddr, 1, kind); /* another core wrote it: invalidated there */
 	/* A store takes ownership with a new version, which makes every other
 	 * core's copy stale. Unless this core owns the line dirty already at
 	 * the version its copy holds: then no other core has filled that
@@ -171,25 +166,24 @@ __attribute__((noinline)) static void same_line_shared(struct ap_uarch_core *cor
 	if (kind == AP_UARCH_STORE &&
 	    !(d.valid && d.dirty && d.writer == core->id + 1 && l1->version[way] == d.version))
 		take_ownership(core, slot, line, way, d.valid ? d.version + 1 : 1);
-	same_line_hit(core, kind, out);
+	return same_line_hit(core, kind);
 }
 
 /* A single core's access to the line before the previous one: the
  * shortcut (shortcut.h) or, when it does not apply, the slow path. Out of
  * line for the same reason as same_line_shared. */
-__attribute__((noinline)) static void prev_line_access(struct ap_uarch_core *core, uint64_t line,
-                                                       uint64_t vaddr, enum ap_uarch_access_kind kind,
-                                                       struct ap_uarch_result *out)
+__attribute__((noinline)) static const struct ap_uarch_result *
+prev_line_access(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum ap_uarch_access_kind kind)
 {
-	if (!prev_line_hit(core, line, vaddr, kind, out))
-		access_slow(core, line, vaddr, 0, kind, out);
+	const struct ap_uarch_result *res = prev_line_hit(core, line, vaddr, kind);
+	return res ? res : access_slow(core, line, vaddr, 0, kind);
 }
 
 /* An access of the cache line line (by the cache's address) at virtual
- * address vaddr (by the TLBs'). */
-__attribute__((always_inline)) static inline void access_line(struct ap_uarch_core *core, uint64_t line,
-                                                             uint64_t vaddr, enum ap_uarch_access_kind kind,
-                                                             struct ap_uarch_result *out)
+ * address vaddr (by the TLBs'): its result, one of the core's own (made
+ * once, lifecycle.c). */
+__attribute__((always_inline)) static inline const struct ap_uarch_result *
+access_line(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum ap_uarch_access_kind kind)
 {
 	/* With one core there is nobody to share with: skip the directory. */
 	int shared = atomic_load_explicit(&core->sys->ncores, memory_order_relaxed) > 1;
@@ -200,31 +194,34 @@ __attribute__((always_inline)) static inline void access_line(struct ap_uarch_co
 		 * of its set, so nothing in the model changes. Exact, and the
 		 * common case of sequential code. */
 		if (!shared)
-			same_line_hit(core, kind, out);
-		else if (kind != AP_UARCH_ATOMIC && core->same_line_exact)
-			same_line_shared(core, line, vaddr, kind, out);
-		else
-			access_slow(core, line, vaddr, 1, kind, out);
-		return;
+			return same_line_hit(core, kind);
+		if (kind != AP_UARCH_ATOMIC && core->same_line_exact)
+			return same_line_shared(core, line, vaddr, kind);
+		return access_slow(core, line, vaddr, 1, kind);
 	}
 	/* (prev_line differs from last_line: see access_slow.) */
 	if (line == core->prev_line && !shared)
-		prev_line_access(core, line, vaddr, kind, out);
-	else
-		access_slow(core, line, vaddr, shared, kind, out);
+		return prev_line_access(core, line, vaddr, kind);
+	return access_slow(core, line, vaddr, shared, kind);
 }
 
 void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
                      enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
 {
 	(void)size;
-	access_line(core, uarch_cache_line(&core->l1d, vaddr), vaddr, kind, out);
+	*out = *access_line(core, uarch_cache_line(&core->l1d, vaddr), vaddr, kind);
+}
+
+const struct ap_uarch_result *ap_uarch_access_ref(struct ap_uarch_core *core, uint64_t vaddr,
+                                                  enum ap_uarch_access_kind kind)
+{
+	return access_line(core, uarch_cache_line(&core->l1d, vaddr), vaddr, kind);
 }
 
 void ap_uarch_access_pa(struct ap_uarch_core *core, uint64_t vaddr, uint64_t paddr,
                         enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
 {
-	access_line(core, uarch_cache_line(&core->l1d, paddr), vaddr, kind, out);
+	*out = *access_line(core, uarch_cache_line(&core->l1d, paddr), vaddr, kind);
 }
 
 int ap_uarch_access_repeat(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind,
@@ -252,17 +249,14 @@ void ap_uarch_warm(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_acc
 	/* Rare enough (a line change) to afford keeping the statistics
 	 * aside rather than threading a flag through every path. */
 	struct ap_uarch_stats kept = core->stats;
-	struct ap_uarch_result ignored;
-	ap_uarch_access(core, vaddr, 0, kind, &ignored);
+	access_line(core, line, vaddr, kind);
 	core->stats = kept;
 }
 
 /* Everything but the same-line fast path; out of line so that the fast
  * path stays small enough to inline into a caller (the QEMU plugin). */
-__attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, uint64_t line,
-                                                  uint64_t vaddr, int shared,
-                                                  enum ap_uarch_access_kind kind,
-                                                  struct ap_uarch_result *out)
+__attribute__((noinline)) static const struct ap_uarch_result *
+access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared, enum ap_uarch_access_kind kind)
 {
 	struct ap_uarch_system *sys = core->sys;
 	const struct ap_uarch_config *cfg = &sys->cfg;
@@ -338,5 +332,5 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 
 	/* The latencies, events and data source follow from the store, the
 	 * translation and the level (lifecycle.c made them once). */
-	*out = core->result[kind == AP_UARCH_STORE][xl][lv];
+	return &core->result[kind == AP_UARCH_STORE][xl][lv];
 }

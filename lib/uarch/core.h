@@ -19,7 +19,7 @@ struct ap_uarch_system {
 	uint64_t dir_mask;
 };
 
-#define MAX_STREAMS 16 /* a multiple of 4: stream_of compares four at once */
+#define MAX_STREAMS 16
 
 /* Where an access's data came from, for its result (ap_uarch_core.result). */
 enum uarch_level { LV_L1D, LV_L2, LV_PEER_CORE, LV_PEER_CLUSTER, LV_LLC, LV_DRAM, LV_COUNT };
@@ -41,7 +41,7 @@ struct ap_uarch_core {
 	uint8_t shortcuts;
 	uint64_t shortcut_hits;
 	/* The prefetcher's streams: each one's last line, side by side so
-	 * that a new line is compared with four at once (stream_of), and
+	 * that a new line is compared with four at a time (stream_of), and
 	 * whether it was confirmed (a line followed its first one). */
 	uint64_t stream_line[MAX_STREAMS];
 	uint8_t stream_confirmed[MAX_STREAMS];
@@ -83,28 +83,30 @@ static inline void count_access(struct ap_uarch_core *core, enum ap_uarch_access
 }
 
 /* An L1D hit on the line of the previous access (nothing else changes). */
-static inline void same_line_hit(struct ap_uarch_core *core, enum ap_uarch_access_kind kind,
-                                 struct ap_uarch_result *out)
+static inline const struct ap_uarch_result *same_line_hit(struct ap_uarch_core *core,
+                                                          enum ap_uarch_access_kind kind)
 {
 	count_access(core, kind);
-	*out = core->same_line[kind == AP_UARCH_STORE];
+	return &core->same_line[kind == AP_UARCH_STORE];
 }
 
 /* The first of the prefetcher's n streams that line repeats or continues
- * (line minus the stream's last line is 0 or 1), or -1: four streams
- * compared at once, one branch per four (streams past n, also compared,
- * are masked off). */
+ * (line minus the stream's last line is 0 or 1), or -1. Most new lines
+ * match none: four streams at a time are ruled out by the smallest of their
+ * four differences, without a branch per stream. */
 static inline int stream_of(const struct ap_uarch_core *core, uint64_t line, unsigned n)
 {
-	for (unsigned i = 0; i < n; i += 4) {
+	unsigned i = 0;
+	for (; i + 4 <= n; i += 4) {
 		const uint64_t *l = &core->stream_line[i];
-		unsigned hit = (unsigned)(line - l[0] <= 1) | (unsigned)(line - l[1] <= 1) << 1 |
-		               (unsigned)(line - l[2] <= 1) << 2 | (unsigned)(line - l[3] <= 1) << 3;
-		if (n - i < 4)
-			hit &= (1u << (n - i)) - 1;
-		if (hit)
-			return (int)(i + (unsigned)__builtin_ctz(hit));
+		uint64_t d0 = line - l[0], d1 = line - l[1], d2 = line - l[2], d3 = line - l[3];
+		uint64_t m01 = d0 < d1 ? d0 : d1, m23 = d2 < d3 ? d2 : d3;
+		if ((m01 < m23 ? m01 : m23) <= 1)
+			return (int)i + (d0 <= 1 ? 0 : d1 <= 1 ? 1 : d2 <= 1 ? 2 : 3);
 	}
+	for (; i < n; i++)
+		if (line - core->stream_line[i] <= 1)
+			return (int)i;
 	return -1;
 }
 
