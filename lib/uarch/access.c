@@ -28,9 +28,9 @@ static inline _Atomic uint64_t *dir_slot(struct ap_uarch_system *s, uint64_t lin
  * since this core filled it is invalidated and counts as a miss. */
 __attribute__((always_inline)) static inline int private_lookup(struct ap_uarch_core *core,
                                                                struct uarch_cache *c, uint64_t line,
-                                                               const struct dir_view *d)
+                                                               const struct dir_view *d, int scan_first)
 {
-	int way = uarch_cache_lookup(c, line);
+	int way = scan_first && c->small ? uarch_cache_lookup_set(c, line) : uarch_cache_lookup(c, line);
 	if (way >= 0 && d->valid && d->writer != core->id + 1 && c->version[way] != d->version) {
 		uarch_cache_invalidate(c, way);
 		core->met_others++;
@@ -274,12 +274,14 @@ access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int share
 	count_access(core, kind);
 	uint64_t met_before = core->met_others;
 
-	int l1_way = private_lookup(core, &core->l1d, line, &d);
+	/* A line change (mostly): seldom the L1D's MRU entry (prefetch_line's
+	 * fills aside), so its set is scanned at once. */
+	int l1_way = private_lookup(core, &core->l1d, line, &d, 1);
 	if (l1_way >= 0) {
 		lv = LV_L1D;
 	} else {
 		core->stats.l1d_misses++;
-		if (private_lookup(core, &core->l2, line, &d) >= 0) {
+		if (private_lookup(core, &core->l2, line, &d, 0) >= 0) {
 			lv = LV_L2;
 		} else {
 			core->stats.l2_misses++;

@@ -97,6 +97,11 @@ void uarch_cache_fini(struct uarch_cache *c);
 /* Look line up; on a hit make it the most recently used entry of its set and
  * return its entry index, else return -1. */
 static inline int uarch_cache_lookup(struct uarch_cache *c, uint64_t line);
+/* uarch_cache_lookup of a cache with small sets (c->small), without the
+ * check of the MRU entry first: for a line that is seldom the MRU one (an
+ * L1D on a line change). The same result and changes: the MRU entry is the
+ * most recent of its set, so a hit there moves nothing either. */
+static inline int uarch_cache_lookup_set(struct uarch_cache *c, uint64_t line);
 /* Insert line (which must not be present), evicting the least recently used
  * entry of its set. Returns the entry index, or -1 if the cache is disabled. */
 static inline int uarch_cache_fill(struct uarch_cache *c, uint64_t line);
@@ -181,18 +186,24 @@ __attribute__((always_inline)) static inline int uarch_cache_lookup(struct uarch
 		}
 		return uarch_cache_lookup_wide(c, line);
 	}
-	uint32_t ways = c->ways, order = (uint32_t)(line & c->set_mask) * c->stride;
-	_Atomic uint64_t *t = &c->tag[order + 1];
+	return uarch_cache_lookup_set(c, line);
+}
+
+__attribute__((always_inline)) static inline int uarch_cache_lookup_set(struct uarch_cache *c, uint64_t line)
+{
+	uint64_t tag = line + 1;
+	uint32_t order = (uint32_t)(line & c->set_mask) * c->stride;
+	const _Atomic uint64_t *t = &c->tag[order + 1], *end = t + c->ways;
 	/* Four tags at a time, without a branch per tag (the padding after
 	 * the last way holds invalid tags): one branch per group, so that a
 	 * hit in a random way is not a mispredicted branch each time. */
-	for (uint32_t w = 0; w < ways; w += UARCH_SCAN_WAYS) {
-		unsigned hit = (unsigned)(atomic_load_explicit(&t[w], memory_order_relaxed) == tag) |
-		               (unsigned)(atomic_load_explicit(&t[w + 1], memory_order_relaxed) == tag) << 1 |
-		               (unsigned)(atomic_load_explicit(&t[w + 2], memory_order_relaxed) == tag) << 2 |
-		               (unsigned)(atomic_load_explicit(&t[w + 3], memory_order_relaxed) == tag) << 3;
+	for (const _Atomic uint64_t *p = t; p < end; p += UARCH_SCAN_WAYS) {
+		unsigned hit = (unsigned)(atomic_load_explicit(&p[0], memory_order_relaxed) == tag) |
+		               (unsigned)(atomic_load_explicit(&p[1], memory_order_relaxed) == tag) << 1 |
+		               (unsigned)(atomic_load_explicit(&p[2], memory_order_relaxed) == tag) << 2 |
+		               (unsigned)(atomic_load_explicit(&p[3], memory_order_relaxed) == tag) << 3;
 		if (hit) {
-			w += (uint32_t)__builtin_ctz(hit);
+			uint32_t w = (uint32_t)(p - t) + (uint32_t)__builtin_ctz(hit);
 			uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed);
 			if ((o & 0xF) != w)
 				atomic_store_explicit(&c->tag[order], uarch_order_to_front(o, uarch_order_pos(o, w), w),
