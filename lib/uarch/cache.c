@@ -59,7 +59,14 @@ static int init_index(struct uarch_cache *c, uint32_t entries)
 	c->index_mask = slots - 1;
 	c->index = calloc(slots, sizeof(*c->index));
 	c->stamp = zalloc_aligned(entries, sizeof(*c->stamp));
-	return c->index && c->stamp ? 0 : -AP_ERR_NOMEM;
+	c->lru_entry = calloc(entries, sizeof(*c->lru_entry));
+	c->lru_stamp = calloc(entries, sizeof(*c->lru_stamp));
+	c->lru_next = calloc(c->sets, sizeof(*c->lru_next));
+	if (!c->index || !c->stamp || !c->lru_entry || !c->lru_stamp || !c->lru_next)
+		return -AP_ERR_NOMEM;
+	for (uint32_t set = 0; set < c->sets; set++)
+		c->lru_next[set] = c->ways; /* none sorted yet */
+	return 0;
 }
 
 /* The tag store of a disabled cache: one invalid tag, never written. */
@@ -114,6 +121,9 @@ void uarch_cache_fini(struct uarch_cache *c)
 	free((void *)c->stamp);
 	free((void *)c->hint);
 	free(c->index);
+	free(c->lru_entry);
+	free(c->lru_stamp);
+	free(c->lru_next);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -200,6 +210,7 @@ void uarch_cache_invalidate(struct uarch_cache *c, int index)
 		if (tag)
 			index_remove(c, tag);
 		atomic_store_explicit(&c->stamp[index], 0, memory_order_relaxed); /* see choose_victim */
+		c->lru_next[(uint32_t)index / c->ways] = c->ways; /* the order sorted is stale */
 	} else {
 		atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
 		atomic_store_explicit(&c->stamp[index], 0, memory_order_relaxed); /* see choose_victim */
@@ -300,10 +311,51 @@ static int indexed_lookup(struct uarch_cache *c, uint64_t line)
 	return e;
 }
 
+/* The set's entries sorted by (stamp, entry): least recent first, the
+ * invalid ones (stamp 0) before them, the lowest first, as choose_victim
+ * orders them. Insertion sort: a set of a few dozen ways. */
+static void lru_sort(struct uarch_cache *c, uint32_t set)
+{
+	uint32_t ways = c->ways, base = set * ways;
+	uint32_t *q = &c->lru_entry[base];
+	uint64_t *qs = &c->lru_stamp[base];
+	for (uint32_t i = 0; i < ways; i++) {
+		uint64_t st = atomic_load_explicit(&c->stamp[base + i], memory_order_relaxed);
+		uint32_t j = i;
+		for (; j > 0 && qs[j - 1] > st; j--) {
+			q[j] = q[j - 1];
+			qs[j] = qs[j - 1];
+		}
+		q[j] = base + i;
+		qs[j] = st;
+	}
+	c->lru_next[set] = 0;
+}
+
+/* The entry choose_victim would pick, without a scan per fill: the set's
+ * order as sorted last, taken from the front. An entry whose stamp is
+ * still the one it was sorted with is the least recent of the set: every
+ * entry hit or filled since has a newer stamp than any sorted (the
+ * cache's clock only grows), and the ones sorted before it were taken or
+ * have been hit. When none is left, the set is sorted again (an
+ * invalidation also asks for that). */
+static uint32_t indexed_victim(struct uarch_cache *c, uint32_t set)
+{
+	uint32_t ways = c->ways, base = set * ways;
+	for (;;) {
+		while (c->lru_next[set] < ways) {
+			uint32_t k = base + c->lru_next[set]++;
+			uint32_t e = c->lru_entry[k];
+			if (atomic_load_explicit(&c->stamp[e], memory_order_relaxed) == c->lru_stamp[k])
+				return e;
+		}
+		lru_sort(c, set);
+	}
+}
+
 static int indexed_fill(struct uarch_cache *c, uint64_t line)
 {
-	uint32_t base = (uint32_t)(line & c->set_mask) * c->ways;
-	uint32_t e = base + choose_victim(&c->stamp[base], c->ways);
+	uint32_t e = indexed_victim(c, (uint32_t)(line & c->set_mask));
 	uint64_t old = atomic_load_explicit(&c->tag[e], memory_order_relaxed);
 	if (old)
 		index_remove(c, old);

@@ -14,7 +14,8 @@
  *   - wide sets (a fully associative TLB, or a very associative LLC):
  *     an LRU stamp per way, the victim the first with the lowest; a
  *     private cache also keeps an exact hash index (line -> entry), so a
- *     hit is one probe and one stamp (cache.c).
+ *     hit is one probe and one stamp, and its sets' order sorted when
+ *     the fills have used it up, so a fill needs no scan (cache.c).
  * A set's tags lie side by side, apart from any other per-way state, so
  * that a hit compares tags in one or two host cache lines.
  *
@@ -61,6 +62,12 @@ struct uarch_cache {
 	 * of a scan of every way. Kept in step by fill and invalidate. */
 	struct uarch_index_slot *index;
 	uint32_t index_mask;
+	/* And, per set, its entries in LRU order as of the last sort, each
+	 * with its stamp then, taken from lru_next on by fills (cache.c
+	 * indexed_victim): most fills find their victim without a scan. */
+	uint32_t *lru_entry;
+	uint64_t *lru_stamp;
+	uint32_t *lru_next;
 	/* Written on every access: padded away from everything else, so
 	 * that the threads using the LLC do not also invalidate its read-only
 	 * fields (and whatever shares their host cache line) in each other's
