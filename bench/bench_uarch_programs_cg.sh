@@ -41,7 +41,7 @@ printf 'out=%s\nstats=%s\nmodel=1\ntiming=1\ninterval=1024\npipeline=0\n' "$tmp/
 # instructions in armprof's lib/ and plugins/qemu/ of callgrind output $1
 ours() {
   callgrind_annotate --auto=no --threshold=100 "$1" 2> /dev/null |
-    awk '/^ *[0-9,]+ .*\/(lib\/[a-z0-9]+|plugins\/qemu)\/[a-z0-9_]+\.[ch]:/ { n = $1; gsub(",", "", n); s += n }
+    awk '/^ *[0-9,]+ .*[ \/](lib\/[a-z0-9]+|plugins\/qemu)\/[a-z0-9_]+\.[ch]:/ { n = $1; gsub(",", "", n); s += n }
          END { printf "%.0f\n", s }'
 }
 stat() { sed -n "s/^$1=//p" "$tmp/o.stats"; }
