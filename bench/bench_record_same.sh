@@ -23,8 +23,11 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rc=0
-for run in "pointer_chase 200000" "stream 1" "branchy 1"; do
-  [ -x "$ex/${run%% *}" ] || continue
+# compare SYSROOT PROGRAM ARGS...: every option set, the two plugins
+compare() {
+  local sysroot=$1 opts which plugin extra f
+  shift
+  local run=("$@")
   # Default settings, the sampling controls, a filter, timing off, and a
   # timing-model setting, so that each part of the hand-off is compared.
   for opts in "" "-c 256 --pa" "-j --seed 7 -c 512" "--filter-type load --no-timing" \
@@ -40,26 +43,52 @@ for run in "pointer_chase 200000" "stream 1" "branchy 1"; do
         counts=() record_opts=${opts#no-counts}
         echo "# no counts asked for" > "$tmp/$which.counts"
       fi
-      # shellcheck disable=SC2086 # $run and $record_opts are word lists
-      "$armprof" record --plugin "$plugin" --no-context --format raw -o "$tmp/out.raw" \
-        "${counts[@]}" $record_opts $extra -- "$ex"/$run > "$tmp/$which.stdout" 2> "$tmp/$which.stderr"
+      # shellcheck disable=SC2086 # $record_opts is a word list
+      "$armprof" record --plugin "$plugin" --no-context --format raw -o "$tmp/out.raw" ${sysroot:+--sysroot "$sysroot"} \
+        "${counts[@]}" $record_opts $extra -- "${run[@]}" > "$tmp/$which.stdout" 2> "$tmp/$which.stderr"
       echo "exit $?" >> "$tmp/$which.stdout"
       # The models' CPU time and the ring waits are measurements, different
       # in every run.
       sed -i -e '/^armprof record: the models took /d' -e '/^armprof record: ring waits: /d' "$tmp/$which.stderr"
       if ! mv "$tmp/out.raw" "$tmp/$which.raw" 2> /dev/null; then
-        echo "bench_record_same: [$run] [$opts]: no output with $plugin:" >&2
+        echo "bench_record_same: [${run[*]##*/}] [$opts]: no output with $plugin:" >&2
         cat "$tmp/$which.stderr" >&2
         exit 2
       fi
     done
     for f in raw counts stdout stderr; do
       if ! cmp -s "$tmp/old.$f" "$tmp/new.$f"; then
-        echo "bench_record_same: [$run] [$opts]: $f differs"
+        echo "bench_record_same: [${run[*]##*/}] [$opts]: $f differs"
         rc=1
       fi
     done
   done
+}
+for run in "pointer_chase 200000" "stream 1" "branchy 1"; do
+  [ -x "$ex/${run%% *}" ] || continue
+  # shellcheck disable=SC2086 # $run is a word list
+  compare "" "$ex"/$run
 done
+root=${ARMPROF_DEBIAN_ROOT:-$(dirname "$0")/../.cache/debian-arm64/root}
+if [ -x "$root/bin/gzip" ]; then
+  python3 -c "
+import random, sys
+r = random.Random(1)
+words = ['profile', 'sample', 'operation', 'latency', 'cache', 'branch', 'record', 'buffer', 'thread', 'line']
+out, n = [], 0
+while n < 200 * 1024:
+    w = r.choice(words) + str(r.randrange(1000))
+    out.append(w); n += len(w) + 1
+sys.stdout.write(' '.join(out))" > "$tmp/in.txt"
+  for p in "bin/gzip -c" "bin/bzip2 -c" "usr/bin/xz -T1 -c"; do
+    set -- $p
+    [ -x "$root/$1" ] || continue
+    prog=$root/$1
+    shift
+    compare "$root" "$prog" "$@" "$tmp/in.txt"
+  done
+else
+  echo "bench_record_same: no Debian arm64 root in $root: real programs not compared" >&2
+fi
 [ $rc -eq 0 ] && echo "bench_record_same: all runs identical"
 exit $rc

@@ -27,25 +27,9 @@
 #include "armprof/number.h"
 #include "armprof/uarch.h"
 
-#define MAX_CORES 3
+#include "uarch/uarch_trace.h"
 
-static uint64_t hash = 1469598103934665603ull; /* FNV-1a */
-
-static void mix(uint64_t v)
-{
-	hash = (hash ^ v) * 1099511628211ull;
-}
-
-static void mix_result(const struct ap_uarch_result *r)
-{
-	mix(r->lat_issue);
-	mix(r->lat_xlat);
-	mix(r->lat_total);
-	mix(r->events);
-	mix(r->has_data_source);
-	mix(r->data_source);
-	mix(r->mispredicted);
-}
+#define MAX_CORES UARCH_TRACE_MAX_CORES
 
 static double cpu_seconds(void)
 {
@@ -87,55 +71,11 @@ int main(int argc, char **argv)
 		if (ap_uarch_core_create(&core[i], sys, i * 3) < 0) /* cores 0 and 3 share a cluster */
 			return 2;
 
-	uint64_t x = 88172645463325252ull; /* xorshift64 */
-	uint64_t accesses = 0, branches = 0;
-	struct ap_uarch_result r;
 	double t0 = cpu_seconds();
-	for (long i = 0; i < steps; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		unsigned c = (unsigned)((x >> 3) % MAX_CORES), cc = c % n_cores;
-		int burst = 1 + (int)((x >> 8) & 7);
-		uint64_t base;
-		switch ((x >> 12) & 7) {
-		case 0:
-		case 1:
-		case 2:
-			base = 0x10000 + ((x >> 20) & 1) * 8; /* one line, every core */
-			break;
-		case 3:
-			base = 0x20000 + c * 64; /* a line per core */
-			break;
-		case 4:
-			base = 0x100000 + ((x >> 20) & 0xFFFF) * 64; /* 4 MiB at random */
-			break;
-		case 5:
-			base = 0x4000000 + ((x >> 20) & 0x3FFFFF) * 64; /* 256 MiB at random */
-			break;
-		default:
-			base = 0x800000 + (uint64_t)(i & 0xFFFFF) * 8; /* streaming */
-			break;
-		}
-		for (int b = 0; b < burst; b++) {
-			unsigned k = (unsigned)(x >> (24 + b));
-			enum ap_uarch_access_kind kind = (k & 3) == 0    ? AP_UARCH_STORE
-			                                 : (k & 15) == 1 ? AP_UARCH_ATOMIC
-			                                                 : AP_UARCH_LOAD;
-			ap_uarch_access(core[cc], base + (uint64_t)(b & 1) * 8, 8, kind, &r);
-			mix_result(&r);
-			accesses++;
-		}
-		ap_uarch_branch(core[cc], 0x400000 + (x & 0xFFC), 0x400100, AP_UARCH_BR_COND, (int)((x >> 40) & 1),
-		                &r);
-		mix_result(&r);
-		branches++;
-	}
+	struct uarch_trace tr = uarch_trace_run(core, n_cores, steps, 0);
 	double t = cpu_seconds() - t0;
 	for (unsigned i = 0; i < n_cores; i++) {
 		const struct ap_uarch_stats *s = ap_uarch_core_stats(core[i]);
-		mix(s->loads), mix(s->stores), mix(s->l1d_misses), mix(s->l2_misses), mix(s->llc_misses);
-		mix(s->peer_hits), mix(s->tlb_l1_misses), mix(s->tlb_walks), mix(s->branches), mix(s->mispredicts);
 		printf("core %u: %llu loads, %llu stores, %llu L1D misses, %llu LLC misses, %llu peer hits, "
 		       "%llu TLB walks\n",
 		       i, (unsigned long long)s->loads, (unsigned long long)s->stores,
@@ -143,9 +83,9 @@ int main(int argc, char **argv)
 		       (unsigned long long)s->peer_hits, (unsigned long long)s->tlb_walks);
 	}
 	printf("%llu accesses and %llu branches in %.3f s CPU: %.1f ns per access+branch mix\n",
-	       (unsigned long long)accesses, (unsigned long long)branches, t,
-	       t * 1e9 / (double)(accesses + branches));
-	printf("result hash %016llx\n", (unsigned long long)hash);
+	       (unsigned long long)tr.accesses, (unsigned long long)tr.branches, t,
+	       t * 1e9 / (double)(tr.accesses + tr.branches));
+	printf("result hash %016llx\n", (unsigned long long)tr.hash);
 	for (unsigned i = 0; i < n_cores; i++)
 		ap_uarch_core_destroy(core[i]);
 	ap_uarch_system_destroy(sys);

@@ -28,9 +28,9 @@ static inline _Atomic uint64_t *dir_slot(struct ap_uarch_system *s, uint64_t lin
  * since this core filled it is invalidated and counts as a miss. */
 __attribute__((always_inline)) static inline int private_lookup(struct ap_uarch_core *core,
                                                                struct uarch_cache *c, uint64_t line,
-                                                               const struct dir_view *d)
+                                                               const struct dir_view *d, int scan_first)
 {
-	int way = uarch_cache_lookup(c, line);
+	int way = scan_first && c->small ? uarch_cache_lookup_set(c, line) : uarch_cache_lookup(c, line);
 	if (way >= 0 && d->valid && d->writer != core->id + 1 && c->version[way] != d->version) {
 		uarch_cache_invalidate(c, way);
 		core->met_others++;
@@ -70,21 +70,18 @@ static int l2_fill(struct ap_uarch_core *core, uint64_t line, uint32_t version, 
 
 /* ---- operations ------------------------------------------------------------ */
 
-static uint16_t translate(struct ap_uarch_core *core, uint64_t vaddr, uint64_t *events)
+static enum uarch_xlat translate(struct ap_uarch_core *core, uint64_t vaddr)
 {
-	const struct ap_uarch_config *cfg = &core->sys->cfg;
 	uint64_t page = uarch_cache_line(&core->l1tlb, vaddr);
-	*events |= AP_EV_TLB_ACCESS;
 	if (uarch_cache_lookup(&core->l1tlb, page) >= 0)
-		return cfg->l1tlb_latency;
+		return XL_L1TLB;
 	core->stats.tlb_l1_misses++;
 	uarch_cache_fill(&core->l1tlb, page);
 	if (uarch_cache_lookup(&core->l2tlb, page) >= 0)
-		return cfg->l2tlb_latency;
+		return XL_L2TLB;
 	uarch_cache_fill(&core->l2tlb, page);
 	core->stats.tlb_walks++;
-	*events |= AP_EV_TLB_WALK;
-	return cfg->walk_latency;
+	return XL_WALK;
 }
 
 /* Bring line into the private caches without an access. */
@@ -105,18 +102,13 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 {
 	const struct ap_uarch_config *cfg = &core->sys->cfg;
 	unsigned n = cfg->prefetch_streams;
-	for (unsigned i = 0; i < n; i++) {
-		struct prefetch_stream *s = &core->stream[i];
-		/* One comparison for the two cases: the stream's last line
-		 * (nothing to do), or the line after it (the stream advances). */
-		uint64_t ahead = line - s->last_line;
-		if (ahead > 1)
-			continue;
-		if (ahead == 0)
-			return;
-		s->last_line = line;
-		if (!s->confirmed) {
-			s->confirmed = 1;
+	int i = stream_of(core, line, n);
+	if (i >= 0) {
+		if (core->stream_line[i] == line)
+			return; /* the stream's last line again: nothing to do */
+		core->stream_line[i] = line; /* the line after it: the stream advances */
+		if (!core->stream_confirmed[i]) {
+			core->stream_confirmed[i] = 1;
 			for (unsigned k = 1; k <= cfg->prefetch_degree; k++)
 				prefetch_line(core, line + k);
 		} else {
@@ -124,14 +116,14 @@ static void train_prefetcher(struct ap_uarch_core *core, uint64_t line)
 		}
 		return;
 	}
-	struct prefetch_stream *s = &core->stream[core->stream_next];
-	core->stream_next = core->stream_next + 1 < n ? core->stream_next + 1 : 0;
-	s->last_line = line;
-	s->confirmed = 0;
+	unsigned next = core->stream_next;
+	core->stream_next = next + 1 < n ? next + 1 : 0;
+	core->stream_line[next] = line;
+	core->stream_confirmed[next] = 0;
 }
 
-static void access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared,
-                        enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
+static const struct ap_uarch_result *access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr,
+                                                int shared, enum ap_uarch_access_kind kind);
 
 /* A store's new version of line, which this core holds in L1D entry way
  * (same_line_shared): out of line, so that the common same-line access
@@ -154,22 +146,17 @@ __attribute__((noinline)) static void take_ownership(struct ap_uarch_core *core,
  * needed (the copy is stale, or gone), it goes there having changed
  * nothing. Every call here is a tail call, so that neither this nor the
  * entry point saves registers for the common case. */
-__attribute__((noinline)) static void same_line_shared(struct ap_uarch_core *core, uint64_t line,
-                                                       uint64_t vaddr, enum ap_uarch_access_kind kind,
-                                                       struct ap_uarch_result *out)
+__attribute__((noinline)) static const struct ap_uarch_result *
+same_line_shared(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum ap_uarch_access_kind kind)
 {
 	struct uarch_cache *l1 = &core->l1d;
 	int way = core->last_l1d_way;
-	if (way < 0 || atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1) {
-		access_slow(core, line, vaddr, 1, kind, out);
-		return;
-	}
+	if (way < 0 || atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1)
+		return access_slow(core, line, vaddr, 1, kind);
 	_Atomic uint64_t *slot = dir_slot(core->sys, line);
 	struct dir_view d = dir_read(slot, line);
-	if (d.valid && d.writer != core->id + 1 && l1->version[way] != d.version) {
-		access_slow(core, line, vaddr, 1, kind, out); /* another core wrote it: invalidated there */
-		return;
-	}
+	if (d.valid && d.writer != core->id + 1 && l1->version[way] != d.version)
+		return access_slow(core, line, vaddr, 1, kind); /* another core wrote it: invalidated there */
 	/* A store takes ownership with a new version, which makes every other
 	 * core's copy stale. Unless this core owns the line dirty already at
 	 * the version its copy holds: then no other core has filled that
@@ -179,25 +166,24 @@ __attribute__((noinline)) static void same_line_shared(struct ap_uarch_core *cor
 	if (kind == AP_UARCH_STORE &&
 	    !(d.valid && d.dirty && d.writer == core->id + 1 && l1->version[way] == d.version))
 		take_ownership(core, slot, line, way, d.valid ? d.version + 1 : 1);
-	same_line_hit(core, kind, out);
+	return same_line_hit(core, kind);
 }
 
 /* A single core's access to the line before the previous one: the
  * shortcut (shortcut.h) or, when it does not apply, the slow path. Out of
  * line for the same reason as same_line_shared. */
-__attribute__((noinline)) static void prev_line_access(struct ap_uarch_core *core, uint64_t line,
-                                                       uint64_t vaddr, enum ap_uarch_access_kind kind,
-                                                       struct ap_uarch_result *out)
+__attribute__((noinline)) static const struct ap_uarch_result *
+prev_line_access(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum ap_uarch_access_kind kind)
 {
-	if (!prev_line_hit(core, line, vaddr, kind, out))
-		access_slow(core, line, vaddr, 0, kind, out);
+	const struct ap_uarch_result *res = prev_line_hit(core, line, vaddr, kind);
+	return res ? res : access_slow(core, line, vaddr, 0, kind);
 }
 
 /* An access of the cache line line (by the cache's address) at virtual
- * address vaddr (by the TLBs'). */
-__attribute__((always_inline)) static inline void access_line(struct ap_uarch_core *core, uint64_t line,
-                                                             uint64_t vaddr, enum ap_uarch_access_kind kind,
-                                                             struct ap_uarch_result *out)
+ * address vaddr (by the TLBs'): its result, one of the core's own (made
+ * once, lifecycle.c). */
+__attribute__((always_inline)) static inline const struct ap_uarch_result *
+access_line(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum ap_uarch_access_kind kind)
 {
 	/* With one core there is nobody to share with: skip the directory. */
 	int shared = atomic_load_explicit(&core->sys->ncores, memory_order_relaxed) > 1;
@@ -208,31 +194,34 @@ __attribute__((always_inline)) static inline void access_line(struct ap_uarch_co
 		 * of its set, so nothing in the model changes. Exact, and the
 		 * common case of sequential code. */
 		if (!shared)
-			same_line_hit(core, kind, out);
-		else if (kind != AP_UARCH_ATOMIC && core->same_line_exact)
-			same_line_shared(core, line, vaddr, kind, out);
-		else
-			access_slow(core, line, vaddr, 1, kind, out);
-		return;
+			return same_line_hit(core, kind);
+		if (kind != AP_UARCH_ATOMIC && core->same_line_exact)
+			return same_line_shared(core, line, vaddr, kind);
+		return access_slow(core, line, vaddr, 1, kind);
 	}
 	/* (prev_line differs from last_line: see access_slow.) */
 	if (line == core->prev_line && !shared)
-		prev_line_access(core, line, vaddr, kind, out);
-	else
-		access_slow(core, line, vaddr, shared, kind, out);
+		return prev_line_access(core, line, vaddr, kind);
+	return access_slow(core, line, vaddr, shared, kind);
 }
 
 void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
                      enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
 {
 	(void)size;
-	access_line(core, uarch_cache_line(&core->l1d, vaddr), vaddr, kind, out);
+	*out = *access_line(core, uarch_cache_line(&core->l1d, vaddr), vaddr, kind);
+}
+
+const struct ap_uarch_result *ap_uarch_access_ref(struct ap_uarch_core *core, uint64_t vaddr,
+                                                  enum ap_uarch_access_kind kind)
+{
+	return access_line(core, uarch_cache_line(&core->l1d, vaddr), vaddr, kind);
 }
 
 void ap_uarch_access_pa(struct ap_uarch_core *core, uint64_t vaddr, uint64_t paddr,
                         enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
 {
-	access_line(core, uarch_cache_line(&core->l1d, paddr), vaddr, kind, out);
+	*out = *access_line(core, uarch_cache_line(&core->l1d, paddr), vaddr, kind);
 }
 
 int ap_uarch_access_repeat(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_access_kind kind,
@@ -260,55 +249,47 @@ void ap_uarch_warm(struct ap_uarch_core *core, uint64_t vaddr, enum ap_uarch_acc
 	/* Rare enough (a line change) to afford keeping the statistics
 	 * aside rather than threading a flag through every path. */
 	struct ap_uarch_stats kept = core->stats;
-	struct ap_uarch_result ignored;
-	ap_uarch_access(core, vaddr, 0, kind, &ignored);
+	access_line(core, line, vaddr, kind);
 	core->stats = kept;
 }
 
 /* Everything but the same-line fast path; out of line so that the fast
  * path stays small enough to inline into a caller (the QEMU plugin). */
-__attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, uint64_t line,
-                                                  uint64_t vaddr, int shared,
-                                                  enum ap_uarch_access_kind kind,
-                                                  struct ap_uarch_result *out)
+__attribute__((noinline)) static const struct ap_uarch_result *
+access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int shared, enum ap_uarch_access_kind kind)
 {
 	struct ap_uarch_system *sys = core->sys;
 	const struct ap_uarch_config *cfg = &sys->cfg;
-	uint64_t events = AP_EV_L1D_ACCESS;
 	_Atomic uint64_t *slot = shared ? dir_slot(sys, line) : NULL;
 	/* The directory is large and read at random: start fetching the
 	 * line's entry into the host cache while the TLBs are looked up. */
 	if (shared)
 		__builtin_prefetch((const void *)slot);
-	uint16_t xlat = translate(core, vaddr, &events);
+	enum uarch_xlat xl = translate(core, vaddr);
 	struct dir_view d = { 0, 0, 0, 0 };
 	if (shared)
 		d = dir_read(slot, line);
-	uint32_t lat;
-	uint16_t source;
+	enum uarch_level lv;
 
 	count_access(core, kind);
 	uint64_t met_before = core->met_others;
 
-	int l1_way = private_lookup(core, &core->l1d, line, &d);
+	/* A line change (mostly): seldom the L1D's MRU entry (prefetch_line's
+	 * fills aside), so its set is scanned at once. */
+	int l1_way = private_lookup(core, &core->l1d, line, &d, 1);
 	if (l1_way >= 0) {
-		lat = cfg->l1d.latency;
-		source = AP_DS_L1D;
+		lv = LV_L1D;
 	} else {
-		events |= AP_EV_L1D_REFILL;
 		core->stats.l1d_misses++;
-		if (private_lookup(core, &core->l2, line, &d) >= 0) {
-			lat = cfg->l2.latency;
-			source = AP_DS_L2;
+		if (private_lookup(core, &core->l2, line, &d, 0) >= 0) {
+			lv = LV_L2;
 		} else {
 			core->stats.l2_misses++;
-			events |= AP_EV_LLC_ACCESS;
 			if (d.valid && d.dirty && d.writer && d.writer != core->id + 1) {
 				/* Dirty in another core's private cache: snooped. */
 				unsigned other = d.writer - 1;
 				int same_cluster = other / cfg->cores_per_cluster == core->id / cfg->cores_per_cluster;
-				lat = same_cluster ? cfg->peer_core_latency : cfg->peer_cluster_latency;
-				source = same_cluster ? AP_DS_PEER_CORE : AP_DS_PEER_CLUSTER;
+				lv = same_cluster ? LV_PEER_CORE : LV_PEER_CLUSTER;
 				core->stats.peer_hits++;
 				core->met_others++;
 				if (kind == AP_UARCH_LOAD && shared)
@@ -316,14 +297,11 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 				if (uarch_cache_lookup(&sys->llc, line) < 0)
 					uarch_cache_fill(&sys->llc, line);
 			} else if (uarch_cache_lookup(&sys->llc, line) >= 0) {
-				lat = cfg->llc.latency;
-				source = AP_DS_SYS_CACHE;
+				lv = LV_LLC;
 			} else {
-				events |= AP_EV_LLC_MISS;
 				core->stats.llc_misses++;
 				uarch_cache_fill(&sys->llc, line);
-				lat = cfg->dram_latency;
-				source = AP_DS_DRAM;
+				lv = LV_DRAM;
 			}
 			l2_fill(core, line, d.version, shared);
 		}
@@ -354,19 +332,7 @@ __attribute__((noinline)) static void access_slow(struct ap_uarch_core *core, ui
 		train_prefetcher(core, line);
 	core->last_line = line;
 
-	out->lat_issue = cfg->issue_latency;
-	out->lat_xlat = xlat;
-	out->events = events;
-	out->mispredicted = 0;
-	if (kind == AP_UARCH_STORE) {
-		/* A store completes once it is in the store buffer (spec/002
-		 * 5.3.4: a store need not reach its end point to be complete). */
-		out->lat_total = uarch_sat16((uint32_t)cfg->issue_latency + xlat + cfg->store_latency);
-		out->has_data_source = 0;
-		out->data_source = 0;
-	} else {
-		out->lat_total = uarch_sat16((uint32_t)cfg->issue_latency + xlat + lat);
-		out->has_data_source = 1;
-		out->data_source = source;
-	}
+	/* The latencies, events and data source follow from the store, the
+	 * translation and the level (lifecycle.c made them once). */
+	return &core->result[kind == AP_UARCH_STORE][xl][lv];
 }

@@ -52,28 +52,20 @@ static uint64_t initial_order(uint32_t ways)
 
 static int init_index(struct uarch_cache *c, uint32_t entries)
 {
-	uint32_t ways = c->ways;
 	/* At most a quarter full: short probe sequences. */
 	uint32_t slots = 4;
 	while (slots < 4 * (uint64_t)entries && slots < (1u << 30))
 		slots *= 2;
 	c->index_mask = slots - 1;
 	c->index = calloc(slots, sizeof(*c->index));
-	c->lru_prev = calloc(entries, sizeof(*c->lru_prev));
-	c->lru_next = calloc(entries, sizeof(*c->lru_next));
-	c->lru_set = calloc(c->sets, sizeof(*c->lru_set));
-	if (!c->index || !c->lru_prev || !c->lru_next || !c->lru_set)
+	c->stamp = zalloc_aligned(entries, sizeof(*c->stamp));
+	c->lru_entry = calloc(entries, sizeof(*c->lru_entry));
+	c->lru_stamp = calloc(entries, sizeof(*c->lru_stamp));
+	c->lru_next = calloc(c->sets, sizeof(*c->lru_next));
+	if (!c->index || !c->stamp || !c->lru_entry || !c->lru_stamp || !c->lru_next)
 		return -AP_ERR_NOMEM;
-	for (uint32_t set = 0; set < c->sets; set++) {
-		uint32_t base = set * ways;
-		/* Any order will do: every entry is filled (and so moved
-		 * to the front) before the list chooses a victim. */
-		for (uint32_t i = 0; i < ways; i++) {
-			c->lru_prev[base + i] = i ? base + i - 1 : UARCH_NONE;
-			c->lru_next[base + i] = i + 1 < ways ? base + i + 1 : UARCH_NONE;
-		}
-		c->lru_set[set] = (struct uarch_lru_set){ base, base + ways - 1, ways };
-	}
+	for (uint32_t set = 0; set < c->sets; set++)
+		c->lru_next[set] = c->ways; /* none sorted yet */
 	return 0;
 }
 
@@ -129,18 +121,13 @@ void uarch_cache_fini(struct uarch_cache *c)
 	free((void *)c->stamp);
 	free((void *)c->hint);
 	free(c->index);
-	free(c->lru_prev);
+	free(c->lru_entry);
+	free(c->lru_stamp);
 	free(c->lru_next);
-	free(c->lru_set);
 	memset(c, 0, sizeof(*c));
 }
 
 /* ---- the exact index (private caches with wide sets) ---- */
-
-static inline uint32_t index_home(const struct uarch_cache *c, uint64_t tag)
-{
-	return (uint32_t)((tag * 0x9E3779B97F4A7C15ull) >> 32) & c->index_mask;
-}
 
 /* The entry holding tag, or -1. */
 static inline int index_find(const struct uarch_cache *c, uint64_t tag)
@@ -184,24 +171,6 @@ static void index_remove(struct uarch_cache *c, uint64_t tag)
 	c->index[i].tag = 0;
 }
 
-/* Entry e of set becomes the most recently used. */
-static inline void lru_touch(struct uarch_cache *c, uint32_t set, uint32_t e)
-{
-	struct uarch_lru_set *s = &c->lru_set[set];
-	if (s->head == e)
-		return;
-	uint32_t p = c->lru_prev[e], n = c->lru_next[e];
-	c->lru_next[p] = n; /* e is not the head: it has a predecessor */
-	if (n != UARCH_NONE)
-		c->lru_prev[n] = p;
-	else
-		s->tail = p;
-	c->lru_prev[e] = UARCH_NONE;
-	c->lru_next[e] = s->head;
-	c->lru_prev[s->head] = e;
-	s->head = e;
-}
-
 /* ---- invalidation ---- */
 
 /* After an invalidation of way w in a set: the valid ways in their order,
@@ -238,10 +207,10 @@ void uarch_cache_invalidate(struct uarch_cache *c, int index)
 	if (c->small) {
 		order_put_invalid_last(c, set * c->stride, (uint32_t)index - set * c->stride - 1);
 	} else if (c->index) {
-		if (tag) {
+		if (tag)
 			index_remove(c, tag);
-			c->lru_set[set].n_invalid++;
-		}
+		atomic_store_explicit(&c->stamp[index], 0, memory_order_relaxed); /* see choose_victim */
+		c->lru_next[(uint32_t)index / c->ways] = c->ways; /* the order sorted is stale */
 	} else {
 		atomic_store_explicit(&c->pending_tag, 0, memory_order_relaxed);
 		atomic_store_explicit(&c->stamp[index], 0, memory_order_relaxed); /* see choose_victim */
@@ -326,37 +295,74 @@ static int stamped_fill(struct uarch_cache *c, uint64_t line)
 	return stamped_hit(c, line, base + victim);
 }
 
-/* ---- wide private sets: the exact index and LRU lists ---- */
+/* ---- wide private sets: the exact index and LRU stamps ---- */
 
+/* A hit is one probe of the index and one stamp; a fill (rare: a TLB's
+ * pages change slowly) finds its victim by the stamps, as the shared sets
+ * do. The clock is the cache's own (one thread), so stamps never tie: the
+ * order is exact LRU with invalid entries first, the lowest first. */
 static int indexed_lookup(struct uarch_cache *c, uint64_t line)
 {
 	int e = index_find(c, line + 1);
 	if (e >= 0) {
-		lru_touch(c, (uint32_t)(line & c->set_mask), (uint32_t)e);
+		atomic_store_explicit(&c->stamp[e], tick(c), memory_order_relaxed);
 		atomic_store_explicit(&c->mru, (uint32_t)e, memory_order_relaxed);
 	}
 	return e;
 }
 
+/* The set's entries sorted by (stamp, entry): least recent first, the
+ * invalid ones (stamp 0) before them, the lowest first, as choose_victim
+ * orders them. Insertion sort: a set of a few dozen ways. */
+static void lru_sort(struct uarch_cache *c, uint32_t set)
+{
+	uint32_t ways = c->ways, base = set * ways;
+	uint32_t *q = &c->lru_entry[base];
+	uint64_t *qs = &c->lru_stamp[base];
+	for (uint32_t i = 0; i < ways; i++) {
+		uint64_t st = atomic_load_explicit(&c->stamp[base + i], memory_order_relaxed);
+		uint32_t j = i;
+		for (; j > 0 && qs[j - 1] > st; j--) {
+			q[j] = q[j - 1];
+			qs[j] = qs[j - 1];
+		}
+		q[j] = base + i;
+		qs[j] = st;
+	}
+	c->lru_next[set] = 0;
+}
+
+/* The entry choose_victim would pick, without a scan per fill: the set's
+ * order as sorted last, taken from the front. An entry whose stamp is
+ * still the one it was sorted with is the least recent of the set: every
+ * entry hit or filled since has a newer stamp than any sorted (the
+ * cache's clock only grows), and the ones sorted before it were taken or
+ * have been hit. When none is left, the set is sorted again (an
+ * invalidation also asks for that). */
+static uint32_t indexed_victim(struct uarch_cache *c, uint32_t set)
+{
+	uint32_t ways = c->ways, base = set * ways;
+	for (;;) {
+		while (c->lru_next[set] < ways) {
+			uint32_t k = base + c->lru_next[set]++;
+			uint32_t e = c->lru_entry[k];
+			if (atomic_load_explicit(&c->stamp[e], memory_order_relaxed) == c->lru_stamp[k])
+				return e;
+		}
+		lru_sort(c, set);
+	}
+}
+
 static int indexed_fill(struct uarch_cache *c, uint64_t line)
 {
-	uint32_t set = (uint32_t)(line & c->set_mask), base = set * c->ways;
-	struct uarch_lru_set *s = &c->lru_set[set];
-	uint32_t e = s->tail; /* the least recently used */
-	if (s->n_invalid) {
-		for (uint32_t w = 0; w < c->ways; w++)
-			if (!atomic_load_explicit(&c->tag[base + w], memory_order_relaxed)) {
-				e = base + w;
-				break;
-			}
-		s->n_invalid--;
-	} else {
-		index_remove(c, atomic_load_explicit(&c->tag[e], memory_order_relaxed));
-	}
+	uint32_t e = indexed_victim(c, (uint32_t)(line & c->set_mask));
+	uint64_t old = atomic_load_explicit(&c->tag[e], memory_order_relaxed);
+	if (old)
+		index_remove(c, old);
 	index_insert(c, line + 1, e);
 	atomic_store_explicit(&c->tag[e], line + 1, memory_order_relaxed);
+	atomic_store_explicit(&c->stamp[e], tick(c), memory_order_relaxed);
 	atomic_store_explicit(&c->mru, e, memory_order_relaxed);
-	lru_touch(c, set, e);
 	return (int)e;
 }
 

@@ -12,8 +12,10 @@
  *     state per set instead of a stamp per way. The word sits just before
  *     the set's tags, in the same host cache line where the set allows;
  *   - wide sets (a fully associative TLB, or a very associative LLC):
- *     a private cache keeps an exact hash index (line -> entry) and an LRU
- *     list per set; a shared one keeps an LRU stamp per way (cache.c).
+ *     an LRU stamp per way, the victim the first with the lowest; a
+ *     private cache also keeps an exact hash index (line -> entry), so a
+ *     hit is one probe and one stamp, and its sets' order sorted when
+ *     the fills have used it up, so a fill needs no scan (cache.c).
  * A set's tags lie side by side, apart from any other per-way state, so
  * that a hit compares tags in one or two host cache lines.
  *
@@ -45,8 +47,8 @@ struct uarch_cache {
 	/* Private caches: per entry, the coherence version the copy holds,
 	 * kept by the caller (a fill leaves it alone). */
 	uint32_t *version;
-	/* Wide shared sets: LRU stamp per entry, larger = more recent; 0 for
-	 * an invalid entry. */
+	/* Wide sets: LRU stamp per entry, larger = more recent; 0 for an
+	 * invalid entry. */
 	_Atomic uint64_t *stamp;
 	/* Wide shared sets also keep a direct-mapped hint: line hash -> entry
 	 * last filled or hit there. A lookup checks the hinted entry before
@@ -60,10 +62,12 @@ struct uarch_cache {
 	 * of a scan of every way. Kept in step by fill and invalidate. */
 	struct uarch_index_slot *index;
 	uint32_t index_mask;
-	/* Indexed caches keep LRU order as a list per set (most recent first),
-	 * so the victim is found without a scan. */
-	uint32_t *lru_prev, *lru_next; /* per entry; UARCH_NONE at the ends */
-	struct uarch_lru_set *lru_set;
+	/* And, per set, its entries in LRU order as of the last sort, each
+	 * with its stamp then, taken from lru_next on by fills (cache.c
+	 * indexed_victim): most fills find their victim without a scan. */
+	uint32_t *lru_entry;
+	uint64_t *lru_stamp;
+	uint32_t *lru_next;
 	/* Written on every access: padded away from everything else, so
 	 * that the threads using the LLC do not also invalidate its read-only
 	 * fields (and whatever shares their host cache line) in each other's
@@ -73,7 +77,7 @@ struct uarch_cache {
 	/* Index of the last hit or filled entry: checked first. It is the
 	 * most recent entry of its set, so a hit there changes no LRU state. */
 	_Atomic uint32_t mru;
-	_Atomic uint64_t clock; /* wide shared sets: the last stamp given */
+	_Atomic uint64_t clock; /* wide sets: the last stamp given */
 	/* Wide shared sets: a lookup that misses also finds the entry a fill
 	 * of that line would replace; the fill that follows uses it instead of
 	 * scanning the set again. Any other lookup or fill forgets it. */
@@ -83,11 +87,6 @@ struct uarch_cache {
 };
 
 #define UARCH_NONE UINT32_MAX
-
-struct uarch_lru_set {
-	uint32_t head, tail; /* most and least recently used entry */
-	uint32_t n_invalid;  /* invalid entries: filled first, lowest index first */
-};
 
 struct uarch_index_slot {
 	uint64_t tag;   /* line + 1; 0 = empty */
@@ -105,6 +104,11 @@ void uarch_cache_fini(struct uarch_cache *c);
 /* Look line up; on a hit make it the most recently used entry of its set and
  * return its entry index, else return -1. */
 static inline int uarch_cache_lookup(struct uarch_cache *c, uint64_t line);
+/* uarch_cache_lookup of a cache with small sets (c->small), without the
+ * check of the MRU entry first: for a line that is seldom the MRU one (an
+ * L1D on a line change). The same result and changes: the MRU entry is the
+ * most recent of its set, so a hit there moves nothing either. */
+static inline int uarch_cache_lookup_set(struct uarch_cache *c, uint64_t line);
 /* Insert line (which must not be present), evicting the least recently used
  * entry of its set. Returns the entry index, or -1 if the cache is disabled. */
 static inline int uarch_cache_fill(struct uarch_cache *c, uint64_t line);
@@ -156,6 +160,12 @@ static inline uint64_t uarch_order_to_front(uint64_t o, unsigned pos, unsigned w
 	return (o & ~through) | ((o & before) << 4) | w;
 }
 
+/* Where tag's probe sequence starts in a private wide cache's index. */
+static inline uint32_t index_home(const struct uarch_cache *c, uint64_t tag)
+{
+	return (uint32_t)((tag * 0x9E3779B97F4A7C15ull) >> 32) & c->index_mask;
+}
+
 /* Forced inline: left to itself GCC calls it out of line from its many
  * call sites, which measured slower. */
 __attribute__((always_inline)) static inline int uarch_cache_lookup(struct uarch_cache *c,
@@ -167,20 +177,40 @@ __attribute__((always_inline)) static inline int uarch_cache_lookup(struct uarch
 	uint32_t mru = atomic_load_explicit(&c->mru, memory_order_relaxed);
 	if (atomic_load_explicit(&c->tag[mru], memory_order_relaxed) == tag)
 		return (int)mru;
-	if (!c->small)
+	if (!c->small) {
+		/* A private wide cache (the L1 DTLB, looked up on most page
+		 * changes): a hit in the index's first probe is made here,
+		 * the stamp as indexed_lookup (cache.c) gives it. */
+		if (c->index) {
+			const struct uarch_index_slot *i = &c->index[index_home(c, tag)];
+			if (i->tag == tag) {
+				uint64_t now = atomic_load_explicit(&c->clock, memory_order_relaxed) + 1;
+				atomic_store_explicit(&c->clock, now, memory_order_relaxed);
+				atomic_store_explicit(&c->stamp[i->entry], now, memory_order_relaxed);
+				atomic_store_explicit(&c->mru, i->entry, memory_order_relaxed);
+				return (int)i->entry;
+			}
+		}
 		return uarch_cache_lookup_wide(c, line);
-	uint32_t ways = c->ways, order = (uint32_t)(line & c->set_mask) * c->stride;
-	_Atomic uint64_t *t = &c->tag[order + 1];
+	}
+	return uarch_cache_lookup_set(c, line);
+}
+
+__attribute__((always_inline)) static inline int uarch_cache_lookup_set(struct uarch_cache *c, uint64_t line)
+{
+	uint64_t tag = line + 1;
+	uint32_t order = (uint32_t)(line & c->set_mask) * c->stride;
+	const _Atomic uint64_t *t = &c->tag[order + 1], *end = t + c->ways;
 	/* Four tags at a time, without a branch per tag (the padding after
 	 * the last way holds invalid tags): one branch per group, so that a
 	 * hit in a random way is not a mispredicted branch each time. */
-	for (uint32_t w = 0; w < ways; w += UARCH_SCAN_WAYS) {
-		unsigned hit = (unsigned)(atomic_load_explicit(&t[w], memory_order_relaxed) == tag) |
-		               (unsigned)(atomic_load_explicit(&t[w + 1], memory_order_relaxed) == tag) << 1 |
-		               (unsigned)(atomic_load_explicit(&t[w + 2], memory_order_relaxed) == tag) << 2 |
-		               (unsigned)(atomic_load_explicit(&t[w + 3], memory_order_relaxed) == tag) << 3;
+	for (const _Atomic uint64_t *p = t; p < end; p += UARCH_SCAN_WAYS) {
+		unsigned hit = (unsigned)(atomic_load_explicit(&p[0], memory_order_relaxed) == tag) |
+		               (unsigned)(atomic_load_explicit(&p[1], memory_order_relaxed) == tag) << 1 |
+		               (unsigned)(atomic_load_explicit(&p[2], memory_order_relaxed) == tag) << 2 |
+		               (unsigned)(atomic_load_explicit(&p[3], memory_order_relaxed) == tag) << 3;
 		if (hit) {
-			w += (uint32_t)__builtin_ctz(hit);
+			uint32_t w = (uint32_t)(p - t) + (uint32_t)__builtin_ctz(hit);
 			uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed);
 			if ((o & 0xF) != w)
 				atomic_store_explicit(&c->tag[order], uarch_order_to_front(o, uarch_order_pos(o, w), w),

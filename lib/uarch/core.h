@@ -21,10 +21,10 @@ struct ap_uarch_system {
 
 #define MAX_STREAMS 16
 
-struct prefetch_stream {
-	uint64_t last_line;
-	uint8_t confirmed;
-};
+/* Where an access's data came from, for its result (ap_uarch_core.result). */
+enum uarch_level { LV_L1D, LV_L2, LV_PEER_CORE, LV_PEER_CLUSTER, LV_LLC, LV_DRAM, LV_COUNT };
+/* How its address was translated. */
+enum uarch_xlat { XL_L1TLB, XL_L2TLB, XL_WALK, XL_COUNT };
 
 struct ap_uarch_core {
 	struct ap_uarch_system *sys;
@@ -40,7 +40,11 @@ struct ap_uarch_core {
 	int prev_l1d_way;
 	uint8_t shortcuts;
 	uint64_t shortcut_hits;
-	struct prefetch_stream stream[MAX_STREAMS];
+	/* The prefetcher's streams: each one's last line, side by side so
+	 * that a new line is compared with four at a time (stream_of), and
+	 * whether it was confirmed (a line followed its first one). */
+	uint64_t stream_line[MAX_STREAMS];
+	uint8_t stream_confirmed[MAX_STREAMS];
 	unsigned stream_next;
 	uint8_t counted;     /* included in sys->ncores */
 	/* What an L1D hit on the line of the previous access returns, made
@@ -49,6 +53,11 @@ struct ap_uarch_core {
 	/* What a branch returns, made once from the configuration:
 	 * [mispredicted][a conditional branch not taken]. */
 	struct ap_uarch_result branch_result[2][2];
+	/* What any other access returns, made once from the configuration:
+	 * [a store][enum uarch_xlat][enum uarch_level]. The latencies, events
+	 * and data source follow from those three alone, so the access path
+	 * only finds them and copies one of these. */
+	struct ap_uarch_result result[2][XL_COUNT][LV_COUNT];
 	struct uarch_cache l1d, l2, l1tlb, l2tlb;
 	struct uarch_bpred bp;
 	struct ap_uarch_stats stats;
@@ -74,11 +83,31 @@ static inline void count_access(struct ap_uarch_core *core, enum ap_uarch_access
 }
 
 /* An L1D hit on the line of the previous access (nothing else changes). */
-static inline void same_line_hit(struct ap_uarch_core *core, enum ap_uarch_access_kind kind,
-                                 struct ap_uarch_result *out)
+static inline const struct ap_uarch_result *same_line_hit(struct ap_uarch_core *core,
+                                                          enum ap_uarch_access_kind kind)
 {
 	count_access(core, kind);
-	*out = core->same_line[kind == AP_UARCH_STORE];
+	return &core->same_line[kind == AP_UARCH_STORE];
+}
+
+/* The first of the prefetcher's n streams that line repeats or continues
+ * (line minus the stream's last line is 0 or 1), or -1. Most new lines
+ * match none: four streams at a time are ruled out by the smallest of their
+ * four differences, without a branch per stream. */
+static inline int stream_of(const struct ap_uarch_core *core, uint64_t line, unsigned n)
+{
+	unsigned i = 0;
+	for (; i + 4 <= n; i += 4) {
+		const uint64_t *l = &core->stream_line[i];
+		uint64_t d0 = line - l[0], d1 = line - l[1], d2 = line - l[2], d3 = line - l[3];
+		uint64_t m01 = d0 < d1 ? d0 : d1, m23 = d2 < d3 ? d2 : d3;
+		if ((m01 < m23 ? m01 : m23) <= 1)
+			return (int)i + (d0 <= 1 ? 0 : d1 <= 1 ? 1 : d2 <= 1 ? 2 : 3);
+	}
+	for (; i < n; i++)
+		if (line - core->stream_line[i] <= 1)
+			return (int)i;
+	return -1;
 }
 
 #endif

@@ -105,6 +105,31 @@ static void same_line_result(const struct ap_uarch_config *cfg, enum ap_uarch_ac
 	                       (kind == AP_UARCH_STORE ? cfg->store_latency : cfg->l1d.latency));
 }
 
+/* What any other access returns (see ap_uarch_core.result): L1D access and
+ * TLB access always; a walk, a refill past L1D, an LLC access past L2, an
+ * LLC miss for DRAM; a load's latency is its data's level's, a store's the
+ * store buffer's (spec/002 5.3.4: a store need not reach its end point to
+ * be complete), and only a load has a data source. */
+static void access_result(const struct ap_uarch_config *cfg, int store, enum uarch_xlat xl,
+                          enum uarch_level lv, struct ap_uarch_result *out)
+{
+	static const uint16_t source[LV_COUNT] = { AP_DS_L1D,          AP_DS_L2,        AP_DS_PEER_CORE,
+		                                   AP_DS_PEER_CLUSTER, AP_DS_SYS_CACHE, AP_DS_DRAM };
+	const uint16_t xlat[XL_COUNT] = { cfg->l1tlb_latency, cfg->l2tlb_latency, cfg->walk_latency };
+	const uint16_t lat[LV_COUNT] = { cfg->l1d.latency,          cfg->l2.latency,  cfg->peer_core_latency,
+		                         cfg->peer_cluster_latency, cfg->llc.latency, cfg->dram_latency };
+	memset(out, 0, sizeof(*out));
+	out->lat_issue = cfg->issue_latency;
+	out->lat_xlat = xlat[xl];
+	out->events = AP_EV_L1D_ACCESS | AP_EV_TLB_ACCESS | (xl == XL_WALK ? AP_EV_TLB_WALK : 0) |
+	              (lv != LV_L1D ? AP_EV_L1D_REFILL : 0) | (lv >= LV_PEER_CORE ? AP_EV_LLC_ACCESS : 0) |
+	              (lv == LV_DRAM ? AP_EV_LLC_MISS : 0);
+	out->mispredicted = 0;
+	out->lat_total = uarch_sat16((uint32_t)cfg->issue_latency + xlat[xl] + (store ? cfg->store_latency : lat[lv]));
+	out->has_data_source = !store;
+	out->data_source = store ? 0 : source[lv];
+}
+
 /* What a branch returns (see ap_uarch_core.branch_result). */
 static void branch_result(const struct ap_uarch_config *cfg, int mispredicted, int not_taken,
                           struct ap_uarch_result *out)
@@ -157,7 +182,11 @@ int ap_uarch_core_create(struct ap_uarch_core **out, struct ap_uarch_system *sys
 	c->shortcuts = 1;
 	c->same_line_exact = c->l1d.sets > cfg->prefetch_degree;
 	for (unsigned i = 0; i < MAX_STREAMS; i++)
-		c->stream[i].last_line = UINT64_MAX - 1;
+		c->stream_line[i] = UINT64_MAX - 1;
+	for (int st = 0; st < 2; st++)
+		for (int xl = 0; xl < XL_COUNT; xl++)
+			for (int lv = 0; lv < LV_COUNT; lv++)
+				access_result(cfg, st, (enum uarch_xlat)xl, (enum uarch_level)lv, &c->result[st][xl][lv]);
 	atomic_fetch_add_explicit(&sys->ncores, 1, memory_order_relaxed);
 	c->counted = 1;
 	*out = c;

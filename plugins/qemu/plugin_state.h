@@ -64,7 +64,11 @@ struct tb_info {
 struct mem_slot {
 	uint64_t seq;
 	uint64_t vaddr;
-	struct ap_uarch_result res;
+	/* The access's result: the timing model's own (ap_uarch_access_ref: a
+	 * pointer kept, not a copy, as most are never read), or own when the
+	 * replay changed it (a dependency stall, several accesses). */
+	const struct ap_uarch_result *res;
+	struct ap_uarch_result own;
 };
 
 /* What the replay carries from event to event of one vCPU (replay_batch

@@ -147,17 +147,28 @@ static inline void tb_start(struct vcpu_state *v, const struct replay_env *env, 
 	}
 }
 
+/* The slot's result, to be changed: the model's own is copied first. */
+static inline struct ap_uarch_result *own_result(struct mem_slot *s)
+{
+	if (s->res != &s->own) {
+		s->own = *s->res;
+		s->res = &s->own;
+	}
+	return &s->own;
+}
+
 /* An access whose base register is the data register of the previous load
  * cannot issue before that load's data arrives: the wait is issue latency
  * (spec/002 5.3.4: dispatched, waiting for its input values). Only direct
  * load-to-address dependencies are seen (the plugin API cannot follow a
  * value through other instructions). */
 static inline void add_dependency_stall(const struct replay_env *env, struct replay_state *r,
-                                        const struct insn_info *in, struct ap_uarch_result *res)
+                                        const struct insn_info *in, struct mem_slot *s)
 {
 	uint64_t now = r->ops + in->index + r->stall_total;
 	if (in->cls.rn == r->dep_reg && r->dep_ready > now) {
 		uint64_t stall = r->dep_ready - now;
+		struct ap_uarch_result *res = own_result(s);
 		uint32_t issue = res->lat_issue + (uint32_t)(stall > 0xFFFF ? 0xFFFF : stall);
 		uint32_t total = res->lat_total + (uint32_t)(stall > 0xFFFF ? 0xFFFF : stall);
 		res->lat_issue = (uint16_t)(issue > 0xFFFF ? 0xFFFF : issue);
@@ -169,7 +180,7 @@ static inline void add_dependency_stall(const struct replay_env *env, struct rep
 		r->dep_reg = in->dep_rt;
 		/* Data arrives after issue, translation and the access (the
 		 * load's own total latency, without the stall just added). */
-		r->dep_ready = now + res->lat_total - res->lat_issue + env->issue_latency;
+		r->dep_ready = now + s->res->lat_total - s->res->lat_issue + env->issue_latency;
 	}
 }
 
@@ -193,12 +204,12 @@ static inline void on_access(const struct replay_env *env, struct replay_state *
 	 * QEMU reports its read or its write). */
 	if (s->seq != r->ops + 1) {
 		/* First access of the instruction in this TB execution: the
-		 * model writes the slot directly (no copy of the result). */
+		 * slot keeps the model's own result (no copy: few are read). */
 		s->seq = r->ops + 1;
 		s->vaddr = vaddr;
 		if (env->timing) {
-			ap_uarch_access(env->core, vaddr, 0, kind, &s->res);
-			add_dependency_stall(env, r, in, &s->res);
+			s->res = ap_uarch_access_ref(env->core, vaddr, kind);
+			add_dependency_stall(env, r, in, s);
 		}
 		return;
 	}
@@ -207,14 +218,14 @@ static inline void on_access(const struct replay_env *env, struct replay_state *
 		s->vaddr = vaddr;
 	if (!env->timing)
 		return;
-	struct ap_uarch_result res;
-	ap_uarch_access(env->core, vaddr, 0, kind, &res);
-	s->res.events |= res.events;
-	if (res.lat_total > s->res.lat_total) {
-		s->res.lat_total = res.lat_total;
-		s->res.lat_xlat = res.lat_xlat;
-		s->res.data_source = res.data_source;
-		s->res.has_data_source = res.has_data_source;
+	const struct ap_uarch_result *res = ap_uarch_access_ref(env->core, vaddr, kind);
+	struct ap_uarch_result *mine = own_result(s);
+	mine->events |= res->events;
+	if (res->lat_total > mine->lat_total) {
+		mine->lat_total = res->lat_total;
+		mine->lat_xlat = res->lat_xlat;
+		mine->data_source = res->data_source;
+		mine->has_data_source = res->has_data_source;
 	}
 }
 
@@ -371,7 +382,8 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 		struct mem_slot *s = &env->slot[in->index];
 		s->seq = r->ops + 1;
 		s->vaddr = e[k - 1].vaddr;
-		s->res = res;
+		s->own = res;
+		s->res = &s->own;
 		if (in->dep_rt != AP_A64_NO_REG) {
 			r->dep_reg = in->dep_rt;
 			r->dep_ready = r->ops + in->index + r->stall_total + res.lat_total - res.lat_issue +

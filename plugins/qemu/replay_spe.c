@@ -45,7 +45,7 @@ static void plugin_describe_op(const struct vcpu_state *v, uint64_t tb_base, con
 			op->pa = s->vaddr;
 			op->flags |= AP_SPE_OPF_PA_NS;
 			if (plugin.opts.timing)
-				res = &s->res;
+				res = s->res;
 		}
 		op->data_source = res->has_data_source ? res->data_source : 0;
 	} else if (c->kind == AP_A64_BRANCH) {
