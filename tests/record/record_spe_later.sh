@@ -97,12 +97,16 @@ out=$(python3 "$src/tests/record/pbt_check.py" "$examples/branchy" count_above p
 echo "$out" | grep -Eq '^checked [0-9]{3,} pairs [0-9]+ targets ([2-9]|[1-9][0-9])' ||
   fail "previous branch targets: too few checked: $out"
 # Blocks that branch to each other (progs/branch_blocks.c): each block's
-# operations have exactly the other's start, never their own branch's target.
+# operations have exactly the other's start, never their own branch's target
+# (pbt_check.py checks every pair against the control flow). The three
+# branch targets of the loops are all met; a fourth, the function's own
+# entry (the call's target, for the first block's first pass of a call),
+# only when a sample falls there, which a helper saw once in many runs.
 aarch64-linux-gnu-gcc -O1 -static -o bb "$src/tests/record/progs/branch_blocks.c"
 "$armprof" record -q $V12 --set spe.pbt=1 -c 256 -o bb.spe -- ./bb 50000 > /dev/null
 "$armprof" decode --spe-later --format jsonl bb.spe > bb.jsonl
 out=$(python3 "$src/tests/record/pbt_check.py" bb branch_blocks bb.jsonl) || fail "branch_blocks: $out"
-echo "$out" | grep -Eq '^checked [0-9]{3,} pairs [0-9]+ targets 3$' || fail "branch_blocks: $out"
+echo "$out" | grep -Eq '^checked [0-9]{3,} pairs [0-9]+ targets [34]$' || fail "branch_blocks: $out"
 set +e; "$armprof" decode --format jsonl pbt.spe > /dev/null 2>&1; rc=$?; set -e
 [ $rc -eq 1 ] || fail "v1 decode of PBT records: exit $rc, want 1 (reserved values)"
 ! grep -q '"prev_br_tgt"' v1.jsonl || fail "prev_br_tgt without spe.pbt"
