@@ -22,6 +22,8 @@
 #
 # usage: bench/bench_system.sh [BUILD_DIR] [RUNS] [PROGRAM ARGS...]
 #        (default build, 5, examples/pointer_chase 2000000)
+# BENCH_SYSTEM_CONFIGS="off perf-timing" runs only those (off and clock
+# always: the ratios' bases); ARMPROF_SYSTEM_QEMU picks the QEMU.
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 runs=${2:-5}
@@ -46,12 +48,14 @@ run() { # NAME ARMPROF-SYSTEM-OPTIONS... -- GUEST-PREFIX
   sort -n "$tmp/$name.times" | grep -E '^[0-9.]+$' > "$tmp/$name.sorted" || true
   [ -s "$tmp/$name.sorted" ] || { echo "bench_system: $name printed no times: $(cat "$tmp/$name.times")" >&2; exit 2; }
 }
+configs=" off clock ${BENCH_SYSTEM_CONFIGS:-idle perf timing perf-timing} "
+want() { [[ $configs == *" $1 "* ]]; }
 run off --no-spe -- ""
-run idle --no-timing -- ""
+! want idle || run idle --no-timing -- ""
 run clock --no-timing -- "perf record -q -e cpu-clock -o /tmp/c.data --"
-run perf --no-timing -- "perf record -q -e arm_spe_0/ts_enable=1,pa_enable=1/ -o /tmp/p.data --"
-run timing --timing -- ""
-run perf-timing --timing -- "perf record -q -e arm_spe_0/ts_enable=1,pa_enable=1/ -o /tmp/p.data --"
+! want perf || run perf --no-timing -- "perf record -q -e arm_spe_0/ts_enable=1,pa_enable=1/ -o /tmp/p.data --"
+! want timing || run timing --timing -- ""
+! want perf-timing || run perf-timing --timing -- "perf record -q -e arm_spe_0/ts_enable=1,pa_enable=1/ -o /tmp/p.data --"
 
 med() { awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' "$tmp/$1.sorted"; }
 best() { head -n 1 "$tmp/$1.sorted"; }
@@ -60,6 +64,7 @@ clock=$(med clock)
 echo "| configuration | best s | median s | median / off | median / clock |"
 echo "|---|---|---|---|---|"
 for c in off idle clock perf timing perf-timing; do
+  want "$c" || continue
   printf '| %s | %s | %s | %.2fx | %.2fx |\n' "$c" "$(best $c)" "$(med $c)" \
     "$(echo "$(med $c) / $base" | bc -l)" "$(echo "$(med $c) / $clock" | bc -l)"
 done
