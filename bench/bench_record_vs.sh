@@ -40,15 +40,7 @@ trap 'rm -rf "$tmp"' EXIT
 source "$here/best_of.sh"
 cache_args="dcachesize=65536,dassoc=4,dblksize=64,l2=on,l2cachesize=1048576,l2assoc=8,l2blksize=64,evict=lru"
 
-python3 -c "
-import random, sys
-r = random.Random(1)
-words = ['profile', 'sample', 'operation', 'latency', 'cache', 'branch', 'record', 'buffer', 'thread', 'line']
-out, n = [], 0
-while n < $kb * 1024:
-    w = r.choice(words) + str(r.randrange(1000))
-    out.append(w); n += len(w) + 1
-sys.stdout.write(' '.join(out))" > "$tmp/in.txt"
+python3 "$here/gen_words.py" "$kb" > "$tmp/in.txt"
 tr ' ' '\n' < "$tmp/in.txt" > "$tmp/lines.txt"
 export LC_ALL=C
 

@@ -27,15 +27,7 @@ command -v valgrind > /dev/null && command -v callgrind_annotate > /dev/null ||
   { echo "bench_uarch_programs_cg: needs valgrind (callgrind_annotate)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-python3 -c "
-import random, sys
-r = random.Random(1)
-words = ['profile', 'sample', 'operation', 'latency', 'cache', 'branch', 'record', 'buffer', 'thread', 'line']
-out, n = [], 0
-while n < $kb * 1024:
-    w = r.choice(words) + str(r.randrange(1000))
-    out.append(w); n += len(w) + 1
-sys.stdout.write(' '.join(out))" > "$tmp/in.txt"
+python3 "$here/gen_words.py" "$kb" > "$tmp/in.txt"
 printf 'out=%s\nstats=%s\nmodel=1\ntiming=1\ninterval=1024\npipeline=0\n' "$tmp/o.raw" "$tmp/o.stats" > "$tmp/cfg"
 
 # instructions in armprof's lib/ and plugins/qemu/ of callgrind output $1
