@@ -162,20 +162,37 @@ static int replay_some(struct replay_hub *h, struct hub_member *m, uint64_t limi
 	return r->pos >= b->n;
 }
 
+/* Whether any of threads tid[0 .. n) is runnable on the host. Called and
+ * returns with the lock held, but reads without it: a member's thread may
+ * be waiting for this very lock (a poke as it enters a system call), and
+ * asleep on it would look asleep in its call. */
+static int any_runnable(struct replay_hub *h, const int64_t *tid, unsigned n)
+{
+	pthread_mutex_unlock(&h->lock);
+	int yes = 0;
+	for (unsigned i = 0; i < n && !yes; i++)
+		yes = thread_runnable(tid[i]);
+	pthread_mutex_lock(&h->lock);
+	return yes;
+}
+
 /* Whether what the awaited member waits for is runnable on the host: its
  * own thread, or for a wake-up, a thread still in its system call (the
  * woken one, on its way back). */
-static int on_its_way(const struct replay_hub *h, const struct hub_member *await)
+static int on_its_way(struct replay_hub *h, const struct hub_member *await)
 {
-	if (!held(h, await))
-		return thread_runnable(await->tid);
-	for (unsigned i = 0; i < h->n_slots; i++) {
-		const struct hub_member *m = &h->member[i];
-		if (m->ring && m != await && atomic_load_explicit(m->idle, memory_order_relaxed) &&
-		    thread_runnable(m->tid))
-			return 1;
+	static int64_t tid[HUB_MAX_MEMBERS]; /* one hub per process */
+	unsigned n = 0;
+	if (!held(h, await)) {
+		tid[n++] = await->tid;
+	} else {
+		for (unsigned i = 0; i < h->n_slots; i++) {
+			const struct hub_member *m = &h->member[i];
+			if (m->ring && m != await && atomic_load_explicit(m->idle, memory_order_relaxed))
+				tid[n++] = m->tid;
+		}
 	}
-	return 0;
+	return any_runnable(h, tid, n);
 }
 
 /* Wait for the awaited member's log, or the end of its wake-up (or any
@@ -195,9 +212,10 @@ static void wait_for_work(struct replay_hub *h, struct hub_member *await)
 	 * without it; if it is runnable it is on its way back. */
 	int idle = await && atomic_load_explicit(await->idle, memory_order_relaxed);
 	if (idle && !held(h, await) && !await->seen_runnable) {
-		if (!thread_runnable(await->tid)) {
-			await->parked = HUB_PARKED_IDLE;
-			return;
+		if (!any_runnable(h, &await->tid, 1)) {
+			if (atomic_load_explicit(await->idle, memory_order_relaxed) && !has_events(await->ring))
+				await->parked = HUB_PARKED_IDLE;
+			return; /* things may have changed meanwhile: plan again */
 		}
 		await->seen_runnable = 1;
 	}
