@@ -224,18 +224,9 @@ static inline uint32_t hint_slot(const struct uarch_cache *c, uint64_t line)
 	return (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 40) & c->hint_mask;
 }
 
-static inline uint64_t tick(struct uarch_cache *c)
-{
-	/* A relaxed read-increment-write, not a locked add: concurrent users of
-	 * a shared cache may reuse a stamp, which only blurs LRU order. */
-	uint64_t t = atomic_load_explicit(&c->clock, memory_order_relaxed) + 1;
-	atomic_store_explicit(&c->clock, t, memory_order_relaxed);
-	return t;
-}
-
 /* The victim a fill of this set would choose: an invalid entry first (the
  * lowest), else the oldest stamp (the first of equals). Invalid entries
- * have stamp 0 and valid ones a stamp of 1 or more (tick() starts at 1,
+ * have stamp 0 and valid ones a stamp of 1 or more (uarch_cache_tick() starts at 1,
  * invalidation clears the stamp), so the first smallest stamp is that
  * entry: one comparison per way. */
 static inline uint32_t choose_victim(const _Atomic uint64_t *stamp, uint32_t ways)
@@ -255,7 +246,7 @@ static inline uint32_t choose_victim(const _Atomic uint64_t *stamp, uint32_t way
 /* Entry e was hit: most recent now. */
 static inline int stamped_hit(struct uarch_cache *c, uint64_t line, uint32_t e)
 {
-	atomic_store_explicit(&c->stamp[e], tick(c), memory_order_relaxed);
+	atomic_store_explicit(&c->stamp[e], uarch_cache_tick(c), memory_order_relaxed);
 	atomic_store_explicit(&c->mru, e, memory_order_relaxed);
 	atomic_store_explicit(&c->hint[hint_slot(c, line)], e, memory_order_relaxed);
 	return (int)e;
@@ -305,7 +296,7 @@ static int indexed_lookup(struct uarch_cache *c, uint64_t line)
 {
 	int e = index_find(c, line + 1);
 	if (e >= 0) {
-		atomic_store_explicit(&c->stamp[e], tick(c), memory_order_relaxed);
+		atomic_store_explicit(&c->stamp[e], uarch_cache_tick(c), memory_order_relaxed);
 		atomic_store_explicit(&c->mru, (uint32_t)e, memory_order_relaxed);
 	}
 	return e;
@@ -361,7 +352,7 @@ static int indexed_fill(struct uarch_cache *c, uint64_t line)
 		index_remove(c, old);
 	index_insert(c, line + 1, e);
 	atomic_store_explicit(&c->tag[e], line + 1, memory_order_relaxed);
-	atomic_store_explicit(&c->stamp[e], tick(c), memory_order_relaxed);
+	atomic_store_explicit(&c->stamp[e], uarch_cache_tick(c), memory_order_relaxed);
 	atomic_store_explicit(&c->mru, e, memory_order_relaxed);
 	return (int)e;
 }

@@ -160,6 +160,16 @@ static inline uint64_t uarch_order_to_front(uint64_t o, unsigned pos, unsigned w
 	return (o & ~through) | ((o & before) << 4) | w;
 }
 
+/* The next LRU stamp of a cache with wide sets. A relaxed
+ * read-increment-write, not a locked add: concurrent users of a shared
+ * cache may reuse a stamp, which only blurs LRU order. */
+static inline uint64_t uarch_cache_tick(struct uarch_cache *c)
+{
+	uint64_t t = atomic_load_explicit(&c->clock, memory_order_relaxed) + 1;
+	atomic_store_explicit(&c->clock, t, memory_order_relaxed);
+	return t;
+}
+
 /* Where tag's probe sequence starts in a private wide cache's index. */
 static inline uint32_t index_home(const struct uarch_cache *c, uint64_t tag)
 {
@@ -180,13 +190,11 @@ __attribute__((always_inline)) static inline int uarch_cache_lookup(struct uarch
 	if (!c->small) {
 		/* A private wide cache (the L1 DTLB, looked up on most page
 		 * changes): a hit in the index's first probe is made here,
-		 * the stamp as indexed_lookup (cache.c) gives it. */
+		 * as indexed_lookup (cache.c) makes it. */
 		if (c->index) {
 			const struct uarch_index_slot *i = &c->index[index_home(c, tag)];
 			if (i->tag == tag) {
-				uint64_t now = atomic_load_explicit(&c->clock, memory_order_relaxed) + 1;
-				atomic_store_explicit(&c->clock, now, memory_order_relaxed);
-				atomic_store_explicit(&c->stamp[i->entry], now, memory_order_relaxed);
+				atomic_store_explicit(&c->stamp[i->entry], uarch_cache_tick(c), memory_order_relaxed);
 				atomic_store_explicit(&c->mru, i->entry, memory_order_relaxed);
 				return (int)i->entry;
 			}
