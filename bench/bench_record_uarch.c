@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 			return 2;
 
 	double t0 = cpu_seconds();
-	struct uarch_trace tr = uarch_trace_run(core, n_cores, steps, 0);
+	struct uarch_trace tr = uarch_trace_run(core, n_cores, steps);
 	double t = cpu_seconds() - t0;
 	for (unsigned i = 0; i < n_cores; i++) {
 		const struct ap_uarch_stats *s = ap_uarch_core_stats(core[i]);

@@ -122,19 +122,15 @@ enum ap_uarch_access_kind {
 	AP_UARCH_STORE = 2,
 	AP_UARCH_ATOMIC = 3, /* read-modify-write: load latency, store ownership */
 };
-/* One data access of size bytes at vaddr (a split across lines counts as
- * one access of the first line). */
-AP_API void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
-                            enum ap_uarch_access_kind kind, struct ap_uarch_result *out);
-/* ap_uarch_access, the result by reference: a pointer to one of the
- * core's own results (there are few: an access's latencies, events and
- * data source follow from its kind, how it was translated and where its
- * data came from), valid until the core is destroyed, read only. For a
- * host that keeps every access's result but reads few (a sampling
- * profiler reads one in thousands): keeping a pointer costs less than
- * copying the result. */
-AP_API const struct ap_uarch_result *ap_uarch_access_ref(struct ap_uarch_core *core, uint64_t vaddr,
-                                                         enum ap_uarch_access_kind kind);
+/* One data access at vaddr (one that spans two lines counts as an access
+ * of the first). Returns its result: a pointer to one of the core's own
+ * results (there are few: an access's latencies, events and data source
+ * follow from its kind, how it was translated and where its data came
+ * from), valid until the core is destroyed, read only, so that a host
+ * that keeps every access's result but reads few (a sampling profiler
+ * reads one in thousands) keeps a pointer instead of a copy. */
+AP_API const struct ap_uarch_result *ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr,
+                                                     enum ap_uarch_access_kind kind);
 /* ap_uarch_access of a host that knows the physical address too (the
  * full-system QEMU): the TLBs are looked up by vaddr's page, the caches,
  * the prefetcher and the coherence directory by paddr's line, as in a core

@@ -205,15 +205,8 @@ access_line(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum ap_u
 	return access_slow(core, line, vaddr, shared, kind);
 }
 
-void ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr, unsigned size,
-                     enum ap_uarch_access_kind kind, struct ap_uarch_result *out)
-{
-	(void)size;
-	*out = *access_line(core, uarch_cache_line(&core->l1d, vaddr), vaddr, kind);
-}
-
-const struct ap_uarch_result *ap_uarch_access_ref(struct ap_uarch_core *core, uint64_t vaddr,
-                                                  enum ap_uarch_access_kind kind)
+const struct ap_uarch_result *ap_uarch_access(struct ap_uarch_core *core, uint64_t vaddr,
+                                              enum ap_uarch_access_kind kind)
 {
 	return access_line(core, uarch_cache_line(&core->l1d, vaddr), vaddr, kind);
 }

@@ -64,7 +64,7 @@ struct tb_info {
 struct mem_slot {
 	uint64_t seq;
 	uint64_t vaddr;
-	/* The access's result: the timing model's own (ap_uarch_access_ref: a
+	/* The access's result: the timing model's own (ap_uarch_access: a
 	 * pointer kept, not a copy, as most are never read), or own when the
 	 * replay changed it (a dependency stall, several accesses). */
 	const struct ap_uarch_result *res;

@@ -208,7 +208,7 @@ static inline void on_access(const struct replay_env *env, struct replay_state *
 		s->seq = r->ops + 1;
 		s->vaddr = vaddr;
 		if (env->timing) {
-			s->res = ap_uarch_access_ref(env->core, vaddr, kind);
+			s->res = ap_uarch_access(env->core, vaddr, kind);
 			add_dependency_stall(env, r, in, s);
 		}
 		return;
@@ -218,7 +218,7 @@ static inline void on_access(const struct replay_env *env, struct replay_state *
 		s->vaddr = vaddr;
 	if (!env->timing)
 		return;
-	const struct ap_uarch_result *res = ap_uarch_access_ref(env->core, vaddr, kind);
+	const struct ap_uarch_result *res = ap_uarch_access(env->core, vaddr, kind);
 	struct ap_uarch_result *mine = own_result(s);
 	mine->events |= res->events;
 	if (res->lat_total > mine->lat_total) {

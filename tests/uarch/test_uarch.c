@@ -43,7 +43,7 @@ static void rig_close(struct rig *r)
 static struct ap_uarch_result load(struct ap_uarch_core *c, uint64_t va)
 {
 	struct ap_uarch_result res;
-	ap_uarch_access(c, va, 8, AP_UARCH_LOAD, &res);
+	res = *ap_uarch_access(c, va, AP_UARCH_LOAD);
 	return res;
 }
 
@@ -131,7 +131,7 @@ TEST(stores_have_no_data_source_and_short_latency)
 	struct rig r;
 	rig_open(&r, NULL, 1);
 	struct ap_uarch_result s;
-	ap_uarch_access(r.core[0], 0x1000, 8, AP_UARCH_STORE, &s);
+	s = *ap_uarch_access(r.core[0], 0x1000, AP_UARCH_STORE);
 	CHECK(!s.has_data_source);
 	CHECK(s.events & AP_EV_L1D_REFILL);
 	CHECK_EQ_U64(s.lat_total, r.cfg.issue_latency + r.cfg.walk_latency + r.cfg.store_latency);
@@ -149,9 +149,9 @@ TEST(coherence_peer_core_and_cluster)
 	cfg.prefetch_degree = 0;
 	struct rig r;
 	rig_open(&r, &cfg, 3);
-	struct ap_uarch_result s, a;
+	struct ap_uarch_result a;
 	load(r.core[1], 0x5000);
-	ap_uarch_access(r.core[0], 0x5000, 8, AP_UARCH_STORE, &s);
+	ap_uarch_access(r.core[0], 0x5000, AP_UARCH_STORE);
 	a = load(r.core[1], 0x5008);
 	CHECK_EQ_U64(a.data_source, AP_DS_PEER_CORE);
 	CHECK(a.events & AP_EV_LLC_ACCESS);
@@ -159,9 +159,9 @@ TEST(coherence_peer_core_and_cluster)
 	CHECK_EQ_U64(a.lat_total, r.cfg.issue_latency + r.cfg.l1tlb_latency + r.cfg.peer_core_latency);
 	CHECK_EQ_U64(load(r.core[1], 0x5000).data_source, AP_DS_L1D);
 
-	ap_uarch_access(r.core[1], 0x5010, 8, AP_UARCH_STORE, &s);
+	ap_uarch_access(r.core[1], 0x5010, AP_UARCH_STORE);
 	CHECK_EQ_U64(load(r.core[0], 0x5000).data_source, AP_DS_PEER_CORE);
-	ap_uarch_access(r.core[0], 0x5000, 8, AP_UARCH_STORE, &s);
+	ap_uarch_access(r.core[0], 0x5000, AP_UARCH_STORE);
 	CHECK_EQ_U64(load(r.core[2], 0x5000).data_source, AP_DS_PEER_CLUSTER);
 	/* Once read, the line is clean: a third reader finds it in the LLC. */
 	CHECK_EQ_U64(load(r.core[1], 0x5000).data_source, AP_DS_SYS_CACHE);
@@ -180,11 +180,10 @@ TEST(coherence_write_back_on_eviction)
 	cfg.prefetch_degree = 0;
 	struct rig r;
 	rig_open(&r, &cfg, 2);
-	struct ap_uarch_result s;
 	const uint64_t l2_set_span = (uint64_t)cfg.l2.size_bytes / cfg.l2.ways; /* same L2 and L1D set */
 	/* Line A: written by core 0, then pushed out of its L1D and L2 by as
 	 * many lines of its sets as they have ways. */
-	ap_uarch_access(r.core[0], 0x100000, 8, AP_UARCH_STORE, &s);
+	ap_uarch_access(r.core[0], 0x100000, AP_UARCH_STORE);
 	for (uint64_t k = 1; k <= cfg.l2.ways; k++)
 		load(r.core[0], 0x100000 + k * l2_set_span);
 	struct ap_uarch_result a = load(r.core[1], 0x100000);
@@ -193,7 +192,7 @@ TEST(coherence_write_back_on_eviction)
 	/* Line B: written, then kept hot in core 0's L1D (its hits do not
 	 * touch L2) while the same fills evict it from L2. */
 	const uint64_t b = 0x300000;
-	ap_uarch_access(r.core[0], b, 8, AP_UARCH_STORE, &s);
+	ap_uarch_access(r.core[0], b, AP_UARCH_STORE);
 	for (uint64_t k = 1; k <= cfg.l2.ways; k++) {
 		load(r.core[0], b + k * l2_set_span);
 		CHECK_EQ_U64(load(r.core[0], b).data_source, AP_DS_L1D);
@@ -216,17 +215,16 @@ TEST(coherence_directory_keeps_a_span_of_lines)
 	cfg.directory_bits = 6;
 	struct rig r;
 	rig_open(&r, &cfg, 2);
-	struct ap_uarch_result s;
 	uint64_t line = cfg.l1d.line_bytes, span = line << cfg.directory_bits;
 	for (uint64_t i = 0; i < 64; i++)
-		ap_uarch_access(r.core[0], 0x100000 + i * line, 8, AP_UARCH_STORE, &s);
+		ap_uarch_access(r.core[0], 0x100000 + i * line, AP_UARCH_STORE);
 	unsigned peer = 0;
 	for (uint64_t i = 0; i < 64; i++)
 		peer += load(r.core[1], 0x100000 + i * line).data_source == AP_DS_PEER_CORE;
 	CHECK_EQ_U64(peer, 64);
 	/* Two lines a span apart, both written: both found. */
-	ap_uarch_access(r.core[0], 0x300000, 8, AP_UARCH_STORE, &s);
-	ap_uarch_access(r.core[0], 0x300000 + span, 8, AP_UARCH_STORE, &s);
+	ap_uarch_access(r.core[0], 0x300000, AP_UARCH_STORE);
+	ap_uarch_access(r.core[0], 0x300000 + span, AP_UARCH_STORE);
 	CHECK_EQ_U64(load(r.core[1], 0x300000).data_source, AP_DS_PEER_CORE);
 	CHECK_EQ_U64(load(r.core[1], 0x300000 + span).data_source, AP_DS_PEER_CORE);
 	rig_close(&r);
@@ -241,16 +239,15 @@ TEST(met_others_counts_meetings_only)
 	struct rig r;
 	rig_open(&r, NULL, 2);
 	const uint64_t *met0 = ap_uarch_core_met_others(r.core[0]), *met1 = ap_uarch_core_met_others(r.core[1]);
-	struct ap_uarch_result s;
 	load(r.core[0], 0x9000);
 	load(r.core[1], 0xA000);
-	ap_uarch_access(r.core[0], 0x9000, 8, AP_UARCH_STORE, &s); /* its own line */
+	ap_uarch_access(r.core[0], 0x9000, AP_UARCH_STORE); /* its own line */
 	CHECK_EQ_U64(*met0, 0);
 	CHECK_EQ_U64(*met1, 0);
 	load(r.core[1], 0x9008); /* core 0's dirty line: from the peer */
 	CHECK_EQ_U64(*met1, 1);
 	load(r.core[1], 0x9000); /* now its own copy */
-	ap_uarch_access(r.core[1], 0x9000, 8, AP_UARCH_STORE, &s);
+	ap_uarch_access(r.core[1], 0x9000, AP_UARCH_STORE);
 	CHECK_EQ_U64(*met1, 1);
 	CHECK_EQ_U64(*met0, 0);
 	ap_uarch_warm(r.core[0], 0x9000, AP_UARCH_LOAD); /* stale copy, found while warming */
@@ -270,11 +267,10 @@ TEST(owner_stores_keep_other_copies_stale)
 {
 	struct rig r;
 	rig_open(&r, NULL, 2);
-	struct ap_uarch_result s;
 	for (int round = 0; round < 3; round++) {
-		ap_uarch_access(r.core[0], 0xB000, 8, AP_UARCH_STORE, &s);
-		ap_uarch_access(r.core[0], 0xB008, 8, AP_UARCH_STORE, &s); /* owner, dirty: no new version */
-		ap_uarch_access(r.core[0], 0xB010, 8, AP_UARCH_STORE, &s);
+		ap_uarch_access(r.core[0], 0xB000, AP_UARCH_STORE);
+		ap_uarch_access(r.core[0], 0xB008, AP_UARCH_STORE); /* owner, dirty: no new version */
+		ap_uarch_access(r.core[0], 0xB010, AP_UARCH_STORE);
 		CHECK_EQ_U64(load(r.core[1], 0xB000).data_source, AP_DS_PEER_CORE);
 		CHECK_EQ_U64(load(r.core[1], 0xB008).data_source, AP_DS_L1D); /* its copy is current */
 		CHECK_EQ_U64(load(r.core[0], 0xB000).data_source, AP_DS_L1D); /* a reader leaves the owner's copy */

@@ -7,11 +7,11 @@
  * (no directory, the shortcuts) and three (the directory, peers,
  * invalidations); the prefetcher off, with 3, 4 (the default), 7 and 16
  * streams; the L1 DTLB fully associative (48 and 32 ways) and as two wide
- * sets; no L2 and no LLC. And the same with ap_uarch_access_ref. */
+ * sets; no L2 and no LLC. */
 #include "harness.h"
 #include "uarch/uarch_trace.h"
 
-static uint64_t trace_hash_by(unsigned n_cores, const char *const *settings, int by_ref)
+static uint64_t trace_hash(unsigned n_cores, const char *const *settings)
 {
 	struct ap_uarch_config cfg;
 	ap_uarch_config_init(&cfg);
@@ -22,16 +22,11 @@ static uint64_t trace_hash_by(unsigned n_cores, const char *const *settings, int
 	CHECK_EQ_U64(ap_uarch_system_create(&sys, &cfg), 0);
 	for (unsigned i = 0; i < n_cores; i++) /* cores 0 and 3 share a cluster, as in the bench */
 		CHECK_EQ_U64(ap_uarch_core_create(&core[i], sys, i * 3), 0);
-	struct uarch_trace t = uarch_trace_run(core, n_cores, 200000, by_ref);
+	struct uarch_trace t = uarch_trace_run(core, n_cores, 200000);
 	for (unsigned i = 0; i < n_cores; i++)
 		ap_uarch_core_destroy(core[i]);
 	ap_uarch_system_destroy(sys);
 	return t.hash;
-}
-
-static uint64_t trace_hash(unsigned n_cores, const char *const *settings)
-{
-	return trace_hash_by(n_cores, settings, 0);
 }
 
 #define SETTINGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -53,11 +48,4 @@ TEST(three_cores_match_reference)
 	CHECK_EQ_U64(trace_hash(3, SETTINGS("l1tlb.entries", "64", "l1tlb.ways", "32", "prefetch.streams", "3")), 0x0a5cecf78cfe6b43ull);
 }
 
-/* ap_uarch_access_ref: the same results, by reference. */
-TEST(results_by_reference_match)
-{
-	CHECK_EQ_U64(trace_hash_by(1, NULL, 1), 0xc7bdbe3e24687dfdull);
-	CHECK_EQ_U64(trace_hash_by(3, NULL, 1), 0x26e6e1b686af503bull);
-}
-
-TEST_MAIN(CASE(one_core_matches_reference), CASE(three_cores_match_reference), CASE(results_by_reference_match))
+TEST_MAIN(CASE(one_core_matches_reference), CASE(three_cores_match_reference))

@@ -72,8 +72,8 @@ static void compare_accesses(unsigned ncores, uint64_t *taken_out)
 		if ((r & 7) == 0)
 			old[c] = va[c];
 		struct ap_uarch_result a, b;
-		ap_uarch_access(one.core[c], va[c], 8, kind, &a);
-		ap_uarch_access(runs.core[c], va[c], 8, kind, &b);
+		a = *ap_uarch_access(one.core[c], va[c], kind);
+		b = *ap_uarch_access(runs.core[c], va[c], kind);
 		differ += !same_result(&a, &b);
 		/* A run: the same kind, addresses within the line; now and then
 		 * on the line before (not the previous access's, unless the
@@ -84,7 +84,7 @@ static void compare_accesses(unsigned ncores, uint64_t *taken_out)
 		struct ap_uarch_stats before = *ap_uarch_core_stats(runs.core[c]);
 		struct ap_uarch_result each[40], rep;
 		for (unsigned j = 0; j < k; j++)
-			ap_uarch_access(one.core[c], line + ((j * 8 + (r >> 40)) & 63), 8, kind, &each[j]);
+			each[j] = *ap_uarch_access(one.core[c], line + ((j * 8 + (r >> 40)) & 63), kind);
 		if (ap_uarch_access_repeat(runs.core[c], line + ((r >> 40) & 63), kind, 0, &rep)) {
 			/* Asking changed nothing. */
 			differ += !same_stats(&before, ap_uarch_core_stats(runs.core[c]));
@@ -95,7 +95,7 @@ static void compare_accesses(unsigned ncores, uint64_t *taken_out)
 		} else {
 			differ += !same_stats(&before, ap_uarch_core_stats(runs.core[c]));
 			for (unsigned j = 0; j < k; j++) {
-				ap_uarch_access(runs.core[c], line + ((j * 8 + (r >> 40)) & 63), 8, kind, &b);
+				b = *ap_uarch_access(runs.core[c], line + ((j * 8 + (r >> 40)) & 63), kind);
 				differ += !same_result(&each[j], &b);
 			}
 			refused += k > 0;

@@ -101,8 +101,8 @@ static uint64_t compare(const struct ap_uarch_config *cfg, enum stream kind, uns
 		uint64_t va = next_access(&g, &k);
 		seen[i] = va;
 		struct ap_uarch_result a, b;
-		ap_uarch_access(fast.core[0], va, 8, k, &a);
-		ap_uarch_access(full.core[0], va, 8, k, &b);
+		a = *ap_uarch_access(fast.core[0], va, k);
+		b = *ap_uarch_access(full.core[0], va, k);
 		differ += !same(&a, &b);
 		if ((i & 7) == 7) { /* a loop's closing branch now and then */
 			uint64_t pc = 0x400000 + (i & 0x3f0);
@@ -120,8 +120,8 @@ static uint64_t compare(const struct ap_uarch_config *cfg, enum stream kind, uns
 	/* The same state: every address again, in order, answers the same. */
 	for (unsigned i = 0; i < n; i++) {
 		struct ap_uarch_result a, b;
-		ap_uarch_access(fast.core[0], seen[i], 8, AP_UARCH_LOAD, &a);
-		ap_uarch_access(full.core[0], seen[i], 8, AP_UARCH_LOAD, &b);
+		a = *ap_uarch_access(fast.core[0], seen[i], AP_UARCH_LOAD);
+		b = *ap_uarch_access(full.core[0], seen[i], AP_UARCH_LOAD);
 		differ += !same(&a, &b);
 	}
 	CHECK_EQ_U64(differ, 0);

@@ -62,12 +62,12 @@ static void compare(unsigned ncores, unsigned warm_per_16)
 		enum ap_uarch_access_kind kind;
 		va[c] = next_access(va[c], &kind);
 		struct ap_uarch_result a, b;
-		ap_uarch_access(full.core[c], va[c], 8, kind, &a);
+		a = *ap_uarch_access(full.core[c], va[c], kind);
 		if ((next_random() & 15) < warm_per_16) {
 			ap_uarch_warm(warmed.core[c], va[c], kind);
 			continue;
 		}
-		ap_uarch_access(warmed.core[c], va[c], 8, kind, &b);
+		b = *ap_uarch_access(warmed.core[c], va[c], kind);
 		asked++;
 		differ += a.lat_total != b.lat_total || a.lat_xlat != b.lat_xlat || a.events != b.events ||
 		          a.has_data_source != b.has_data_source || a.data_source != b.data_source;

@@ -38,10 +38,8 @@ static inline void uarch_trace_mix_result(struct uarch_trace *t, const struct ap
 }
 
 /* steps bursts over n_cores cores (1 to UARCH_TRACE_MAX_CORES; with fewer,
- * the missing cores' turns go to the others), then the counters. by_ref:
- * the accesses made with ap_uarch_access_ref instead of ap_uarch_access. */
-static inline struct uarch_trace uarch_trace_run(struct ap_uarch_core **core, unsigned n_cores, long steps,
-                                                 int by_ref)
+ * the missing cores' turns go to the others), then the counters. */
+static inline struct uarch_trace uarch_trace_run(struct ap_uarch_core **core, unsigned n_cores, long steps)
 {
 	struct uarch_trace t = { 1469598103934665603ull, 0, 0 };
 	uint64_t x = 88172645463325252ull; /* xorshift64 */
@@ -77,10 +75,7 @@ static inline struct uarch_trace uarch_trace_run(struct ap_uarch_core **core, un
 			enum ap_uarch_access_kind kind = (k & 3) == 0    ? AP_UARCH_STORE
 			                                 : (k & 15) == 1 ? AP_UARCH_ATOMIC
 			                                                 : AP_UARCH_LOAD;
-			if (by_ref)
-				r = *ap_uarch_access_ref(core[cc], base + (uint64_t)(b & 1) * 8, kind);
-			else
-				ap_uarch_access(core[cc], base + (uint64_t)(b & 1) * 8, 8, kind, &r);
+			r = *ap_uarch_access(core[cc], base + (uint64_t)(b & 1) * 8, kind);
 			uarch_trace_mix_result(&t, &r);
 			t.accesses++;
 		}
