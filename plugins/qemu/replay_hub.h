@@ -160,8 +160,9 @@ uint64_t replay_hub_resumed_count(const struct replay_hub *h);
  * the waker's clock. guess: n is 1 for a wake that found nobody asleep,
  * where a thread is most likely on its way into a wait that will return
  * at once (the word changed); such a hold lasts HUB_GUESS_MS at most, and
- * after HUB_GUESSES_MAX that nobody ended, they are no longer made. Call before the thread logs
- * again; n = 0 only tells the hub the thread is back from its call. */
+ * after HUB_GUESSES_MAX that nobody ended, they are no longer made. Call
+ * before the thread logs again, instead of replay_hub_poke: it tells the
+ * hub the thread is back from its call too. */
 void replay_hub_woke(struct replay_hub *h, unsigned slot, uint64_t before, uint64_t n, int guess);
 /* Stop the thread once nothing is left to replay (the plugin's runs until
  * the process ends; tests stop theirs). */
