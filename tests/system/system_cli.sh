@@ -52,6 +52,8 @@ for want in "virt,gic-version=3" "neoverse-n1,spe=on,spe-config=spe.max_size=7;s
   grep -qxF -- "$want" "$work/args.txt" || bad "QEMU argument $want missing: $(tr '\n' ' ' < "$work/args.txt")"
 done
 grep -Eq '^console=ttyAMA0 kpti=off .*armprof\.nonce=[0-9a-f]{16}$' "$work/args.txt" || bad "kernel command line: $(grep console "$work/args.txt")"
+# No crypto self-tests beside the programs profiled (docs/system.md).
+grep -q '^console=.* cryptomgr\.notests ' "$work/args.txt" || bad "kernel command line without cryptomgr.notests: $(grep console "$work/args.txt")"
 # The timing model: on by default (issue 27), --no-timing turns it off,
 # --timing says the default; --uarch K=V (checked here, passed as
 # uarch.K=V items; docs/system.md).
