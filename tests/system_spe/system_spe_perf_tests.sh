@@ -78,9 +78,10 @@ SH
 # when signalled and that part fails: a speed limit of emulation, like the
 # fork test's (above). When perf's -v output shows that exactly that part
 # failed (every other part PASS or SKIPPED), snapshot.sh runs the same
-# commands in the same guest with the wait taken from perf's actual
-# start-up (until dd, perf's workload, exists, then the test's one second)
-# and the host requires what test_arm_spe.sh requires of its output.
+# commands in the same guest with the waits taken from progress, not the
+# host's clock: until dd, perf's workload, exists and has read 1 MiB, and
+# SIGTERM once perf has written the snapshot; the host requires what
+# test_arm_spe.sh requires of its output.
 cat > snapshot.sh <<'SH'
 grep -q "SPE snapshot testing: FAIL" perf-test.txt || exit 0
 data=/tmp/snapshot.perf.data
@@ -103,8 +104,23 @@ while [ -z "$started" ] && [ $n -lt 1200 ]; do
 done
 t1=$(cut -d' ' -f1 /proc/uptime)
 echo "dd=${started:-none} after $(awk "BEGIN { print $t1 - $t0 }") s" > snapshot.txt
-sleep 1
+# Then dd's progress, not the clock (the guest's time is the host's: on a
+# busy host a second is little work): 1 MiB read (rchar in /proc/PID/io).
+n=0 r=0
+while [ -n "$started" ] && [ "$r" -lt 1048576 ] && [ $n -lt 600 ]; do
+  { while read -r k v; do [ "$k" != rchar: ] || r=$v; done < "/proc/$started/io"; } 2> /dev/null || true
+  [ "$r" -ge 1048576 ] || { sleep 0.1; n=$((n + 1)); }
+done
+echo "dd read $r bytes" >> snapshot.txt
+# perf stopped once it has written the snapshot (the file grows), or after
+# 30 s: perf's own test sends SIGTERM right after SIGUSR2, and a perf slowed
+# by emulation on a busy host may not have taken the snapshot yet.
+size() { s=$(wc -c < $data 2> /dev/null || echo 0); }
+size; s0=$s
 kill -USR2 $PERFPID
+n=0
+while [ $n -lt 300 ]; do size; [ "$s" -gt "$s0" ] && break; sleep 0.1; n=$((n + 1)); done
+echo "perf.data $s0 -> $s bytes at the snapshot" >> snapshot.txt
 kill $PERFPID
 wait $PERFPID
 perf script -F,-time -i $data > snapshot-script.txt 2>&1
