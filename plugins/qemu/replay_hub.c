@@ -197,14 +197,14 @@ static int on_its_way(struct replay_hub *h, const struct hub_member *await)
 
 /* Wait for the awaited member's log, or the end of its wake-up (or any
  * change); QEMU may be holding that thread inside itself for another one's
- * sake, and a woken thread may not be a member, so after HUB_WAIT_MS
+ * sake, and a woken thread may not be a member, so after wait_ms
  * without a word the replay goes on without it. */
 static void wait_for_work(struct replay_hub *h, struct hub_member *await)
 {
 	int guess = await && held(h, await) && await->hold_guess;
 	struct timespec deadline;
 	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_nsec += (!await ? 1000 : guess ? HUB_GUESS_MS : HUB_WAIT_MS) * 1000000L;
+	deadline.tv_nsec += (!await ? 1000 : guess ? HUB_GUESS_MS : h->wait_ms) * 1000000L;
 	deadline.tv_sec += deadline.tv_nsec / 1000000000L;
 	deadline.tv_nsec %= 1000000000L;
 	/* In a system call: if the host has it asleep (a futex wait, a read
@@ -388,6 +388,7 @@ void replay_hub_init(struct replay_hub *h, hub_clock_fn clock, uint64_t quantum,
 	h->flush_flag = flush_flag;
 	h->helpers = helpers;
 	h->parallel_window = HUB_PARALLEL_WINDOW;
+	h->wait_ms = HUB_WAIT_MS;
 }
 
 static int start_locked(struct replay_hub *h)

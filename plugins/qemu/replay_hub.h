@@ -106,6 +106,10 @@ struct replay_hub {
 	 * asked for and the window's length in cycles. */
 	unsigned helpers;
 	uint64_t parallel_window;
+	/* How long a member is waited for at a time: HUB_WAIT_MS (the tests
+	 * lengthen it where a host too busy to run them must not make the hub
+	 * pass a member). */
+	unsigned wait_ms;
 	struct hub_team team;
 	/* Drains under way: every vCPU with nothing logged is parked, so that
 	 * the drained one's events are replayed without waiting for others. */
@@ -123,7 +127,7 @@ struct replay_hub {
 	 * threads did not return in time; wake-ups held for. */
 	uint64_t cpu_ns, switches, timeouts, wake_holds;
 	uint64_t guesses_missed; /* guessed holds that timed out */
-	unsigned late_waits;     /* HUB_WAIT_MS waits in a row for a runnable thread */
+	unsigned late_waits;     /* wait_ms waits in a row for a runnable thread */
 	uint64_t windows; /* calm windows replayed side by side */
 	struct ring_wait idle; /* the hub thread's waits for a log (ring_wait.h) */
 };

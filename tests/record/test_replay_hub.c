@@ -115,6 +115,11 @@ static void setup_with(unsigned helpers)
 	order_violations = switches_seen = 0;
 	last_id = MEMBERS;
 	replay_hub_init(&hub, clock_of, QUANTUM, 1, NULL, helpers);
+	/* A member is waited for 10 s, not HUB_WAIT_MS: on a busy host this
+	 * thread, which plays the members, may not run for 20 ms, and the hub
+	 * would pass a member the test means it to wait for. The test of the
+	 * wait itself sets it back. */
+	hub.wait_ms = 10000;
 	for (unsigned i = 0; i < MEMBERS; i++) {
 		struct member *m = &member[i];
 		m->id = i;
@@ -345,6 +350,9 @@ TEST(silent_member_is_passed_after_a_wait)
 		pthread_cond_wait(&hub.done, &hub.lock);
 	pthread_mutex_unlock(&hub.lock);
 	CHECK_EQ_U64(hub.timeouts, 0);
+	pthread_mutex_lock(&hub.lock);
+	hub.wait_ms = HUB_WAIT_MS;
+	pthread_mutex_unlock(&hub.lock);
 	produce(a, 3 * (uint64_t)EVENT_RING_BATCH);
 	/* a's full batches went out; a is a quantum ahead of c at once, so
 	 * the hub waits for c before going on. */
