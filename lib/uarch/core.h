@@ -35,7 +35,7 @@ struct ap_uarch_core {
 	 * prefetch degree), so last_line stays the most recent of its set. */
 	uint8_t same_line_exact;
 	/* The line accessed before last_line and the L1D entry it was in
-	 * (shortcut.h: prev_line_hit); shortcuts: 0 in tests that compare. */
+	 * (shortcut.h: line_change_hit); shortcuts: 0 in tests that compare. */
 	uint64_t prev_line;
 	int prev_l1d_way;
 	uint8_t shortcuts;

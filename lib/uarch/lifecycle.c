@@ -179,7 +179,7 @@ int ap_uarch_core_create(struct ap_uarch_core **out, struct ap_uarch_system *sys
 	c->last_l1d_way = -1;
 	c->prev_line = UINT64_MAX;
 	c->prev_l1d_way = -1;
-	c->shortcuts = 1;
+	c->shortcuts = c->l1d.small; /* the shortcut scans an L1D set by its order word */
 	c->same_line_exact = c->l1d.sets > cfg->prefetch_degree;
 	for (unsigned i = 0; i < MAX_STREAMS; i++)
 		c->stream_line[i] = UINT64_MAX - 1;
