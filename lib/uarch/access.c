@@ -306,10 +306,6 @@ access_slow(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, int share
 		}
 		l1_way = private_fill(&core->l1d, line, d.version);
 	}
-	if (line != core->last_line) {
-		core->prev_line = core->last_line;
-		core->prev_l1d_way = core->last_l1d_way;
-	}
 	core->last_l1d_way = l1_way;
 	/* Stale in L1D and L2, then from the peer: one meeting. */
 	if (core->met_others != met_before)

@@ -12,15 +12,15 @@
  * line up, train the prefetcher and note the line, in a function that
  * saves registers for its L2, LLC, directory and fill paths. The shortcut
  * makes the same changes (the TLB's and the L1D set's LRU order, the MRU
- * entries, the notes of the last two lines, the prefetcher's new stream)
- * inline in the caller, without a call, when:
+ * entries, the last line's note, the prefetcher's new stream) inline in
+ * the caller, without a call, when:
  *   - there is one core (no directory to consult),
  *   - the page hits in the L1 DTLB in its most recent entry, the first
  *     probe of its index or its set (a TLB hit made first stays the most
  *     recent entry, so the full path finds it again without a change),
- *   - the line hits in the L1D: in the entry where it was when it is the
- *     line before the last (the source and destination of a copy, an array
- *     and a stack slot), else by the set's scan.
+ *   - the line hits in the L1D: mostly the front of its set (the source
+ *     and destination of a copy, an array and a stack slot, a hash table
+ *     and its input), checked before the set's scan.
  * A stream that advances goes on to prefetch (uarch_advance_stream, access.c).
  * Each is checked against the model's current state, so the shortcut is
  * taken exactly when the full path would produce the same result and
@@ -77,7 +77,7 @@ static inline int stream_of_any(const struct ap_uarch_core *core, uint64_t line,
 /* A single core's access to a line other than the last one (shortcut.h):
  * the full path's outcome when the page hits in the L1 DTLB and the line
  * in the L1D, made with the full path's changes (the TLB's and the L1D
- * set's LRU order and MRU entries, the last-line notes, the prefetcher's
+ * set's LRU order and MRU entries, the last line's note, the prefetcher's
  * training); NULL when the full path is needed, with nothing changed that
  * the full path would not change the same way: a TLB or L1D hit made here
  * is the most recent entry of its set afterwards, which the full path's
@@ -87,37 +87,21 @@ static inline int stream_of_any(const struct ap_uarch_core *core, uint64_t line,
 __attribute__((always_inline)) static inline const struct ap_uarch_result *
 line_change_hit(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum ap_uarch_access_kind kind)
 {
-	struct uarch_cache *l1 = &core->l1d;
 	if (!core->shortcuts || !tlb_hit_inline(&core->l1tlb, uarch_cache_line(&core->l1tlb, vaddr)))
 		return NULL;
-	int way = core->prev_l1d_way;
-	if (line == core->prev_line && way >= 0 &&
-	    atomic_load_explicit(&l1->tag[way], memory_order_relaxed) == line + 1) {
-		/* Back to the line before the last, still where it was: the
-		 * lookup's hit without the scan (uarch_cache_lookup_set). */
-		uint32_t order = (uint32_t)(line & l1->set_mask) * l1->stride, w = (uint32_t)way - order - 1;
-		uint64_t o = atomic_load_explicit(&l1->tag[order], memory_order_relaxed);
-		if ((o & 0xF) != w)
-			atomic_store_explicit(&l1->tag[order], uarch_order_to_front(o, uarch_order_pos(o, w), w),
-			                      memory_order_relaxed);
-		atomic_store_explicit(&l1->mru, (uint32_t)way, memory_order_relaxed);
-	} else {
-		way = uarch_cache_lookup_set(l1, line);
-		if (way < 0)
-			return NULL;
-	}
-	core->prev_line = core->last_line;
-	core->prev_l1d_way = core->last_l1d_way;
+	/* A line seen again is mostly the front of its set (checked first). */
+	int way = uarch_cache_lookup_set(&core->l1d, line);
+	if (way < 0)
+		return NULL;
 	core->last_line = line;
 	core->last_l1d_way = way;
 	core->shortcut_hits++;
 	/* The L1D hit's result (equal to result[store][XL_L1TLB][LV_L1D]). */
 	const struct ap_uarch_result *res = same_line_hit(core, kind);
-	const struct ap_uarch_config *cfg = &core->sys->cfg;
-	if (!cfg->prefetch_degree)
-		return res;
 	/* train_prefetcher: most new lines start a stream (no prefetch). */
-	unsigned n = cfg->prefetch_streams;
+	unsigned n = core->prefetch_streams;
+	if (!n)
+		return res;
 	int i = stream_of_any(core, line, n);
 	if (i < 0) {
 		unsigned next = core->stream_next;
