@@ -177,8 +177,9 @@ same_line_shared(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum
 }
 
 /* A single core's line change: the shortcut (shortcut.h) or, when it does
- * not apply, the slow path. Out of line for the same reason as
- * same_line_shared. */
+ * not apply, the slow path. Inline in the caller (the plugin's replay): out
+ * of line, the call and its register saves cost gzip 10 instructions per
+ * event (171 to 161 when it went inline). */
 __attribute__((always_inline)) static inline const struct ap_uarch_result *
 line_change_private(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum ap_uarch_access_kind kind)
 {
