@@ -208,6 +208,14 @@ __attribute__((always_inline)) static inline int uarch_cache_lookup_set(struct u
 {
 	uint64_t tag = line + 1;
 	uint32_t order = (uint32_t)(line & c->set_mask) * c->stride;
+	/* The set's most recent way first: a line seen again is mostly
+	 * still the front of its set (a hit there moves nothing). */
+	uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed);
+	uint32_t front = order + 1 + (uint32_t)(o & 0xF);
+	if (atomic_load_explicit(&c->tag[front], memory_order_relaxed) == tag) {
+		atomic_store_explicit(&c->mru, front, memory_order_relaxed);
+		return (int)front;
+	}
 	const _Atomic uint64_t *t = &c->tag[order + 1], *end = t + c->ways;
 	/* Four tags at a time, without a branch per tag (the padding after
 	 * the last way holds invalid tags): one branch per group, so that a
@@ -219,10 +227,8 @@ __attribute__((always_inline)) static inline int uarch_cache_lookup_set(struct u
 		               (unsigned)(atomic_load_explicit(&p[3], memory_order_relaxed) == tag) << 3;
 		if (hit) {
 			uint32_t w = (uint32_t)(p - t) + (uint32_t)__builtin_ctz(hit);
-			uint64_t o = atomic_load_explicit(&c->tag[order], memory_order_relaxed);
-			if ((o & 0xF) != w)
-				atomic_store_explicit(&c->tag[order], uarch_order_to_front(o, uarch_order_pos(o, w), w),
-				                      memory_order_relaxed);
+			atomic_store_explicit(&c->tag[order], uarch_order_to_front(o, uarch_order_pos(o, w), w),
+			                      memory_order_relaxed);
 			atomic_store_explicit(&c->mru, order + 1 + w, memory_order_relaxed);
 			return (int)(order + 1 + w);
 		}

@@ -34,11 +34,11 @@ struct ap_uarch_core {
 	/* Prefetches never fill last_line's L1D set (more sets than the
 	 * prefetch degree), so last_line stays the most recent of its set. */
 	uint8_t same_line_exact;
-	/* The line accessed before last_line and the L1D entry it was in
-	 * (shortcut.h: prev_line_hit); shortcuts: 0 in tests that compare. */
-	uint64_t prev_line;
-	int prev_l1d_way;
+	/* shortcut.h's line_change_hit is taken (0 in tests that compare). */
 	uint8_t shortcuts;
+	/* The prefetcher's streams (cfg.prefetch_streams), 0 when it is off
+	 * (cfg.prefetch_degree 0): one field for the shortcut to read. */
+	unsigned prefetch_streams;
 	uint64_t shortcut_hits;
 	/* The prefetcher's streams: each one's last line, side by side so
 	 * that a new line is compared with four at a time (stream_of), and
@@ -50,6 +50,8 @@ struct ap_uarch_core {
 	/* What an L1D hit on the line of the previous access returns, made
 	 * once from the configuration: [0] a load or atomic, [1] a store. */
 	struct ap_uarch_result same_line[2];
+	/* The same by access kind (enum ap_uarch_access_kind, 1-3): one load. */
+	const struct ap_uarch_result *l1_hit[4];
 	/* What a branch returns, made once from the configuration:
 	 * [mispredicted][a conditional branch not taken]. */
 	struct ap_uarch_result branch_result[2][2];
@@ -87,7 +89,7 @@ static inline const struct ap_uarch_result *same_line_hit(struct ap_uarch_core *
                                                           enum ap_uarch_access_kind kind)
 {
 	count_access(core, kind);
-	return &core->same_line[kind == AP_UARCH_STORE];
+	return core->l1_hit[kind];
 }
 
 /* The first of the prefetcher's n streams that line repeats or continues

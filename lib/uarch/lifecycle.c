@@ -177,9 +177,10 @@ int ap_uarch_core_create(struct ap_uarch_core **out, struct ap_uarch_system *sys
 		for (int n = 0; n < 2; n++)
 			branch_result(cfg, m, n, &c->branch_result[m][n]);
 	c->last_l1d_way = -1;
-	c->prev_line = UINT64_MAX;
-	c->prev_l1d_way = -1;
-	c->shortcuts = 1;
+	c->l1_hit[0] = c->l1_hit[AP_UARCH_LOAD] = c->l1_hit[AP_UARCH_ATOMIC] = &c->same_line[0];
+	c->l1_hit[AP_UARCH_STORE] = &c->same_line[1];
+	c->prefetch_streams = cfg->prefetch_degree ? cfg->prefetch_streams : 0;
+	c->shortcuts = c->l1d.small; /* the shortcut scans an L1D set by its order word */
 	c->same_line_exact = c->l1d.sets > cfg->prefetch_degree;
 	for (unsigned i = 0; i < MAX_STREAMS; i++)
 		c->stream_line[i] = UINT64_MAX - 1;

@@ -6,20 +6,22 @@
  * no check at all; several cores: the directory entry alone), and in
  * bpred.h a branch whose prediction update changes nothing.
  *
- * Here: going back to the line accessed before the previous one (the
- * source and destination of a copy, an array and a stack slot, a list
- * node around its payload). With one core the full model would look the
- * page up in the L1 DTLB, the line up in the L1D (a scan of its set),
- * train the prefetcher and note the line. The shortcut makes the same
- * changes (the TLB's and the L1D set's LRU order, the MRU index, the notes
- * of the last two lines) without the scan and the rest of the full path
- * when:
+ * Here: a single core's line change that hits in the L1 DTLB and the L1D,
+ * the common line change of a program (gzip: about 90% of them; the others
+ * miss the L1D). The full path (access_slow) would look the page up, the
+ * line up, train the prefetcher and note the line, in a function that
+ * saves registers for its L2, LLC, directory and fill paths. The shortcut
+ * makes the same changes (the TLB's and the L1D set's LRU order, the MRU
+ * entries, the last line's note, the prefetcher's new stream) inline in
+ * the caller, without a call, when:
  *   - there is one core (no directory to consult),
- *   - the line is still in the L1D entry where it was (an L1D hit),
- *   - the prefetcher's first stream that the line continues or repeats
- *     repeats it (train_prefetcher returns without a change),
- *   - the page hits in the L1 DTLB (looked up last: a miss changes
- *     nothing, and the full path takes over).
+ *   - the page hits in the L1 DTLB in its most recent entry, the first
+ *     probe of its index or its set (a TLB hit made first stays the most
+ *     recent entry, so the full path finds it again without a change),
+ *   - the line hits in the L1D: mostly the front of its set (the source
+ *     and destination of a copy, an array and a stack slot, a hash table
+ *     and its input), checked before the set's scan.
+ * A stream that advances goes on to prefetch (uarch_advance_stream, access.c).
  * Each is checked against the model's current state, so the shortcut is
  * taken exactly when the full path would produce the same result and
  * state (tests/uarch/test_uarch_shortcut.c compares the two, access by
@@ -38,46 +40,79 @@ void uarch_core_disable_shortcuts(struct ap_uarch_core *core);
 /* How many accesses took the shortcut (the tests check that they do). */
 uint64_t uarch_core_shortcut_hits(const struct ap_uarch_core *core);
 
-/* train_prefetcher(core, line) would change nothing (shortcut.h). */
-static inline int prefetch_noop(const struct ap_uarch_core *core, uint64_t line)
+/* The prefetcher's stream i, which line continues, advances to it and
+ * prefetches ahead (access.c); returns res, the access's result. */
+const struct ap_uarch_result *uarch_advance_stream(struct ap_uarch_core *core, uint64_t line, int i,
+                                                   const struct ap_uarch_result *res);
+
+/* A hit in the L1 DTLB (c) on page made as uarch_cache_lookup makes it,
+ * found without a call: in the most recent entry, the first probe of a
+ * private wide cache's index, or a small set's scan. 0, having changed
+ * nothing, when it is not found that way (a miss, or a hit further along
+ * the index's probe sequence): the full path then looks again. */
+__attribute__((always_inline)) static inline int tlb_hit_inline(struct uarch_cache *c, uint64_t page)
 {
-	int i = stream_of(core, line, core->sys->cfg.prefetch_streams);
-	return i >= 0 && core->stream_line[i] == line; /* else it advances, or a new one starts */
+	uint64_t tag = page + 1;
+	uint32_t mru = atomic_load_explicit(&c->mru, memory_order_relaxed);
+	if (atomic_load_explicit(&c->tag[mru], memory_order_relaxed) == tag)
+		return 1;
+	if (c->index) {
+		const struct uarch_index_slot *i = &c->index[index_home(c, tag)];
+		if (i->tag != tag)
+			return 0;
+		atomic_store_explicit(&c->stamp[i->entry], uarch_cache_tick(c), memory_order_relaxed);
+		atomic_store_explicit(&c->mru, i->entry, memory_order_relaxed);
+		return 1;
+	}
+	return c->small && uarch_cache_lookup_set(c, page) >= 0;
 }
 
-/* A single core's access to prev_line (shortcut.h): its result when it
- * was an L1D and L1 DTLB hit that leaves the prefetcher as it is, made here
- * with the full path's changes (the TLB's and the L1D set's LRU order, the
- * MRU index, the last-line notes); NULL, having changed nothing, when the
- * full path is needed. */
-static inline const struct ap_uarch_result *prev_line_hit(struct ap_uarch_core *core, uint64_t line,
-                                                          uint64_t vaddr, enum ap_uarch_access_kind kind)
+/* The prefetcher's stream that line repeats or continues (stream_of), with
+ * the default four streams compiled as one group of four. */
+static inline int stream_of_any(const struct ap_uarch_core *core, uint64_t line, unsigned n)
 {
-	struct uarch_cache *l1 = &core->l1d;
-	int way = core->prev_l1d_way;
-	if (!core->shortcuts || way < 0 || !l1->small ||
-	    atomic_load_explicit(&l1->tag[way], memory_order_relaxed) != line + 1)
+	return n == 4 ? stream_of(core, line, 4) : stream_of(core, line, n);
+}
+
+/* A single core's access to a line other than the last one (shortcut.h):
+ * the full path's outcome when the page hits in the L1 DTLB and the line
+ * in the L1D, made with the full path's changes (the TLB's and the L1D
+ * set's LRU order and MRU entries, the last line's note, the prefetcher's
+ * training); NULL when the full path is needed, with nothing changed that
+ * the full path would not change the same way: a TLB or L1D hit made here
+ * is the most recent entry of its set afterwards, which the full path's
+ * lookup then finds without changing anything. A stream that advances
+ * (and prefetches) goes to uarch_advance_stream, a tail call. */
+
+__attribute__((always_inline)) static inline const struct ap_uarch_result *
+line_change_hit(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum ap_uarch_access_kind kind)
+{
+	if (!core->shortcuts || !tlb_hit_inline(&core->l1tlb, uarch_cache_line(&core->l1tlb, vaddr)))
 		return NULL;
-	if (core->sys->cfg.prefetch_degree && !prefetch_noop(core, line))
+	/* A line seen again is mostly the front of its set (checked first). */
+	int way = uarch_cache_lookup_set(&core->l1d, line);
+	if (way < 0)
 		return NULL;
-	/* Last: a TLB lookup that misses changes nothing (the full path
-	 * then looks again), one that hits is the full path's own. */
-	if (uarch_cache_lookup(&core->l1tlb, uarch_cache_line(&core->l1tlb, vaddr)) < 0)
-		return NULL;
-	/* The L1D lookup's hit, knowing the way: the line to the front of its
-	 * set (uarch_cache_lookup). */
-	uint32_t order = (uint32_t)(line & l1->set_mask) * l1->stride, w = (uint32_t)way - order - 1;
-	uint64_t o = atomic_load_explicit(&l1->tag[order], memory_order_relaxed);
-	if ((o & 0xF) != w)
-		atomic_store_explicit(&l1->tag[order], uarch_order_to_front(o, uarch_order_pos(o, w), w),
-		                      memory_order_relaxed);
-	atomic_store_explicit(&l1->mru, (uint32_t)way, memory_order_relaxed);
-	core->prev_line = core->last_line;
-	core->prev_l1d_way = core->last_l1d_way;
 	core->last_line = line;
 	core->last_l1d_way = way;
 	core->shortcut_hits++;
-	return same_line_hit(core, kind);
+	/* The L1D hit's result (equal to result[store][XL_L1TLB][LV_L1D]). */
+	const struct ap_uarch_result *res = same_line_hit(core, kind);
+	/* train_prefetcher: most new lines start a stream (no prefetch). */
+	unsigned n = core->prefetch_streams;
+	if (!n)
+		return res;
+	int i = stream_of_any(core, line, n);
+	if (i < 0) {
+		unsigned next = core->stream_next;
+		core->stream_next = next + 1 < n ? next + 1 : 0;
+		core->stream_line[next] = line;
+		core->stream_confirmed[next] = 0;
+		return res;
+	}
+	if (core->stream_line[i] == line)
+		return res;
+	return uarch_advance_stream(core, line, i, res);
 }
 
 #endif
