@@ -158,7 +158,10 @@ TEST(ring_counts_each_sides_waits)
 	CHECK_EQ_U64(r.full.n, 0);
 	CHECK_EQ_U64(r.full.ns, 0);
 	CHECK(r.empty.n >= 1 && r.empty.n <= 9); /* at most one a batch; the ninth: under way, not counted yet */
-	CHECK(wall >= 24000000u && r.empty.ns >= wall / 2 && r.empty.ns <= wall);
+	/* Waited, within the wall time. Not "most of it": a loaded host that
+	 * takes the model thread off its CPU in the middle of a replay
+	 * (uncounted: it is not waiting) can take most of the 3 ms gaps. */
+	CHECK(wall >= 24000000u && r.empty.ns > 0 && r.empty.ns <= wall);
 	CHECK((r.drain.n == 0) == (r.drain.ns == 0));
 	event_ring_fini(&r);
 
