@@ -13,12 +13,14 @@
 #include "perf_input.h"
 
 /* Below this much selected AUX data, -j N decodes on this thread as -j 1
- * does: threads cannot pay for themselves there. Measured (callgrind and
- * /usr/bin/time, docs/PERFORMANCE.md "decode -j"): JSONL of a 1 MiB
- * perf.data takes 3 ms at -j 1, of which the threads' start, the cutting
- * scan and the hand-overs are a fixed 0.2-0.3 ms; below 1 MiB -j 2 was no
- * faster, from 1 MiB on it was. */
-#define PARALLEL_MIN_BYTES (1u << 20)
+ * does: threads do not pay for themselves there. What -j adds is fixed: two
+ * threads, the ring's memory first touched (about 450 page faults more at
+ * 1 MiB, `perf stat`), and 10% more instructions (the cutting walk,
+ * callgrind: 52.8 M against 47.9 M at 1 MiB); against it, the work split
+ * in two, about 3 ms a MiB of JSONL at -j 1. Break-even on two idle CPUs
+ * is thus near 1 MiB (docs/PERFORMANCE.md "decode -j"): twice that keeps
+ * -j 2 from ever being the slower. */
+#define PARALLEL_MIN_BYTES (2u << 20)
 
 unsigned decode_default_jobs(void)
 {
@@ -109,7 +111,7 @@ int decode_perf(struct perf_input *in, const struct decode_perf_opts *o, struct 
 	if (o->verbose)
 		fprintf(stderr, "armprof decode: -j %u: %s\n", o->jobs,
 		        threads > 1 ? "decoding on that many threads"
-		        : o->jobs > 1 ? "decoding on this thread (under 1 MiB of AUX data: threads would not pay)"
+		        : o->jobs > 1 ? "decoding on this thread (under 2 MiB of AUX data: threads would not pay)"
 		                      : "decoding on this thread");
 	if (threads > 1)
 		rc = decode_parallel(in, o, sink, totals);

@@ -1,7 +1,7 @@
 /* `armprof decode` of a perf.data: every selected AUX buffer decoded as its
  * own stream, at the offset it has in the serial decode (the sum of the
  * buffers before it), its records put to the sink in buffer order. With
- * jobs > 1 and at least 1 MiB of AUX data selected the buffers are decoded
+ * jobs > 1 and at least 2 MiB of AUX data selected the buffers are decoded
  * (and formatted) on that many threads (decode_parallel.h), the results put
  * to the sink in the same order: the output is the serial one, byte for
  * byte. --stats says which path was taken. */
@@ -36,7 +36,7 @@ int decode_perf(struct perf_input *in, const struct decode_perf_opts *o, struct 
                 struct ap_decoder_stats *totals, uint64_t *cut_excused);
 
 /* The threads decode_perf decodes in's selection on for -j jobs: jobs, or
- * 1 when jobs is 1 or the selected AUX data is under 1 MiB. */
+ * 1 when jobs is 1 or the selected AUX data is under 2 MiB. */
 unsigned decode_threads(const struct perf_input *in, unsigned jobs);
 
 /* -j's default: the CPUs this process may run on that the load average
