@@ -7,8 +7,9 @@
  * growing one) left a core idle at each batch's end and copied the whole
  * output once more (17% of the instructions, callgrind), so that -j 2 was
  * slower than -j 1 on an 80 MiB file. Now the threads live for the whole
- * decode and take segments from a ring as this thread cuts them; a
- * segment's text is formatted straight into the memory it is written from. */
+ * decode, each cutting, decoding and writing segments in turn (struct
+ * pool); a segment's text is formatted straight into the memory it is
+ * written from; the cuts come from a walk over packet headers. */
 #define _GNU_SOURCE /* open_memstream */
 #include "decode_parallel.h"
 
@@ -22,8 +23,8 @@
 #include "commands.h"
 
 /* A text segment ends at the first record ending this many bytes or more
- * after its start (about ten times that in JSONL: a job's text stays in the
- * last-level cache until written); Parquet's end after DECODE_GROUP_RECORDS
+ * after its start (about ten times that in JSONL, 650 KB: a job's text
+ * stays in the core's 1 MiB L2 until written); Parquet's end after DECODE_GROUP_RECORDS
  * records, where -j 1's row groups end too. */
 #define SEGMENT_BYTES (64u << 10)
 #define MAX_THREADS 64
@@ -200,44 +201,86 @@ struct slot {
 	struct job job;
 	struct record_writer *writer;               /* kept from job to job */
 	struct record_parquet *tables[CLASS_COUNT]; /* the same */
-	int done;                                   /* under pool.mu */
+	int done;                                   /* decoded; under pool.mu */
 };
 
+/* Every thread, this one too, does what is next: puts the oldest
+ * decoded segments to the sink (one thread at a time, in order), or cuts
+ * the next segment and decodes it, or waits. No thread waits for another
+ * to hand it work: on a busy machine a thread that is not running holds
+ * nothing up but its own segment (a coordinating thread that cut and
+ * wrote for the others made -j 2 1.7x slower than -j 1 at a load of 9 on
+ * 2 CPUs, farm-bench). */
 struct pool {
 	pthread_mutex_t mu;
-	pthread_cond_t queued; /* a job to take, or closing */
-	pthread_cond_t done;   /* a job done */
+	pthread_cond_t changed; /* a segment decoded or put, or the input ended */
 	struct slot *slots;
 	size_t n_slots;
-	/* jobs by number (slot: number % n_slots): head the oldest not yet
-	 * put to the sink, take the next to decode, tail the next to cut */
-	uint64_t head, take, tail;
-	int closing;
+	/* segments by number (slot: number % n_slots): head the oldest not
+	 * yet put to the sink, tail the next to cut */
+	uint64_t head, tail;
+	int more;     /* input left to cut */
+	int emitting; /* a thread is putting segments to the sink */
+	struct cursor c;
+	/* the decode's, under mu (the sink and these, by the emitting thread) */
+	struct perf_input *in;
+	const struct decode_perf_opts *o;
+	struct decode_sink *sink;
+	enum ap_ds_encoding enc;
+	struct ap_decoder_stats totals, buf_stats;
+	uint64_t excused;
+	int rc;
 	pthread_t tids[MAX_THREADS];
 	unsigned started;
 };
+
+static int cut_next(struct pool *p, struct perf_input *in, const struct decode_perf_opts *o,
+                    struct decode_sink *sink, enum ap_ds_encoding enc, struct cursor *c);
+static int put_job(struct pool *p, struct job *j);
 
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		while (p->take == p->tail && !p->closing)
-			pthread_cond_wait(&p->queued, &p->mu);
-		if (p->take == p->tail)
+		if (!p->emitting && p->head < p->tail && p->slots[p->head % p->n_slots].done) {
+			p->emitting = 1;
+			while (p->head < p->tail && p->slots[p->head % p->n_slots].done) {
+				struct slot *s = &p->slots[p->head % p->n_slots];
+				pthread_mutex_unlock(&p->mu);
+				p->rc = put_job(p, &s->job);
+				pthread_mutex_lock(&p->mu);
+				p->head++;
+			}
+			p->emitting = 0;
+			pthread_cond_broadcast(&p->changed); /* slots free */
+			continue;
+		}
+		if (p->more && p->tail - p->head < p->n_slots) {
+			struct slot *s = &p->slots[p->tail % p->n_slots];
+			p->more = cut_next(p, p->in, p->o, p->sink, p->enc, &p->c);
+			if (!p->more) {
+				pthread_cond_broadcast(&p->changed);
+				continue;
+			}
+			p->tail++;
+			pthread_mutex_unlock(&p->mu);
+			run_job(&s->job);
+			pthread_mutex_lock(&p->mu);
+			s->done = 1;
+			continue; /* this thread puts it if it is the oldest */
+		}
+		if (!p->more && p->head == p->tail && !p->emitting)
 			break;
-		struct slot *s = &p->slots[p->take++ % p->n_slots];
-		pthread_mutex_unlock(&p->mu);
-		run_job(&s->job);
-		pthread_mutex_lock(&p->mu);
-		s->done = 1;
-		pthread_cond_signal(&p->done);
+		pthread_cond_wait(&p->changed, &p->mu);
 	}
+	pthread_cond_broadcast(&p->changed);
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
-/* Cut the next segment into the free slot at p->tail; 0 at the input's end. */
+/* Cut the next segment into the free slot at p->tail (under p->mu); 0 at
+ * the input's end. */
 static int cut_next(struct pool *p, struct perf_input *in, const struct decode_perf_opts *o,
                     struct decode_sink *sink, enum ap_ds_encoding enc, struct cursor *c)
 {
@@ -282,35 +325,40 @@ static int cut_next(struct pool *p, struct perf_input *in, const struct decode_p
 	return 1;
 }
 
-/* A job's result to the sink, in input order; buf_stats sums the segments
- * of the buffer under way. 0 or the exit code. */
-static int put_job(struct job *j, struct perf_input *in, const struct decode_perf_opts *o,
-                   struct decode_sink *sink, struct ap_decoder_stats *totals,
-                   struct ap_decoder_stats *buf_stats, int rc)
+/* A segment's result to the sink, in input order, by the one emitting
+ * thread; p->buf_stats sums the segments of the buffer under way. Returns
+ * p->rc, or the exit code of this segment's failure. */
+static int put_job(struct pool *p, struct job *j)
 {
+	int rc = p->rc;
 	if (j->oom && !rc) {
 		fprintf(stderr, "armprof decode: out of memory decoding the AUX buffer at file offset 0x%llx\n",
 		        (unsigned long long)j->b->data_offset);
 		rc = EXIT_USAGE;
 	}
 	if (!rc && j->text)
-		decode_sink_put_bytes(sink, j->text_buf, j->text_len);
+		decode_sink_put_bytes(p->sink, j->text_buf, j->text_len);
 	else if (!rc)
-		decode_sink_put_tables(sink, j->tables);
-	perf_input_release(in, j->data, j->len);
+		decode_sink_put_tables(p->sink, j->tables);
+	perf_input_release(p->in, j->data, j->len); /* its reader: never changed */
 	if (j->first)
-		memset(buf_stats, 0, sizeof(*buf_stats));
-	decode_add_stats(totals, ap_decoder_stats(&j->dec));
-	decode_add_stats(buf_stats, ap_decoder_stats(&j->dec));
-	in->n_cut_excused += (uint64_t)j->excused;
-	if (j->last && (o->verbose || decode_buffer_flagged(j->b))) {
-		struct ap_decoder whole; /* the buffer's totals, for its line */
-		whole.stats = *buf_stats;
-		in->cur = j->b;
-		memset(&in->before, 0, sizeof(in->before));
-		perf_input_buffer_done(in, &whole, stderr);
+		memset(&p->buf_stats, 0, sizeof(p->buf_stats));
+	decode_add_stats(&p->totals, ap_decoder_stats(&j->dec));
+	decode_add_stats(&p->buf_stats, ap_decoder_stats(&j->dec));
+	p->excused += (uint64_t)j->excused;
+	if (j->last && (p->o->verbose || decode_buffer_flagged(j->b))) {
+		/* the buffer's line, from its totals: its own view of the input,
+		 * whose cursor the cutting thread moves meanwhile */
+		struct ap_decoder whole;
+		whole.stats = p->buf_stats;
+		struct perf_input view;
+		memset(&view, 0, sizeof(view));
+		view.cmd = p->in->cmd;
+		view.path = p->in->path;
+		view.cur = j->b;
+		perf_input_buffer_done(&view, &whole, stderr);
 	}
-	if (o->packets)
+	if (p->o->packets)
 		free(j->packets_buf);
 	j->packets_buf = NULL;
 	j->text_buf = NULL;
@@ -339,7 +387,7 @@ int decode_parallel(struct perf_input *in, const struct decode_perf_opts *o, str
 	struct pool p;
 	memset(&p, 0, sizeof(p));
 	unsigned threads = o->jobs < MAX_THREADS ? o->jobs : MAX_THREADS;
-	/* Parquet's jobs are whole row groups (65536 rows, 10-15 MB of
+	/* Parquet's segments are whole row groups (65536 rows, 10-15 MB of
 	 * columns each): one a thread, and one more to cut while they run */
 	p.n_slots = (size_t)(decode_sink_is_text(sink) ? DECODE_WINDOW_PER_JOB : 1) * threads + 1;
 	p.slots = calloc(p.n_slots, sizeof(*p.slots));
@@ -348,62 +396,29 @@ int decode_parallel(struct perf_input *in, const struct decode_perf_opts *o, str
 		return EXIT_USAGE;
 	}
 	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.queued, NULL);
-	pthread_cond_init(&p.done, NULL);
-	enum ap_ds_encoding enc = decode_sink_encoding(sink);
+	pthread_cond_init(&p.changed, NULL);
+	p.more = 1;
+	p.in = in;
+	p.o = o;
+	p.sink = sink;
+	p.enc = decode_sink_encoding(sink);
 	if (decode_sink_is_text(sink))
-		prewarm_formatters(o->fmt, enc);
-	for (unsigned t = 0; t < threads; t++)
+		prewarm_formatters(o->fmt, p.enc);
+	for (unsigned t = 1; t < threads; t++) /* and this one */
 		if (pthread_create(&p.tids[p.started], NULL, worker, &p) == 0)
 			p.started++;
-	memset(totals, 0, sizeof(*totals));
-	struct cursor c = { 0 };
-	struct ap_decoder_stats buf_stats = { 0 };
-	int rc = 0, more = 1;
-	for (;;) {
-		/* cut while a slot is free: the threads start on each at once */
-		while (more && p.tail - p.head < p.n_slots) {
-			more = cut_next(&p, in, o, sink, enc, &c);
-			if (more) {
-				pthread_mutex_lock(&p.mu);
-				p.tail++;
-				pthread_cond_signal(&p.queued);
-				pthread_mutex_unlock(&p.mu);
-			}
-		}
-		if (p.head == p.tail)
-			break;
-		struct slot *s = &p.slots[p.head % p.n_slots];
-		pthread_mutex_lock(&p.mu);
-		while (!s->done) {
-			if (!p.started && p.take < p.tail) { /* no thread could be made: this one decodes */
-				struct slot *mine = &p.slots[p.take++ % p.n_slots];
-				pthread_mutex_unlock(&p.mu);
-				run_job(&mine->job);
-				pthread_mutex_lock(&p.mu);
-				mine->done = 1;
-				continue;
-			}
-			pthread_cond_wait(&p.done, &p.mu);
-		}
-		pthread_mutex_unlock(&p.mu);
-		rc = put_job(&s->job, in, o, sink, totals, &buf_stats, rc);
-		p.head++;
-	}
-	pthread_mutex_lock(&p.mu);
-	p.closing = 1;
-	pthread_cond_broadcast(&p.queued);
-	pthread_mutex_unlock(&p.mu);
+	worker(&p);
 	for (unsigned t = 0; t < p.started; t++)
 		pthread_join(p.tids[t], NULL);
+	*totals = p.totals;
+	in->n_cut_excused += p.excused;
 	for (size_t i = 0; i < p.n_slots; i++) {
 		record_writer_free(p.slots[i].writer);
 		for (int k = 0; k < CLASS_COUNT; k++)
 			record_parquet_free(p.slots[i].tables[k]);
 	}
 	free(p.slots);
-	pthread_cond_destroy(&p.done);
-	pthread_cond_destroy(&p.queued);
+	pthread_cond_destroy(&p.changed);
 	pthread_mutex_destroy(&p.mu);
-	return rc;
+	return p.rc;
 }

@@ -1,8 +1,8 @@
 /* `armprof decode -j N` of a perf.data (decode_perf.h): the AUX buffers cut
- * into segments at record ends by this thread, each segment decoded (and
- * formatted, or made Parquet row groups) by one of N worker threads, the
- * results put to the sink by this thread in input order: the bytes of
- * -j 1. The segments in flight (queued, being decoded, or decoded and
+ * into segments at record ends, each segment decoded (and formatted, or
+ * made Parquet row groups) by one of N threads (the calling one and N - 1
+ * more), the results put to the sink in input order by whichever thread
+ * finds the oldest done: the bytes of -j 1. The segments in flight (queued, being decoded, or decoded and
  * waiting for the ones before them) are at most DECODE_WINDOW_PER_JOB * N
  * + 1 (N + 1 for Parquet, whose segments are whole row groups): the
  * reorder window that bounds the memory. */
