@@ -1,13 +1,14 @@
 /* `armprof report --format pprof -o FILE`: the records as a pprof profile
  * (github.com/google/pprof, proto/profile.proto), gzipped, as `go tool
  * pprof` and speedscope read it (tests/report/report_pprof.sh,
- * report_speedscope.sh; Perfetto's importer is documented to, not run). A sample per distinct (call
- * stack, operation, data source, event set), its values the sample types
- * samples, latency (total latency cycles, spec/002 5.3.4), l1d_miss,
- * llc_miss, tlb_walk and mispredict (the Events packet's E[3], E[9], E[5],
- * E[7], 5.3.7), as the report's --sort keys count them; labels op,
- * data_source, and an events label per event the record has (the key
- * repeated: at most 64 strings whatever the event words). The stack is the record's call stack when the
+ * report_speedscope.sh; Perfetto's importer is documented to, not run).
+ * A sample per distinct (call stack, operation, data source, event set),
+ * its values the sample types samples, latency (total latency cycles,
+ * spec/002 5.3.4), l1d_miss, llc_miss, tlb_walk and mispredict (the Events
+ * packet's E[3], E[9], E[5], E[7], 5.3.7), as the report's --sort keys
+ * count them; labels op, data_source, and an events label per event the
+ * record has (the key repeated: at most 64 strings whatever the event
+ * words). The stack is the record's call stack when the
  * capture has one (armprof record's), else its PC alone.
  *
  * Memory does not grow with the records: the profile is written as the
