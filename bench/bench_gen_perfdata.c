@@ -1,4 +1,5 @@
-/* bench_gen_perfdata OUT MIB [CPUS]: a perf.data holding MIB MiB of realistic
+/* bench_gen_perfdata OUT MIB [CPUS]: a perf.data holding MIB MiB (MIB ending
+ * in K: KiB) of realistic
  * SPE data (tests/random_record.h records: loads/stores with VA, PA, data
  * source, branches with targets, events, latencies, timestamps), in 4 MiB AUX
  * buffers spread over CPUS CPUs (default 4), with COMM and MMAP2 for a
@@ -72,10 +73,12 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--read"))
 		return read_bench(argv[2]);
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench_gen_perfdata OUT MIB [CPUS] | --read FILE\n");
+		fprintf(stderr, "usage: bench_gen_perfdata OUT MIB[K] [CPUS] | --read FILE\n");
 		return 2;
 	}
-	uint64_t total = strtoull(argv[2], NULL, 0) << 20;
+	char *unit;
+	uint64_t total = strtoull(argv[2], &unit, 0);
+	total <<= (*unit == 'K' || *unit == 'k') ? 10 : 20;
 	int cpus = argc > 3 ? atoi(argv[3]) : 4;
 	if (cpus < 1)
 		cpus = 1;

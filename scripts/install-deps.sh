@@ -42,6 +42,13 @@ if command -v npm > /dev/null; then
     "$(dirname "$0")/../.cache/npm/report-html/"
   (cd "$(dirname "$0")/../.cache/npm/report-html" && npm ci --no-audit --no-fund > /dev/null) ||
     echo "install-deps.sh: npm ci playwright-core failed (tests/report/report_html.sh will skip)"
+  # speedscope (its version locked in tests/report/speedscope): its own app
+  # opens `report --format pprof`'s profile in tests/report/report_speedscope.sh.
+  mkdir -p "$(dirname "$0")/../.cache/npm/speedscope"
+  cp "$(dirname "$0")/../tests/report/speedscope/package.json" "$(dirname "$0")/../tests/report/speedscope/package-lock.json" \
+    "$(dirname "$0")/../.cache/npm/speedscope/"
+  (cd "$(dirname "$0")/../.cache/npm/speedscope" && npm ci --no-audit --no-fund > /dev/null) ||
+    echo "install-deps.sh: npm ci speedscope failed (tests/report/report_speedscope.sh will skip)"
 else
-  echo "install-deps.sh: no npm: DuckDB for tests/export and playwright-core for tests/report/report_html.sh not installed (they will skip)"
+  echo "install-deps.sh: no npm: DuckDB for tests/export and playwright-core for tests/report/report_html.sh, speedscope for report_speedscope.sh not installed (they will skip)"
 fi

@@ -35,8 +35,9 @@ struct ap_decoder_config {
 	ap_packet_fn on_packet; /* may be NULL */
 	void *ctx;
 	uint64_t base_offset;   /* stream offset of the first byte fed */
-	uint32_t max_record_bytes; /* 0: default 4096; longer records are cut
-	                              with AP_DERR_TOO_LONG to resynchronise */
+	uint32_t max_record_bytes; /* 0: AP_DECODER_DEFAULT_MAX_RECORD_BYTES;
+	                              longer records are cut with
+	                              AP_DERR_TOO_LONG to resynchronise */
 	/* 1: decode what SPE after v1 defines where the 2017 supplement has
 	 * reserved values, as perf 7.x does: Address INDEX 0b00100 is the
 	 * previous branch target (FEAT_SPE_PBT, AP_HAS_PREV_TARGET) and a
@@ -46,6 +47,7 @@ struct ap_decoder_config {
 	 * LATER-CRR-3. */
 	uint8_t spe_later;
 };
+#define AP_DECODER_DEFAULT_MAX_RECORD_BYTES 4096u
 AP_API void ap_decoder_config_init(struct ap_decoder_config *cfg);
 
 /* Counters the decoder keeps for the whole stream. */
@@ -78,6 +80,19 @@ AP_API int ap_decoder_feed(struct ap_decoder *dec, const uint8_t *buf, size_t le
  * new stream starting at its current offset. */
 AP_API int ap_decoder_finish(struct ap_decoder *dec);
 AP_API const struct ap_decoder_stats *ap_decoder_stats(const struct ap_decoder *dec);
+
+/* Where a decoder fed buf[0..len) from a point between records (a fresh
+ * one, or after a record's end) is next between records again, without
+ * decoding: the offset in buf of the end of the first record that ends
+ * min_bytes or more into buf, or of the max_records-th record (0: no
+ * limit), whichever comes first, with the records cut as a decoder of
+ * max_record_bytes (0: the default) cuts them. 0 when no such record ends
+ * in buf; SIZE_MAX at an Alignment command before it (its effect depends on
+ * the stream offset: decode to find the cut). A decoder started afresh at
+ * the returned offset decodes what follows as the first would have: that
+ * is how `armprof decode -j` cuts a buffer into segments. */
+AP_API size_t ap_decoder_next_cut(const uint8_t *buf, size_t len, size_t min_bytes, uint32_t max_records,
+                                  uint32_t max_record_bytes);
 
 #ifdef __cplusplus
 }

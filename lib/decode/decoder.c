@@ -6,7 +6,6 @@
 #include "codec/packet_decode.h"
 #include "decode/record_fields.h"
 
-#define DEFAULT_MAX_RECORD_BYTES 4096u
 #define MAX_PACKET_BYTES 10u /* 2 header bytes + 8 payload bytes */
 
 void ap_decoder_config_init(struct ap_decoder_config *cfg)
@@ -30,7 +29,7 @@ int ap_decoder_init(struct ap_decoder *dec, const struct ap_decoder_config *cfg)
 		dec->cfg.size = sizeof(dec->cfg);
 	}
 	if (!dec->cfg.max_record_bytes)
-		dec->cfg.max_record_bytes = DEFAULT_MAX_RECORD_BYTES;
+		dec->cfg.max_record_bytes = AP_DECODER_DEFAULT_MAX_RECORD_BYTES;
 	dec->offset = dec->cfg.base_offset;
 	dec->skip_until = dec->offset;
 	return 0;

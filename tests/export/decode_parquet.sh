@@ -84,7 +84,7 @@ ops=$(duckdb_sql "select string_agg(distinct op, ',' order by op) from 'split/ld
 [ "$ops" = "LD,ST" ] || fail "split: ldst.parquet ops $ops"
 
 # 4. A multi-buffer perf.data: cpu and tid from the buffers, -j N identical to -j 1.
-"$GEN" --perf-many many.data 6 4000
+"$GEN" --perf-many many.data 6 9000 # over the 2 MiB -j needs to use threads (decode_jobs.sh)
 "$A" decode --format jsonl -j 1 many.data > many.jsonl 2> /dev/null
 for j in 1 2 3; do
 	"$A" decode --format parquet -j $j -o many.$j.parquet many.data 2> /dev/null
@@ -99,8 +99,8 @@ done
 echo "ok: -j 2 and -j 3 give the bytes of -j 1 (parquet, jsonl, csv, text, packets)"
 same_aggregates many.jsonl "'many.1.parquet'" many
 got=$(duckdb_sql "select cpu, tid, count(*) from 'many.1.parquet' group by all order by all" | tr '\t\n' ' ')
-[ "$got" = "0 501 4000 1 502 4000 2 503 4000 3 501 4000 0 502 4000 1 503 4000 " ] ||
-	[ "$got" = "0 501 4000 0 502 4000 1 502 4000 1 503 4000 2 503 4000 3 501 4000 " ] ||
+[ "$got" = "0 501 9000 1 502 9000 2 503 9000 3 501 9000 0 502 9000 1 503 9000 " ] ||
+	[ "$got" = "0 501 9000 0 502 9000 1 502 9000 1 503 9000 2 503 9000 3 501 9000 " ] ||
 	fail "many: per-buffer cpu/tid counts $got"
 
 # 5. A recorded example with --binary: the symbol column names chase().

@@ -86,9 +86,12 @@ got="$got $(total hand.pb.gz tlb_walk) $(total hand.pb.gz mispredict)"
 [ "$got" = "5 513 2 2 2 1" ] || fail "hand: totals samples latency l1d llc tlb mispredict: $got, want 5 513 2 2 2 1"
 go tool pprof -tags hand.pb.gz > tags.txt 2> /dev/null
 for want in "3.0 (60.00%): LD" "1.0 (20.00%): B" "2.0 (66.67%): DRAM" "1.0 (33.33%): L1D" \
-            "1.0 (20.00%): retired,l1d-access,e12" "1.0 (20.00%): retired,mispredicted"; do
+            "5.0 (22.73%): retired" "2.0 ( 9.09%): llc-miss" "1.0 ( 4.55%): e12" \
+            "1.0 ( 4.55%): mispredicted"; do
 	grep -qF "$want" tags.txt || fail "hand: no label '$want' in: $(cat tags.txt)"
 done
+# an events label per event (a key repeated): of the 22 events of the 5 records
+grep -qF "events: Total 22.0" tags.txt || fail "hand: not an events label per event: $(cat tags.txt)"
 echo "ok: hand: totals $got; op, data_source and events labels"
 
 # 2. A large generated stream: the totals are those of `report --format json`.

@@ -1,9 +1,10 @@
 /* `armprof decode` of a perf.data: every selected AUX buffer decoded as its
  * own stream, at the offset it has in the serial decode (the sum of the
  * buffers before it), its records put to the sink in buffer order. With
- * jobs > 1 the buffers are decoded (and, for the text formats, formatted)
- * on that many threads, a batch at a time, and the results put to the sink
- * in the same order: the output is the serial one, byte for byte. */
+ * jobs > 1 and at least 2 MiB of AUX data selected the buffers are decoded
+ * (and formatted) on that many threads (decode_parallel.h), the results put
+ * to the sink in the same order: the output is the serial one, byte for
+ * byte. --stats says which path was taken. */
 #ifndef ARMPROF_TOOL_DECODE_PERF_H
 #define ARMPROF_TOOL_DECODE_PERF_H
 
@@ -33,6 +34,10 @@ struct decode_perf_opts {
  * after printing the error. */
 int decode_perf(struct perf_input *in, const struct decode_perf_opts *o, struct decode_sink *sink,
                 struct ap_decoder_stats *totals, uint64_t *cut_excused);
+
+/* The threads decode_perf decodes in's selection on for -j jobs: jobs, or
+ * 1 when jobs is 1 or the selected AUX data is under 2 MiB. */
+unsigned decode_threads(const struct perf_input *in, unsigned jobs);
 
 /* -j's default: the CPUs this process may run on that the load average
  * leaves idle (at least 1). */

@@ -39,7 +39,7 @@ static void put_quoted_name(struct line *l, unsigned b)
 		quoted[b][k + 1] = '"';
 		len[b] = (uint8_t)(k + 2);
 	}
-	if (l->len + 32 < sizeof(l->buf)) {
+	if (l->len + 32 < LINE_CAP) {
 		memcpy(l->buf + l->len, quoted[b], 32);
 		l->len += len[b];
 	}
@@ -351,8 +351,8 @@ static void format_into(struct line *l, enum record_format fmt, const struct ap_
 size_t record_format_write(FILE *out, enum record_format fmt, const struct ap_record *rec,
                            enum ap_ds_encoding enc)
 {
-	struct line l;
-	l.len = 0;
+	char buf[LINE_CAP];
+	struct line l = { buf, 0 };
 	format_into(&l, fmt, rec, enc);
 	return fwrite(l.buf, 1, l.len, out);
 }
@@ -365,6 +365,11 @@ struct record_writer {
 	record_write_fn write; /* instead of out: where each full block goes */
 	void *ctx;
 	struct line line;
+	/* memory (record_writer_new_mem): the text so far is mem[0..mem_len),
+	 * and line the window after it, in mem's mem_cap bytes */
+	char *mem;
+	size_t mem_len, mem_cap;
+	char block[LINE_CAP]; /* line.buf, unless memory */
 };
 
 struct record_writer *record_writer_new(FILE *out, enum record_format fmt)
@@ -374,6 +379,7 @@ struct record_writer *record_writer_new(FILE *out, enum record_format fmt)
 		w->out = out;
 		w->fmt = fmt;
 		w->enc = AP_DS_ENC_RAW;
+		w->line.buf = w->block;
 	}
 	return w;
 }
@@ -388,9 +394,42 @@ struct record_writer *record_writer_new_fn(record_write_fn write, void *ctx, enu
 	return w;
 }
 
+struct record_writer *record_writer_new_mem(enum record_format fmt)
+{
+	struct record_writer *w = record_writer_new(NULL, fmt);
+	if (w && !(w->mem = malloc(w->mem_cap = 4 * LINE_CAP))) {
+		free(w);
+		return NULL;
+	}
+	if (w)
+		w->line.buf = w->mem;
+	return w;
+}
+
+/* Memory: the window's text joins the text, and a new window of LINE_CAP
+ * bytes follows it (the memory doubled when needed: kept from job to job,
+ * it soon holds a job's text without growing). */
+static void mem_advance(struct record_writer *w)
+{
+	w->mem_len += w->line.len;
+	w->line.len = 0;
+	if (w->mem_cap - w->mem_len < LINE_CAP) {
+		size_t cap = w->mem_cap * 2;
+		char *p = realloc(w->mem, cap);
+		if (!p) { /* the text so far is kept, the rest lost: failed */
+			w->failed = ENOMEM;
+			w->mem_len = 0;
+		} else {
+			w->mem = p;
+			w->mem_cap = cap;
+		}
+	}
+	w->line.buf = w->mem + w->mem_len;
+}
+
 void record_writer_put(struct record_writer *w, const struct ap_record *rec)
 {
-	if (w->line.len > sizeof(w->line.buf) - MAX_RECORD_LINE)
+	if (w->line.len > LINE_CAP - MAX_RECORD_LINE)
 		record_writer_flush(w);
 	format_into(&w->line, w->fmt, rec, w->enc);
 }
@@ -405,6 +444,10 @@ void record_writer_set_encoding(struct record_writer *w, enum ap_ds_encoding enc
  * csv header) goes first. */
 void record_writer_flush(struct record_writer *w)
 {
+	if (w->mem) {
+		mem_advance(w);
+		return;
+	}
 	const char *p = w->line.buf;
 	size_t left = w->line.len;
 	w->line.len = 0;
@@ -433,6 +476,19 @@ void record_writer_flush(struct record_writer *w)
 	}
 }
 
+const char *record_writer_text(struct record_writer *w, size_t *len)
+{
+	mem_advance(w);
+	*len = w->mem_len;
+	return w->mem;
+}
+
+void record_writer_clear(struct record_writer *w)
+{
+	w->mem_len = w->line.len = 0;
+	w->line.buf = w->mem;
+}
+
 int record_writer_failed(const struct record_writer *w)
 {
 	return w->failed;
@@ -440,8 +496,10 @@ int record_writer_failed(const struct record_writer *w)
 
 void record_writer_free(struct record_writer *w)
 {
-	if (w)
+	if (w && !w->mem)
 		record_writer_flush(w);
+	if (w)
+		free(w->mem);
 	free(w);
 }
 

@@ -39,6 +39,14 @@ void record_writer_free(struct record_writer *w); /* flushes first */
  * own thread). write returns 0, or nonzero with errno set. */
 typedef int (*record_write_fn)(void *ctx, const void *buf, size_t len);
 struct record_writer *record_writer_new_fn(record_write_fn write, void *ctx, enum record_format fmt);
+/* A writer into memory: each record is formatted straight into a text
+ * that grows as needed (a parallel decode job's; no copy of it is made).
+ * record_writer_text: the text since record_writer_clear (or the start),
+ * its length in *len, valid until the next put or clear; a memory failure
+ * sets record_writer_failed. */
+struct record_writer *record_writer_new_mem(enum record_format fmt);
+const char *record_writer_text(struct record_writer *w, size_t *len);
+void record_writer_clear(struct record_writer *w);
 /* Write one packet line of the --packets listing. */
 void packet_format_write(FILE *out, uint64_t offset, const uint8_t *bytes,
                          const struct ap_packet *pkt, int in_record);

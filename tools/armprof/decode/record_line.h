@@ -11,8 +11,12 @@
 #include "armprof/data_source.h"
 #include "armprof/record.h"
 
+/* A window of LINE_CAP bytes at buf: the writer's own block, or the end of
+ * a parallel decode job's text, which the record is formatted straight into
+ * (record_writer_new_mem: no copy of the text). */
+#define LINE_CAP (1u << 16)
 struct line {
-	char buf[1 << 16];
+	char *buf;
 	size_t len;
 };
 /* A record's line is far shorter than this; the buffer is flushed before a
@@ -25,7 +29,7 @@ struct line {
 
 AP_INLINE void put_mem(struct line *l, const char *s, size_t n)
 {
-	if (l->len + n < sizeof(l->buf)) {
+	if (l->len + n < LINE_CAP) {
 		memcpy(l->buf + l->len, s, n);
 		l->len += n;
 	}
@@ -41,7 +45,7 @@ static inline void put_str(struct line *l, const char *s)
 
 AP_INLINE void put_char(struct line *l, char c)
 {
-	if (l->len + 1 < sizeof(l->buf))
+	if (l->len + 1 < LINE_CAP)
 		l->buf[l->len++] = c;
 }
 
@@ -102,7 +106,7 @@ static inline void put_hex(struct line *l, uint64_t v)
 {
 	static const char digits[] = "0123456789abcdef";
 	unsigned n = v ? (67u - (unsigned)__builtin_clzll(v)) / 4u : 1u;
-	if (l->len + n + 2 >= sizeof(l->buf))
+	if (l->len + n + 2 >= LINE_CAP)
 		return;
 	char *p = l->buf + l->len;
 	p[0] = '0';

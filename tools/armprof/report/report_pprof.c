@@ -44,6 +44,8 @@ struct report_pprof {
 	size_t n_fns, cap_fns;
 	struct pprof_table fn_index;
 	uint32_t keys[3];   /* the strings of label_keys */
+	uint32_t op_str[6]; /* the strings of op_names, 0 until interned */
+	uint32_t ev_str[64]; /* the events' names, the same */
 	uint64_t ids[AP_REPORT_MAX_FRAMES]; /* the location ids of the sample being written */
 	uint64_t kernel, kernel_named;      /* samples written of a kernel PC, of a named one */
 	int failed;         /* its reason printed */
@@ -194,38 +196,43 @@ static uint64_t location_of(struct report_pprof *p, const struct ap_report *r, u
 
 /* ---- samples ---------------------------------------------------------- */
 
-/* The strings of a label set's values, interned the first time. */
+/* The strings of a label set's values: an operation's and an event's kept
+ * by number once interned, a data source's interned again for each part
+ * (a label set lives as long as the samples that name it). */
 static void label_strings(struct report_pprof *p, const struct ap_report *r, struct pprof_label *l)
 {
-	if (l->op && !l->str[0])
-		l->str[0] = intern(p, op_names[l->op]);
-	if (l->ds >= 0 && !l->str[1]) {
+	if (l->op && !p->op_str[l->op])
+		p->op_str[l->op] = intern(p, op_names[l->op]);
+	if (l->ds >= 0 && !l->ds_str) {
 		char num[16];
 		const char *name = ap_report_source_label(r, (unsigned)l->ds);
 		snprintf(num, sizeof(num), "%d", l->ds);
-		l->str[1] = intern(p, name ? name : num);
+		l->ds_str = intern(p, name ? name : num);
 	}
-	if (l->events && !l->str[2]) { /* the set events by their names (docs/jsonl-schema.md), e<N> unnamed */
-		char ev[64 * 24], num[8];
-		size_t n = 0;
-		for (uint64_t bits = l->events; bits; bits &= bits - 1) {
-			unsigned b = (unsigned)__builtin_ctzll(bits);
-			const char *name = ap_event_name(b);
-			if (!name) {
-				snprintf(num, sizeof(num), "e%u", b);
-				name = num;
-			}
-			size_t len = strlen(name);
-			if (n + len + 2 > sizeof(ev)) /* not with names of at most 22 bytes */
-				break;
-			if (n)
-				ev[n++] = ',';
-			memcpy(ev + n, name, len);
-			n += len;
+}
+
+/* An event's name (docs/jsonl-schema.md), e<N> for a bit without one: at
+ * most 64 strings, whatever the records' event words. */
+static uint32_t event_string(struct report_pprof *p, unsigned b)
+{
+	if (!p->ev_str[b]) {
+		char num[8];
+		const char *name = ap_event_name(b);
+		if (!name) {
+			snprintf(num, sizeof(num), "e%u", b);
+			name = num;
 		}
-		ev[n] = 0;
-		l->str[2] = intern(p, ev);
+		p->ev_str[b] = intern(p, name);
 	}
+	return p->ev_str[b];
+}
+
+static void put_label(struct report_pprof *p, uint32_t key, uint32_t value)
+{
+	p->sub.len = 0;
+	pb_int(&p->sub, 1, key);
+	pb_int(&p->sub, 2, value);
+	pb_bytes(&p->msg, 3, p->sub.p, p->sub.len);
 }
 
 static void write_sample(struct report_pprof *p, const struct ap_report *r, const struct pprof_sample *e)
@@ -250,13 +257,12 @@ static void write_sample(struct report_pprof *p, const struct ap_report *r, cons
 	for (int k = 0; k < PPROF_N_VALUES; k++)
 		pb_varint(&p->sub, v[k]);
 	pb_bytes(&p->msg, 2, p->sub.p, p->sub.len);
-	for (int k = 0; k < 3; k++)
-		if (l->str[k]) {
-			p->sub.len = 0;
-			pb_int(&p->sub, 1, p->keys[k]);
-			pb_int(&p->sub, 2, l->str[k]);
-			pb_bytes(&p->msg, 3, p->sub.p, p->sub.len);
-		}
+	if (l->op)
+		put_label(p, p->keys[0], p->op_str[l->op]);
+	if (l->ds >= 0)
+		put_label(p, p->keys[1], l->ds_str);
+	for (uint64_t bits = l->events; bits; bits &= bits - 1) /* a label each: see report_pprof.h */
+		put_label(p, p->keys[2], event_string(p, (unsigned)__builtin_ctzll(bits)));
 	if (p->sub.oom)
 		p->msg.oom = 1;
 	emit(p, P_SAMPLE);
@@ -363,8 +369,10 @@ int report_pprof_add(struct report_pprof *p, const struct ap_report *r, const st
 		return fail(p);
 	uint64_t lat = (rec->has & AP_HAS_LAT_TOTAL) ? rec->lat_total : 0;
 	int rc = pprof_samples_add(&p->samples, label, frames, (uint32_t)n, lat);
-	if (rc == 1 && write_samples(p, r) == 0)
-		rc = pprof_samples_add(&p->samples, label, frames, (uint32_t)n, lat);
+	if (rc == 1 && write_samples(p, r) == 0) { /* the label sets went with the samples */
+		label = pprof_label_of(&p->samples, &l);
+		rc = label == UINT32_MAX ? -1 : pprof_samples_add(&p->samples, label, frames, (uint32_t)n, lat);
+	}
 	return rc == 0 ? 0 : fail(p);
 }
 

@@ -1,11 +1,14 @@
 /* `armprof report --format pprof -o FILE`: the records as a pprof profile
  * (github.com/google/pprof, proto/profile.proto), gzipped, as `go tool
- * pprof`, Perfetto and speedscope read it. A sample per distinct (call
- * stack, operation, data source, event set), its values the sample types
- * samples, latency (total latency cycles, spec/002 5.3.4), l1d_miss,
- * llc_miss, tlb_walk and mispredict (the Events packet's E[3], E[9], E[5],
- * E[7], 5.3.7), as the report's --sort keys count them; labels op,
- * data_source and events. The stack is the record's call stack when the
+ * pprof` and speedscope read it (tests/report/report_pprof.sh,
+ * report_speedscope.sh; Perfetto's importer is documented to, not run).
+ * A sample per distinct (call stack, operation, data source, event set),
+ * its values the sample types samples, latency (total latency cycles,
+ * spec/002 5.3.4), l1d_miss, llc_miss, tlb_walk and mispredict (the Events
+ * packet's E[3], E[9], E[5], E[7], 5.3.7), as the report's --sort keys
+ * count them; labels op, data_source, and an events label per event the
+ * record has (the key repeated: at most 64 strings whatever the event
+ * words). The stack is the record's call stack when the
  * capture has one (armprof record's), else its PC alone.
  *
  * Memory does not grow with the records: the profile is written as the
@@ -15,8 +18,8 @@
  * a table of at most max_samples, written into the profile and emptied
  * when a new one does not fit. A sample may then appear more than once
  * (profile.proto's repeated fields may come in any order and number, and
- * pprof, Perfetto and speedscope add the values of samples with the same
- * locations and labels): a capture of fewer distinct samples than the
+ * pprof and speedscope add the values of samples with the same locations
+ * and labels): a capture of fewer distinct samples than the
  * table holds gets one each. */
 #ifndef ARMPROF_TOOL_REPORT_PPROF_H
 #define ARMPROF_TOOL_REPORT_PPROF_H

@@ -102,7 +102,7 @@ uint32_t pprof_label_of(struct pprof_samples *s, const struct pprof_label *l)
 	    report_pprof_reserve((void **)&s->labels, &s->cap_labels, s->n_labels + 1, sizeof(*s->labels)) < 0)
 		return UINT32_MAX;
 	s->labels[s->n_labels] = *l;
-	memset(s->labels[s->n_labels].str, 0, sizeof(l->str));
+	s->labels[s->n_labels].ds_str = 0;
 	t->slot[i] = (uint32_t)++s->n_labels;
 	return (uint32_t)(s->n_labels - 1);
 }
@@ -145,9 +145,11 @@ int pprof_samples_add(struct pprof_samples *s, uint32_t label, const uint64_t *f
 
 void pprof_samples_clear(struct pprof_samples *s)
 {
-	s->n = s->n_pool = 0;
+	s->n = s->n_pool = s->n_labels = 0;
 	if (s->index.slot)
 		memset(s->index.slot, 0, s->index.cap * sizeof(*s->index.slot));
+	if (s->label_index.slot)
+		memset(s->label_index.slot, 0, s->label_index.cap * sizeof(*s->label_index.slot));
 }
 
 void pprof_sample_values(const struct pprof_samples *s, const struct pprof_sample *e, uint64_t v[PPROF_N_VALUES])

@@ -14,9 +14,9 @@ struct pprof_label {
 	uint64_t events;
 	int32_t ds; /* counted Data Source value, -1 none */
 	uint8_t op; /* index of op_names (report_pprof.c): none, LD, ST, B, OTHER, RESERVED */
-	/* the profile's strings of its op, data_source and events values, 0
-	 * until the writer first writes a sample of the set (report_pprof.c) */
-	uint32_t str[3];
+	/* the profile's string of its data_source value, 0 until the writer
+	 * first writes a sample of the set (report_pprof.c) */
+	uint32_t ds_str;
 };
 
 /* One sample: a distinct stack and set of labels, and its values, in 32
@@ -38,8 +38,10 @@ struct pprof_table { /* open addressing: entry + 1 (0: empty), at most half full
 /* The table holds at most max samples and max_pool frames of stacks of
  * more than one: when a record's sample is new and does not fit, its
  * writer writes the samples into the profile and empties the table
- * (pprof_samples_clear). The label sets are few (a set of events, a data
- * source and an operation each) and kept whole. */
+ * (pprof_samples_clear). The label sets (a set of events, a data source and
+ * an operation each) are emptied with the samples: there are never more
+ * of them than samples, whatever the records' event words and data
+ * sources. */
 struct pprof_samples {
 	uint64_t *pool; /* the frames of the stacks of more than one */
 	size_t n_pool, cap_pool, max_pool;
@@ -75,7 +77,7 @@ uint32_t pprof_label_of(struct pprof_samples *s, const struct pprof_label *l);
  * its sample is new and the table full (nothing counted: write the samples,
  * pprof_samples_clear, then add it again); -1 out of memory. */
 int pprof_samples_add(struct pprof_samples *s, uint32_t label, const uint64_t *f, uint32_t n, uint64_t latency);
-/* Forget the samples (written), keeping the label sets and the memory. */
+/* Forget the samples (written) and their label sets, keeping the memory. */
 void pprof_samples_clear(struct pprof_samples *s);
 /* e's values, in the order of the profile's sample types: the report's
  * --sort keys (ap_report_key_count). */
