@@ -35,6 +35,12 @@ done
 p=$(path big1.data)
 n=$(echo "$p" | sed -n 's/^-j \([0-9]*\): .*/\1/p')
 [ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -le "$(nproc)" ] || fail "the default -j: '$p' on $(nproc) CPUs"
+# The default counts the CPUs this process may use: one CPU, one thread
+# (how many others leave idle now depends on the machine: not checked).
+if command -v taskset > /dev/null; then
+	p=$(taskset -c 0 "$A" decode --stats big1.data 2>&1 > /dev/null | sed -n 's/^armprof decode: \(-j [0-9]*\): .*$/\1/p')
+	[ "$p" = "-j 1" ] || fail "the default -j on one CPU (taskset -c 0): '$p'"
+fi
 echo "ok: -j 1 and under 2 MiB on this thread, over it on N threads; the default -j $n of $(nproc) CPUs"
 
 # 2. The bytes of -j 1, every format, on both files.

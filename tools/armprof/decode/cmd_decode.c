@@ -36,7 +36,7 @@ static void usage(FILE *out)
 	        "                  other.parquet, one per operation class, replaced as a whole\n"
 	        "                  (a DIR with other files is refused; not to standard output)\n"
 	        "  -j N            decode a perf.data's AUX buffers on N threads (default: the\n"
-	        "                  CPUs available that the load average leaves idle, at least 1;\n"
+	        "                  CPUs available that other threads leave idle now, at least 1;\n"
 	        "                  one thread under 2 MiB of AUX data); the output is -j 1's\n"
 	        "  --binary ELF    parquet: the symbol column names each PC's function in ELF,\n"
 	        "                  loaded at --load-bias N (default 0)\n"
@@ -121,7 +121,7 @@ int cmd_decode(int argc, char **argv)
 	struct decode_sink_opts so = { .fmt = FMT_TEXT };
 	const char *path = NULL, *binary = NULL;
 	uint64_t load_bias = 0;
-	unsigned jobs = 0; /* 0: decode_default_jobs() */
+	unsigned jobs = 0; /* 0: the default (decode_threads) */
 	int stats = 0;
 	size_t chunk = 1u << 20;
 	int32_t sel_cpu = AP_PERF_ANY, sel_tid = AP_PERF_ANY; /* perf.data selection */
@@ -261,7 +261,7 @@ int cmd_decode(int argc, char **argv)
 	if (perf) {
 		struct decode_perf_opts po = { .path = path, .cpu = sel_cpu, .tid = sel_tid,
 		                               .verbose = stats, .packets = run.packets, .fmt = so.fmt,
-		                               .jobs = jobs ? jobs : decode_default_jobs(),
+		                               .jobs = jobs, /* 0: decode_threads' default */
 		                               .have_encoding = have_midr, .spe_later = spe_later };
 		int prc = decode_perf(&pin, &po, run.sink, &perf_totals, &cut_excused);
 		if (prc) {

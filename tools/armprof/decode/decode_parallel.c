@@ -382,11 +382,11 @@ static void prewarm_formatters(enum record_format fmt, enum ap_ds_encoding enc)
 }
 
 int decode_parallel(struct perf_input *in, const struct decode_perf_opts *o, struct decode_sink *sink,
-                    struct ap_decoder_stats *totals)
+                    struct ap_decoder_stats *totals, unsigned jobs)
 {
 	struct pool p;
 	memset(&p, 0, sizeof(p));
-	unsigned threads = o->jobs < MAX_THREADS ? o->jobs : MAX_THREADS;
+	unsigned threads = jobs < MAX_THREADS ? jobs : MAX_THREADS;
 	/* Parquet's segments are whole row groups (65536 rows, 10-15 MB of
 	 * columns each): one a thread, and one more to cut while they run */
 	p.n_slots = (size_t)(decode_sink_is_text(sink) ? DECODE_WINDOW_PER_JOB : 1) * threads + 1;

@@ -13,10 +13,10 @@
 
 #define DECODE_WINDOW_PER_JOB 2
 
-/* Decode in's selected buffers on o->jobs (>= 2) threads into sink;
- * *totals the decoder totals. 0, or the exit code after printing why. */
+/* Decode in's selected buffers on jobs (>= 2) threads into sink; *totals
+ * the decoder totals. 0, or the exit code after printing why. */
 int decode_parallel(struct perf_input *in, const struct decode_perf_opts *o, struct decode_sink *sink,
-                    struct ap_decoder_stats *totals);
+                    struct ap_decoder_stats *totals, unsigned jobs);
 
 /* The decoder totals: into += s. */
 void decode_add_stats(struct ap_decoder_stats *into, const struct ap_decoder_stats *s);

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "armprof/number.h"
 #include "commands.h"
 #include "perf_input.h"
 
@@ -22,17 +24,53 @@
  * -j 2 from ever being the slower. */
 #define PARALLEL_MIN_BYTES (2u << 20)
 
-unsigned decode_default_jobs(void)
+/* Threads runnable now in the whole system, this one included, the least
+ * of three looks 0.5 ms apart (a pipeline's other commands are runnable
+ * for a moment as they start): /proc/loadavg's fourth field,
+ * "RUNNABLE/TOTAL". 0 when it cannot be read. */
+static unsigned runnable_now(void)
 {
-	/* The CPUs this process may run on, less those the last minute's load
-	 * average keeps busy: a thread beyond the idle CPUs only waits for one,
-	 * and -j's cutting and copying then make it slower than -j 1 (measured
-	 * at a load of 5 on 2 CPUs, docs/PERFORMANCE.md). */
+	unsigned least = 0;
+	for (int look = 0; look < 3; look++) {
+		if (look)
+			nanosleep(&(struct timespec){ .tv_nsec = 500000 }, NULL);
+		char buf[160];
+		FILE *f = fopen("/proc/loadavg", "r");
+		if (!f)
+			return 0;
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = 0;
+		char *field = buf;
+		for (int i = 0; i < 3 && field; i++)
+			if ((field = strchr(field, ' ')))
+				field++;
+		char *slash = field ? strchr(field, '/') : NULL;
+		uint64_t r;
+		if (!slash)
+			return 0;
+		*slash = 0;
+		if (ap_parse_u64(field, &r) != 0 || r == 0 || r >= 1u << 20)
+			return 0;
+		if (!least || r < least)
+			least = (unsigned)r;
+	}
+	return least;
+}
+
+/* -j's default: the CPUs this process may run on, less those other threads
+ * keep busy now: a thread beyond the idle CPUs only waits for one, and
+ * -j's cutting and copying then make it slower than -j 1 (at a load of 5
+ * on 2 CPUs, docs/PERFORMANCE.md). Now, not the load average: a minute's
+ * average still counts a command that just ended (a decode right after
+ * another one took -j 1 on an idle machine, 1.7x slower). */
+static unsigned default_jobs(void)
+{
 	cpu_set_t set;
 	int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
-	double load[1];
-	int idle = getloadavg(load, 1) == 1 && load[0] >= 0 && load[0] < cpus ? cpus - (int)load[0] : 1;
-	return (unsigned)(idle < 1 ? 1 : idle);
+	unsigned others = runnable_now();
+	others = others ? others - 1 : 0; /* this thread is one of them */
+	return others < (unsigned)cpus ? (unsigned)cpus - others : 1;
 }
 
 /* ---- serial ---------------------------------------------------------- */
@@ -97,7 +135,9 @@ static uint64_t selected_bytes(const struct perf_input *in)
 
 unsigned decode_threads(const struct perf_input *in, unsigned jobs)
 {
-	return jobs > 1 && selected_bytes(in) >= PARALLEL_MIN_BYTES ? jobs : 1;
+	if (jobs == 1 || selected_bytes(in) < PARALLEL_MIN_BYTES)
+		return 1;
+	return jobs ? jobs : default_jobs();
 }
 
 int decode_perf(struct perf_input *in, const struct decode_perf_opts *o, struct decode_sink *sink,
@@ -108,13 +148,14 @@ int decode_perf(struct perf_input *in, const struct decode_perf_opts *o, struct 
 	if (!o->have_encoding && info->has_midr) /* its Data Source values, by its CPUID */
 		decode_sink_set_encoding(sink, ap_ds_encoding_of_midr(info->midr));
 	unsigned threads = decode_threads(in, o->jobs);
+	unsigned jobs = o->jobs ? o->jobs : threads; /* the default as taken, 1 under 2 MiB */
 	if (o->verbose)
-		fprintf(stderr, "armprof decode: -j %u: %s\n", o->jobs,
+		fprintf(stderr, "armprof decode: -j %u: %s\n", jobs,
 		        threads > 1 ? "decoding on that many threads"
-		        : o->jobs > 1 ? "decoding on this thread (under 2 MiB of AUX data: threads would not pay)"
-		                      : "decoding on this thread");
+		        : jobs > 1 ? "decoding on this thread (under 2 MiB of AUX data: threads would not pay)"
+		                   : "decoding on this thread");
 	if (threads > 1)
-		rc = decode_parallel(in, o, sink, totals);
+		rc = decode_parallel(in, o, sink, totals, threads);
 	else
 		decode_serial(in, o, sink, totals);
 	*cut_excused = in->n_cut_excused;

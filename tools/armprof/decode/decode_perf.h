@@ -20,7 +20,7 @@ struct decode_perf_opts {
 	int verbose;        /* a line per buffer (else only flagged buffers) */
 	int packets;        /* the --packets listing instead of records */
 	enum record_format fmt; /* the text format, for parallel formatting */
-	unsigned jobs;      /* threads; 1 decodes in this thread */
+	unsigned jobs;      /* -j: threads; 1 decodes in this thread, 0 the default (decode_threads) */
 	int have_encoding;  /* --cpu-model given: else the perf.data's CPUID names
 	                       the Data Source values (decode_sink_set_encoding) */
 	int spe_later;      /* --spe-later: ap_decoder_config.spe_later */
@@ -35,12 +35,10 @@ struct decode_perf_opts {
 int decode_perf(struct perf_input *in, const struct decode_perf_opts *o, struct decode_sink *sink,
                 struct ap_decoder_stats *totals, uint64_t *cut_excused);
 
-/* The threads decode_perf decodes in's selection on for -j jobs: jobs, or
- * 1 when jobs is 1 or the selected AUX data is under 2 MiB. */
+/* The threads decode_perf decodes in's selection on for -j jobs: 1 when
+ * jobs is 1 or the selected AUX data is under 2 MiB; else jobs, or for 0
+ * (no -j) the CPUs this process may run on that other threads leave idle
+ * now (at least 1). */
 unsigned decode_threads(const struct perf_input *in, unsigned jobs);
-
-/* -j's default: the CPUs this process may run on that the load average
- * leaves idle (at least 1). */
-unsigned decode_default_jobs(void);
 
 #endif
