@@ -29,10 +29,11 @@ compare() {
   shift
   local run=("$@")
   # Default settings, the sampling controls, a filter, timing off, and a
-  # timing-model setting, so that each part of the hand-off is compared.
+  # timing-model setting, previous branch targets (the replay's general loop), so
+  # that each part of the hand-off is compared.
   for opts in "" "-c 256 --pa" "-j --seed 7 -c 512" "--filter-type load --no-timing" \
               "--uarch prefetch.degree=0 -c 256" "--set spe.sample_next_op=0 -c 768 -j" "no-counts" \
-              "no-counts --timing-window 256"; do
+              "no-counts --timing-window 256" "no-counts --set spe.version=v1p2 --set spe.fne=1 --set spe.pbt=1 -c 256"; do
     for which in old new; do
       plugin=$old extra=""
       [ $which = new ] && plugin=$new extra=${NEW_OPTS:-}

@@ -163,7 +163,7 @@ static inline uint64_t uarch_order_to_front(uint64_t o, unsigned pos, unsigned w
 /* The next LRU stamp of a cache with wide sets. A relaxed
  * read-increment-write, not a locked add: concurrent users of a shared
  * cache may reuse a stamp, which only blurs LRU order. */
-static inline uint64_t uarch_cache_tick(struct uarch_cache *c)
+__attribute__((always_inline)) static inline uint64_t uarch_cache_tick(struct uarch_cache *c)
 {
 	uint64_t t = atomic_load_explicit(&c->clock, memory_order_relaxed) + 1;
 	atomic_store_explicit(&c->clock, t, memory_order_relaxed);

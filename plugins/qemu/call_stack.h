@@ -97,20 +97,19 @@ void cs_unexpected(struct call_stack *cs, const struct tb_info *tb, uint64_t nex
  * branch or a fall-through to where it can go) costs two comparisons. */
 static inline void cs_after_tb(struct call_stack *cs, const struct tb_info *tb, uint64_t next_pc)
 {
-	if (tb->ends_in_branch) {
-		uint8_t f = tb->br_uarch;
-		if (f & AP_UARCH_BR_CALL) {
-			cs_push(cs, tb->br_pc + 4, tb->br_pc + 4);
+	uint8_t f = tb->br_uarch; /* 0 without a closing branch */
+	/* The usual block first: no call, return or branch to a register,
+	 * and control went on to the next instruction (a branch's is
+	 * br_pc + 4, the block's fallthrough) or to a branch's target. */
+	if (!(f & (AP_UARCH_BR_CALL | AP_UARCH_BR_RETURN | AP_UARCH_BR_INDIRECT))) {
+		if (next_pc == tb->fallthrough || (tb->ends_in_branch && next_pc == tb->br_target))
 			return;
-		}
-		if (f & (AP_UARCH_BR_RETURN | AP_UARCH_BR_INDIRECT)) {
-			if (!cs_pop_to(cs, next_pc) && (f & AP_UARCH_BR_RETURN))
-				cs->unmatched++;
-			return;
-		}
-		if (next_pc == tb->br_target || next_pc == tb->br_pc + 4)
-			return;
-	} else if (next_pc == tb->fallthrough) {
+	} else if (f & AP_UARCH_BR_CALL) {
+		cs_push(cs, tb->br_pc + 4, tb->br_pc + 4);
+		return;
+	} else {
+		if (!cs_pop_to(cs, next_pc) && (f & AP_UARCH_BR_RETURN))
+			cs->unmatched++;
 		return;
 	}
 	cs_unexpected(cs, tb, next_pc);

@@ -33,7 +33,7 @@ struct insn_info {
 	struct ap_a64_class cls;
 	uint16_t index; /* position in its TB */
 	uint8_t access; /* enum ap_uarch_access_kind of a load/store */
-	/* Load-to-address dependencies (add_dependency_stall): the register
+	/* Load-to-address dependencies (dependency_stall): the register
 	 * whose value a load brings (AP_A64_NO_REG: none, not a GP load). */
 	uint8_t dep_rt;
 };
@@ -48,17 +48,18 @@ struct tb_info {
 	uint32_t n;
 	uint8_t ends_in_branch;
 	uint8_t br_direct;     /* AP_A64_F_DIRECT_TARGET: br_target is the taken target */
-	uint8_t br_uarch;      /* enum ap_uarch_branch_flags of the closing branch */
+	uint8_t br_uarch;      /* enum ap_uarch_branch_flags of the closing branch (0: none) */
 	uint64_t br_pc, br_target;
 	uint64_t fallthrough;   /* the PC after its last instruction */
 	uint32_t id;            /* translation order: index of its execution counters */
 	struct insn_info insn[];
 };
 
-/* The data access(es) of one instruction during the current TB execution;
- * valid when seq is that execution's first operation number + 1 (unique
- * per TB execution: operation numbers only grow; + 1 so that a zeroed
- * slot is never valid). Several accesses of one
+/* The data access(es) of one instruction during the current TB execution,
+ * kept only when that execution holds the next selected operation
+ * (replay.c tb_sampled); valid when seq is that execution's first
+ * operation number + 1 (unique per TB execution: operation numbers only
+ * grow; + 1 so that a zeroed slot is never valid). Several accesses of one
  * instruction (LDP, structure loads) combine: the lowest address
  * (SPE-2.3.2-16), the union of events and the longest latency. */
 struct mem_slot {

@@ -81,13 +81,12 @@ static inline void finish_tb(struct vcpu_state *v, const struct replay_env *env,
 	uint64_t base = r->ops;
 	uint32_t n = tb->n;
 	r->ops += n;
-	if (!env->sink)
-		return;
 	/* Operations that cannot be selected pass without a call into the
 	 * model: that changes nothing it records, because the plugin's
 	 * operations complete when sampled (ap_spe_op.inflight = 0), so no
-	 * record is completed, and no time read, while unsampled ones pass. */
-	if (__builtin_expect(r->ops <= r->next_sel, 1))
+	 * record is completed, and no time read, while unsampled ones pass.
+	 * One of the TB's is when they pass next_sel (tb_sampled). */
+	if (__builtin_expect(r->ops <= r->next_sel || !env->sink, 1))
 		return;
 	uint64_t free = spe_account_tb(v, tb, base, base - r->spe_given, target, taken, mispredicted,
 	                               prev_target);
@@ -157,35 +156,97 @@ static inline struct ap_uarch_result *own_result(struct mem_slot *s)
 	return &s->own;
 }
 
+/* The TB execution under way (r->cur) holds the next selected operation:
+ * its operations pass next_sel (finish_tb's test, made before the
+ * execution ends). Only then are its accesses kept in the mem_slots. */
+static inline int tb_sampled(const struct replay_env *env, const struct replay_state *r)
+{
+	return env->sink && r->ops + r->cur->n > r->next_sel;
+}
+
+/* A 16-bit latency that waited stall more cycles, saturated. */
+static inline uint16_t lat_plus_stall(uint16_t lat, uint64_t stall)
+{
+	uint32_t v = lat + (uint32_t)(stall > 0xFFFF ? 0xFFFF : stall);
+	return (uint16_t)(v > 0xFFFF ? 0xFFFF : v);
+}
+
 /* An access whose base register is the data register of the previous load
  * cannot issue before that load's data arrives: the wait is issue latency
  * (spec/002 5.3.4: dispatched, waiting for its input values). Only direct
  * load-to-address dependencies are seen (the plugin API cannot follow a
- * value through other instructions). */
-static inline void add_dependency_stall(const struct replay_env *env, struct replay_state *r,
-                                        const struct insn_info *in, struct mem_slot *s)
+ * value through other instructions). The first access of instruction in
+ * (res: the model's result for it) moves the clock; returns the stall it
+ * waited (0: none), which a kept result (keep_access) adds to its
+ * latencies. */
+static inline uint64_t dependency_stall(const struct replay_env *env, struct replay_state *r,
+                                        const struct insn_info *in, const struct ap_uarch_result *res)
 {
-	uint64_t now = r->ops + in->index + r->stall_total;
+	uint64_t now = r->ops + in->index + r->stall_total, stall = 0;
 	if (in->cls.rn == r->dep_reg && r->dep_ready > now) {
-		uint64_t stall = r->dep_ready - now;
-		struct ap_uarch_result *res = own_result(s);
-		uint32_t issue = res->lat_issue + (uint32_t)(stall > 0xFFFF ? 0xFFFF : stall);
-		uint32_t total = res->lat_total + (uint32_t)(stall > 0xFFFF ? 0xFFFF : stall);
-		res->lat_issue = (uint16_t)(issue > 0xFFFF ? 0xFFFF : issue);
-		res->lat_total = (uint16_t)(total > 0xFFFF ? 0xFFFF : total);
+		stall = r->dep_ready - now;
 		r->stall_total += stall;
 		now += stall;
 	}
 	if (in->dep_rt != AP_A64_NO_REG) {
 		r->dep_reg = in->dep_rt;
-		/* Data arrives after issue, translation and the access (the
-		 * load's own total latency, without the stall just added). */
-		r->dep_ready = now + s->res->lat_total - s->res->lat_issue + env->issue_latency;
+		/* Data arrives after issue, translation and the access: the
+		 * model's total latency for the load less its issue, without
+		 * the stall. */
+		r->dep_ready = now + res->lat_total - res->lat_issue + env->issue_latency;
+	}
+	return stall;
+}
+
+/* An access of the TB execution that holds the next selected operation
+ * (tb_sampled), kept in its instruction's slot s for the sampled
+ * operation's description (replay_spe.c), several accesses of one
+ * instruction combined. seq: the execution's first operation number + 1;
+ * res: the timing model's result (NULL without timing), which waited
+ * stall cycles for a load's data; further: not the instruction's first
+ * access in this execution (on_access). Out of line, and given values
+ * only: the replay's state stays in replay_events' registers. */
+__attribute__((noinline)) static void keep_access(struct mem_slot *s, uint64_t seq, uint64_t vaddr, int further,
+                                                  const struct ap_uarch_result *res, uint64_t stall)
+{
+	if (!further) {
+		s->seq = seq;
+		s->vaddr = vaddr;
+		if (!res)
+			return;
+		/* The slot keeps the model's own result (no copy) unless a
+		 * stall changes it. */
+		s->res = res;
+		if (stall) {
+			struct ap_uarch_result *mine = own_result(s);
+			mine->lat_issue = lat_plus_stall(mine->lat_issue, stall);
+			mine->lat_total = lat_plus_stall(mine->lat_total, stall);
+		}
+		return;
+	}
+	/* A further access of the same instruction (pairs, structures). */
+	if (vaddr < s->vaddr)
+		s->vaddr = vaddr;
+	if (!res)
+		return;
+	struct ap_uarch_result *mine = own_result(s);
+	mine->events |= res->events;
+	if (res->lat_total > mine->lat_total) {
+		mine->lat_total = res->lat_total;
+		mine->lat_xlat = res->lat_xlat;
+		mine->data_source = res->data_source;
+		mine->has_data_source = res->has_data_source;
 	}
 }
 
+/* A data access of instruction in. further: not the instruction's first
+ * access in this TB execution (a pair, a structure load): its accesses
+ * are logged one after the other, with no other event between them (the
+ * next execution starts with a TB start or an announcing access, whose
+ * event differs), so the event before this one was the same access
+ * event (replay_events). */
 static inline void on_access(const struct replay_env *env, struct replay_state *r, uint64_t vaddr,
-                             const struct insn_info *in)
+                             const struct insn_info *in, int further)
 {
 	enum ap_uarch_access_kind kind = (enum ap_uarch_access_kind)in->access;
 	if (!r->detail) {
@@ -197,36 +258,17 @@ static inline void on_access(const struct replay_env *env, struct replay_state *
 			ap_uarch_warm(env->core, vaddr, kind);
 		return;
 	}
-	struct mem_slot *s = &env->slot[in->index];
 	/* The access size does not matter to the model: an access that
 	 * crosses a line counts as one access of its first line. The kind
 	 * comes from the classifier (an atomic is AP_UARCH_ATOMIC whether
 	 * QEMU reports its read or its write). */
-	if (s->seq != r->ops + 1) {
-		/* First access of the instruction in this TB execution: the
-		 * slot keeps the model's own result (no copy: few are read). */
-		s->seq = r->ops + 1;
-		s->vaddr = vaddr;
-		if (env->timing) {
-			s->res = ap_uarch_access(env->core, vaddr, kind);
-			add_dependency_stall(env, r, in, s);
-		}
-		return;
-	}
-	/* A further access of the same instruction (pairs, structures). */
-	if (vaddr < s->vaddr)
-		s->vaddr = vaddr;
-	if (!env->timing)
-		return;
-	const struct ap_uarch_result *res = ap_uarch_access(env->core, vaddr, kind);
-	struct ap_uarch_result *mine = own_result(s);
-	mine->events |= res->events;
-	if (res->lat_total > mine->lat_total) {
-		mine->lat_total = res->lat_total;
-		mine->lat_xlat = res->lat_xlat;
-		mine->data_source = res->data_source;
-		mine->has_data_source = res->has_data_source;
-	}
+	const struct ap_uarch_result *res = env->timing ? ap_uarch_access(env->core, vaddr, kind) : NULL;
+	/* The first access of an instruction moves the dependency clock. */
+	uint64_t stall = env->timing && !further ? dependency_stall(env, r, in, res) : 0;
+	/* Only the TB execution that holds the next selected operation keeps
+	 * its accesses; the others pass with the caches, TLBs and the clock. */
+	if (__builtin_expect(tb_sampled(env, r), 0))
+		keep_access(&env->slot[in->index], r->ops + 1, vaddr, further, res, stall);
 }
 
 /* Replay what the thread's log holds (plugin.h). */
@@ -272,7 +314,7 @@ void finish_thread(struct vcpu_state *v)
  *     then nothing is trained or timed, only counted;
  *   - otherwise (each execution in detail) the predictor is saturated on
  *     the branch (ap_uarch_branch_repeat), and no access waits for a
- *     load's data (add_dependency_stall), not the first and not the later
+ *     load's data (dependency_stall), not the first and not the later
  *     ones. A store, or a load into another register than its address's,
  *     leaves the wait for that address where it was while the executions
  *     move on: none waits if the first does not. A load whose address is
@@ -393,7 +435,7 @@ replay_run(const struct replay_env *env, struct replay_state *r, const struct pl
 	return e + k;
 }
 
-/* When event e's instruction comes on the model clock of add_dependency_stall
+/* When event e's instruction comes on the model clock of dependency_stall
  * (one cycle per operation plus the stalls): a TB start first finishes the
  * TB under way. */
 static inline uint64_t event_clock(const struct replay_state *r, const struct plugin_event *e)
@@ -441,6 +483,7 @@ replay_events(struct vcpu_state *v, const struct replay_env *env, const struct p
 				continue;
 			}
 		}
+		uintptr_t prev = r.last_what;
 		r.last_what = e->what;
 		uintptr_t what = e->what & ~(uintptr_t)3;
 		switch (e->what & 3) {
@@ -449,9 +492,10 @@ replay_events(struct vcpu_state *v, const struct replay_env *env, const struct p
 			break;
 		case EV_START_ACCESS:
 			tb_start(v, env, &r, ((const struct insn_info *)what)->tb);
-			/* fall through */
-		default:
-			on_access(env, &r, e->vaddr, (const struct insn_info *)what);
+			on_access(env, &r, e->vaddr, (const struct insn_info *)what, 0);
+			break;
+		default: /* the same instruction's access again: a further one */
+			on_access(env, &r, e->vaddr, (const struct insn_info *)what, (prev & ~(uintptr_t)3) == what);
 			break;
 		}
 	}
@@ -463,8 +507,8 @@ replay_events(struct vcpu_state *v, const struct replay_env *env, const struct p
  * Flattened: the per-event path (TB accounting, the branch predictor, the
  * access fast path) inlines into one loop; the rare paths stay out of line
  * (noinline). The usual recording (full timing, the SPE model, no timing
- * window, no per-PC counts) gets a copy of the loop in which those options
- * are constants, without their tests on every event: two, one for a vCPU
+ * window, no per-PC or per-path counts, no previous branch targets) gets a
+ * copy of the loop in which those options are constants, without their tests on every event: two, one for a vCPU
  * replayed on its own and one for the hub's turns, which watch the clock. */
 __attribute__((flatten, noinline)) uint32_t replay_batch(void *ctx, const struct plugin_event *ev, uint32_t n,
                                                        uint64_t stop, int until_meeting)
@@ -475,12 +519,15 @@ __attribute__((flatten, noinline)) uint32_t replay_batch(void *ctx, const struct
 	/* The hub's turn ends after the first access that meets another
 	 * core's write (uarch.h ap_uarch_core_met_others), when asked. */
 	const uint64_t *met = until_meeting && env.core ? ap_uarch_core_met_others(env.core) : NULL;
-	if (env.timing && env.sink && !env.window && !env.count_execs && env.loop_runs) {
+	if (env.timing && env.sink && !env.window && !env.count_execs && env.loop_runs && !env.count_paths &&
+	    !env.pbt) {
 		env.timing = 1;
 		env.sink = 1;
 		env.window = 0;
 		env.count_execs = 0;
 		env.loop_runs = 1;
+		env.count_paths = 0;
+		env.pbt = 0;
 		if (stop == UINT64_MAX) /* a vCPU on its own: no clock to watch */
 			end = replay_events(v, &env, ev, ev + n, UINT64_MAX, NULL);
 		else /* interleaved (replay_hub.h) */
@@ -492,7 +539,7 @@ __attribute__((flatten, noinline)) uint32_t replay_batch(void *ctx, const struct
 }
 
 /* The model clock the hub orders vCPUs by: one cycle per operation plus
- * the dependency stalls (as add_dependency_stall counts time). */
+ * the dependency stalls (as dependency_stall counts time). */
 uint64_t replay_clock(void *ctx)
 {
 	const struct vcpu_state *v = ctx;
