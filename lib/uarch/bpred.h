@@ -49,7 +49,9 @@ static inline int uarch_bpred_direction(struct uarch_bpred *bp, uint64_t pc, int
 	uint64_t h2 = ((h << 1) | t) & mask;
 	*ctr = (uint8_t)c2;
 	bp->history = h2;
-	bp->fixed_key = c2 == c && h2 == h ? key : UARCH_BP_NO_FIXED;
+	/* key when nothing changed, else UARCH_BP_NO_FIXED (all ones): without
+	 * a branch, which the host would mispredict on every change. */
+	bp->fixed_key = key | ((uint64_t)((c2 == c) & (h2 == h)) - 1);
 	return (c >= 2) != (int)t;
 }
 

@@ -104,8 +104,8 @@ line_change_hit(struct ap_uarch_core *core, uint64_t line, uint64_t vaddr, enum 
 		return res;
 	int i = stream_of_any(core, line, n);
 	if (i < 0) {
-		unsigned next = core->stream_next;
-		core->stream_next = next + 1 < n ? next + 1 : 0;
+		unsigned next = core->stream_next, after = next + 1;
+		core->stream_next = after & -(unsigned)(after < n); /* round the n streams, without a branch */
 		core->stream_line[next] = line;
 		core->stream_confirmed[next] = 0;
 		return res;

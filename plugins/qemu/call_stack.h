@@ -102,7 +102,9 @@ static inline void cs_after_tb(struct call_stack *cs, const struct tb_info *tb, 
 	 * and control went on to the next instruction (a branch's is
 	 * br_pc + 4, the block's fallthrough) or to a branch's target. */
 	if (!(f & (AP_UARCH_BR_CALL | AP_UARCH_BR_RETURN | AP_UARCH_BR_INDIRECT))) {
-		if (next_pc == tb->fallthrough || (tb->ends_in_branch && next_pc == tb->br_target))
+		/* One test of both (|, &: no branch on which one it was, which
+		 * is the program's own branch outcome). */
+		if ((next_pc == tb->fallthrough) | (tb->ends_in_branch & (next_pc == tb->br_target)))
 			return;
 	} else if (f & AP_UARCH_BR_CALL) {
 		cs_push(cs, tb->br_pc + 4, tb->br_pc + 4);
