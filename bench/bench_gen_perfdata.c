@@ -1,5 +1,5 @@
-/* bench_gen_perfdata OUT MIB [CPUS]: a perf.data holding MIB MiB (MIB ending
- * in K: KiB) of realistic
+/* bench_gen_perfdata OUT MIB [CPUS]: a perf.data holding MIB MiB (with a K,
+ * M or G suffix: that many KiB, MiB or GiB) of realistic
  * SPE data (tests/random_record.h records: loads/stores with VA, PA, data
  * source, branches with targets, events, latencies, timestamps), in 4 MiB AUX
  * buffers spread over CPUS CPUs (default 4), with COMM and MMAP2 for a
@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "armprof/decode.h"
+#include "armprof/number.h"
 #include "armprof/perfdata.h"
 #include "random_record.h"
 
@@ -73,12 +74,19 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--read"))
 		return read_bench(argv[2]);
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench_gen_perfdata OUT MIB[K] [CPUS] | --read FILE\n");
+		fprintf(stderr, "usage: bench_gen_perfdata OUT MIB[K|M|G] [CPUS] | --read FILE\n");
 		return 2;
 	}
-	char *unit;
-	uint64_t total = strtoull(argv[2], &unit, 0);
-	total <<= (*unit == 'K' || *unit == 'k') ? 10 : 20;
+	/* MiB, or bytes with a K, M or G suffix (ap_parse_u64_scaled). */
+	uint64_t total;
+	size_t arg_len = strlen(argv[2]);
+	int scaled = arg_len && strchr("KkMmGg", argv[2][arg_len - 1]);
+	if (ap_parse_u64_scaled(argv[2], &total) != 0 || (!scaled && total > (UINT64_MAX >> 20))) {
+		fprintf(stderr, "bench_gen_perfdata: %s: not a size\n", argv[2]);
+		return 2;
+	}
+	if (!scaled)
+		total <<= 20;
 	int cpus = argc > 3 ? atoi(argv[3]) : 4;
 	if (cpus < 1)
 		cpus = 1;

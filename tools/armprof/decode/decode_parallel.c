@@ -210,7 +210,7 @@ struct slot {
  * to hand it work: on a busy machine a thread that is not running holds
  * nothing up but its own segment (a coordinating thread that cut and
  * wrote for the others made -j 2 1.7x slower than -j 1 at a load of 9 on
- * 2 CPUs, farm-bench). */
+ * 2 CPUs: docs/PERFORMANCE.md). */
 struct pool {
 	pthread_mutex_t mu;
 	pthread_cond_t changed; /* a segment decoded or put, or the input ended */
@@ -234,8 +234,7 @@ struct pool {
 	unsigned started;
 };
 
-static int cut_next(struct pool *p, struct perf_input *in, const struct decode_perf_opts *o,
-                    struct decode_sink *sink, enum ap_ds_encoding enc, struct cursor *c);
+static int cut_next(struct pool *p);
 static int put_job(struct pool *p, struct job *j);
 
 static void *worker(void *arg)
@@ -258,7 +257,7 @@ static void *worker(void *arg)
 		}
 		if (p->more && p->tail - p->head < p->n_slots) {
 			struct slot *s = &p->slots[p->tail % p->n_slots];
-			p->more = cut_next(p, p->in, p->o, p->sink, p->enc, &p->c);
+			p->more = cut_next(p);
 			if (!p->more) {
 				pthread_cond_broadcast(&p->changed);
 				continue;
@@ -279,11 +278,14 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* Cut the next segment into the free slot at p->tail (under p->mu); 0 at
- * the input's end. */
-static int cut_next(struct pool *p, struct perf_input *in, const struct decode_perf_opts *o,
-                    struct decode_sink *sink, enum ap_ds_encoding enc, struct cursor *c)
+/* Cut the next segment of p's input into the free slot at p->tail (under
+ * p->mu); 0 at the input's end. */
+static int cut_next(struct pool *p)
 {
+	struct cursor *c = &p->c;
+	struct perf_input *in = p->in;
+	const struct decode_perf_opts *o = p->o;
+	struct decode_sink *sink = p->sink;
 	if (!c->b) {
 		const uint8_t *data;
 		size_t len;
@@ -316,7 +318,7 @@ static int cut_next(struct pool *p, struct perf_input *in, const struct decode_p
 	j->last = c->pos == c->len;
 	j->o = o;
 	j->text = text;
-	j->enc = enc;
+	j->enc = p->enc;
 	if (j->last) {
 		c->base += c->len;
 		c->b = NULL;
@@ -365,22 +367,6 @@ static int put_job(struct pool *p, struct job *j)
 	return rc;
 }
 
-/* The formatters' lazily built tables are filled here, before any thread
- * formats (record_format.c: the quoted event names). */
-static void prewarm_formatters(enum record_format fmt, enum ap_ds_encoding enc)
-{
-	struct ap_record r;
-	memset(&r, 0, sizeof(r));
-	r.has = AP_HAS_EVENTS;
-	r.events = (1ull << AP_EV_NAMED_COUNT) - 1;
-	r.end = AP_END_END;
-	FILE *f = fopen("/dev/null", "w");
-	if (f) {
-		record_format_write(f, fmt, &r, enc);
-		fclose(f);
-	}
-}
-
 int decode_parallel(struct perf_input *in, const struct decode_perf_opts *o, struct decode_sink *sink,
                     struct ap_decoder_stats *totals, unsigned jobs)
 {
@@ -402,8 +388,6 @@ int decode_parallel(struct perf_input *in, const struct decode_perf_opts *o, str
 	p.o = o;
 	p.sink = sink;
 	p.enc = decode_sink_encoding(sink);
-	if (decode_sink_is_text(sink))
-		prewarm_formatters(o->fmt, p.enc);
 	for (unsigned t = 1; t < threads; t++) /* and this one */
 		if (pthread_create(&p.tids[p.started], NULL, worker, &p) == 0)
 			p.started++;

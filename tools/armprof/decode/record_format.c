@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,27 +22,42 @@ int record_format_parse(const char *name, enum record_format *fmt)
 	return 0;
 }
 
-/* An event's name in quotes, for named bits (ap_event_name not NULL). The
- * quoted names are kept in 32-byte slots so that one fixed-size copy (a
- * vector move or two) writes any of them: a memcpy call per name was 15% of
- * `decode --format jsonl`. The line always has MAX_RECORD_LINE bytes free. */
-static void put_quoted_name(struct line *l, unsigned b)
+/* The named events' names in quotes, in 32-byte slots so that one
+ * fixed-size copy (a vector move or two) writes any of them: a memcpy call
+ * per name was 15% of `decode --format jsonl`. Built once, before any
+ * record is formatted (formatters_ready), by whichever thread comes first:
+ * `decode -j`'s threads format at once. */
+static char quoted[AP_EV_NAMED_COUNT][32];
+static uint8_t quoted_len[AP_EV_NAMED_COUNT];
+static pthread_once_t quoted_once = PTHREAD_ONCE_INIT;
+
+static void build_quoted(void)
 {
-	static char quoted[AP_EV_NAMED_COUNT][32];
-	static uint8_t len[AP_EV_NAMED_COUNT];
-	if (!len[b]) {
+	for (unsigned b = 0; b < AP_EV_NAMED_COUNT; b++) {
 		const char *n = ap_event_name(b);
-		size_t k = strlen(n);
+		size_t k = n ? strlen(n) : 0;
 		if (k > 29)
 			k = 29;
 		quoted[b][0] = '"';
-		memcpy(quoted[b] + 1, n, k);
+		memcpy(quoted[b] + 1, n ? n : "", k);
 		quoted[b][k + 1] = '"';
-		len[b] = (uint8_t)(k + 2);
+		quoted_len[b] = (uint8_t)(k + 2);
 	}
+}
+
+/* What every formatting entry point makes sure of first. */
+static void formatters_ready(void)
+{
+	pthread_once(&quoted_once, build_quoted);
+}
+
+/* An event's name in quotes, for named bits (ap_event_name not NULL). The
+ * line always has MAX_RECORD_LINE bytes free. */
+static void put_quoted_name(struct line *l, unsigned b)
+{
 	if (l->len + 32 < LINE_CAP) {
 		memcpy(l->buf + l->len, quoted[b], 32);
-		l->len += len[b];
+		l->len += quoted_len[b];
 	}
 }
 
@@ -353,6 +369,7 @@ size_t record_format_write(FILE *out, enum record_format fmt, const struct ap_re
 {
 	char buf[LINE_CAP];
 	struct line l = { buf, 0 };
+	formatters_ready();
 	format_into(&l, fmt, rec, enc);
 	return fwrite(l.buf, 1, l.len, out);
 }
@@ -374,6 +391,7 @@ struct record_writer {
 
 struct record_writer *record_writer_new(FILE *out, enum record_format fmt)
 {
+	formatters_ready();
 	struct record_writer *w = calloc(1, sizeof(*w));
 	if (w) {
 		w->out = out;
