@@ -58,6 +58,7 @@ int event_ring_init(struct event_ring *r, event_replay_fn replay, void *ctx, int
 	r->stop = 0;
 	r->threaded = 0;
 	r->hub = NULL;
+	r->draining = 0;
 	r->pos = 0;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->filled, NULL);
@@ -147,6 +148,7 @@ void event_ring_after_fork(struct event_ring *r)
 	r->hub = NULL;
 	r->pos = 0;
 	r->replayed = r->published;
+	r->draining = 0;
 	event_ring_current(r)->n = 0;
 	/* The child's waits are its own (armprof record sums the processes'). */
 	r->full = r->drain = r->empty = (struct ring_wait){ 0, 0 };

@@ -70,6 +70,9 @@ struct event_ring {
 	 * batch `replayed` that it has replayed. */
 	struct replay_hub *hub;
 	uint32_t pos;
+	/* A drain waits for this ring's events (the hub's flushing counts
+	 * it until the last of them is replayed; under the hub's lock). */
+	int draining;
 	/* CPU time spent replaying, on the model thread or the guest thread
 	 * (summed per batch; read after a drain). */
 	uint64_t replay_cpu_ns;

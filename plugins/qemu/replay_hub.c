@@ -251,6 +251,10 @@ static void batch_replayed(struct replay_hub *h, struct event_ring *r)
 {
 	r->pos = 0;
 	r->replayed++;
+	if (r->draining && !has_events(r)) {
+		r->draining = 0;
+		h->flushing--;
+	}
 	if (r->published - r->replayed <= EVENT_RING_RESUME)
 		pthread_cond_broadcast(&h->done);
 }
@@ -448,7 +452,10 @@ void replay_hub_publish(struct replay_hub *h, struct event_ring *r)
 void replay_hub_drain(struct replay_hub *h, struct event_ring *r)
 {
 	pthread_mutex_lock(&h->lock);
-	h->flushing++;
+	if ((event_ring_current(r)->n || has_events(r)) && !r->draining) {
+		r->draining = 1; /* batch_replayed ends it */
+		h->flushing++;
+	}
 	if (event_ring_current(r)->n) {
 		/* Room is there after any publish returned; the wait covers a
 		 * drain from another thread (the exit) while the owner's own
@@ -464,7 +471,6 @@ void replay_hub_drain(struct replay_hub *h, struct event_ring *r)
 			pthread_cond_wait(&h->done, &h->lock);
 		ring_wait_add(&r->drain, since);
 	}
-	h->flushing--;
 	pthread_mutex_unlock(&h->lock);
 	event_ring_current(r)->n = 0;
 }

@@ -111,8 +111,11 @@ struct replay_hub {
 	 * pass a member). */
 	unsigned wait_ms;
 	struct hub_team team;
-	/* Drains under way: every vCPU with nothing logged is parked, so that
-	 * the drained one's events are replayed without waiting for others. */
+	/* Drained rings with events still to replay: every vCPU with nothing
+	 * logged is parked meanwhile, so that those events are replayed
+	 * without waiting for others. Counted down as each ring empties, not
+	 * when its drain returns: the drained vCPU, running on, would
+	 * otherwise be parked and passed in the meantime. */
 	int flushing;
 	const _Atomic int *flush_flag; /* the same while it is set (a checkpoint's hold) */
 	struct hub_member member[HUB_MAX_MEMBERS];

@@ -10,7 +10,8 @@
  *     replay's clock, not behind it;
  *   - a thread that logs nothing and is not idle is waited for at most
  *     HUB_WAIT_MS, then left behind;
- *   - a drain returns with others running and nothing logged by them;
+ *   - a drain returns with others running and nothing logged by them,
+ *     and passes them only until its own events are replayed;
  *   - a thread that woke (or started) others is held where it woke them
  *     until they are back, and they rejoin at its clock; a wake-up nobody
  *     comes back from is given up after HUB_WAIT_MS, and guessed ones
@@ -391,6 +392,34 @@ TEST(drain_passes_running_members)
 	teardown();
 }
 
+/* A drain passes the others only while its own events are replayed: the
+ * drained thread runs on, so once its log is out the others wait for it
+ * again, and its clock never jumps (before, the flush lasted until the
+ * drain returned, and meanwhile the hub parked b and replayed a batch of
+ * a past it; CI saw b then rejoin far ahead of its own clock). */
+TEST(drained_member_is_waited_for_again)
+{
+	setup();
+	struct member *a = &member[0], *b = &member[1];
+	atomic_store(&a->idle, 0);
+	atomic_store(&b->idle, 0); /* both run */
+	produce(a, 3 * (uint64_t)EVENT_RING_BATCH);
+	produce(b, 10);
+	event_ring_drain(&b->ring);
+	CHECK_EQ_U64(b->replayed, 10);
+	/* Time enough for a's three batches, had the hub gone on. */
+	struct timespec pause = { 0, 50 * 1000000L };
+	nanosleep(&pause, NULL);
+	CHECK(__atomic_load_n(&a->replayed, __ATOMIC_ACQUIRE) < 100);
+	CHECK_EQ_U64(hub.member[1].offset, 0); /* b was never passed */
+	atomic_store(&b->idle, 1); /* b's thread waits: a goes on */
+	replay_hub_poke(&hub);
+	event_ring_drain(&a->ring);
+	check_all_replayed();
+	CHECK_EQ_U64(hub.timeouts, 0);
+	teardown();
+}
+
 /* Wait until m's replay has reached `events`, then a little longer. */
 static void await_replayed(const struct member *m, uint64_t events)
 {
@@ -555,6 +584,6 @@ TEST(runnable_member_in_a_call_is_waited_for)
 TEST_MAIN(CASE(members_interleave_in_clock_order), CASE(quantum_grows_while_members_keep_apart),
           CASE(calm_members_replay_side_by_side), CASE(team_runs_every_item_once),
           CASE(idle_member_is_passed_and_rejoins_at_the_clock),
-          CASE(silent_member_is_passed_after_a_wait), CASE(drain_passes_running_members),
+          CASE(silent_member_is_passed_after_a_wait), CASE(drain_passes_running_members), CASE(drained_member_is_waited_for_again),
           CASE(woken_member_rejoins_at_the_wakers_clock), CASE(wake_hold_is_given_up_after_a_wait),
           CASE(started_member_joins_at_the_starters_clock), CASE(runnable_member_in_a_call_is_waited_for))
