@@ -158,13 +158,12 @@ int pd_w_features(struct ap_perf_writer *w, uint64_t bits[4])
 	for (size_t i = 0; i < n; i++)
 		w_feature(w, &secs[i]);
 	uint64_t end = w->pos;
-	if (fseek(w->f, (long)table, SEEK_SET) != 0)
+	if (pd_w_seek(w, table) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		pd_w_u64(w, secs[i].off);
 		pd_w_u64(w, secs[i].size);
 		bits[secs[i].feat / 64] |= 1ull << (secs[i].feat % 64);
 	}
-	w->pos = end;
-	return fseek(w->f, (long)end, SEEK_SET);
+	return pd_w_seek(w, end);
 }

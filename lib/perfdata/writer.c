@@ -463,7 +463,7 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_error_ctx *err)
 	int rc = w_check(w, err, "features");
 	if (rc)
 		goto fail;
-	if (fseek(w->f, 0, SEEK_SET) != 0)
+	if (pd_w_seek(w, 0) != 0)
 		goto io_fail;
 	pd_w_bytes(w, PD_MAGIC, 8);
 	pd_w_u64(w, PD_FILE_HEADER_SIZE);
@@ -475,6 +475,7 @@ int ap_perf_writer_finish(struct ap_perf_writer *w, struct ap_error_ctx *err)
 	pd_w_u64(w, 0); /* event_types: unused */
 	pd_w_u64(w, 0);
 	pd_w_bytes(w, bits, sizeof(bits));
+	pd_w_flush(w);
 	rc = w_check(w, err, "file header");
 	if (rc)
 		goto fail;

@@ -5,6 +5,7 @@
 #define ARMPROF_WRITER_INTERNAL_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "perfdata/perf_internal.h"
 
@@ -44,9 +45,34 @@ struct ap_perf_writer {
 	struct pd_vec cpus;  /* struct w_cpu */
 	struct pd_vec dsos;  /* struct w_dso: the files of executable mappings, once each */
 	uint64_t reference;
+	/* Bytes not yet handed to f: most records are written a field at a
+	 * time, and a stdio call per field (its lock, its checks) cost more
+	 * than building the records (a fifth of armprof record's conversion
+	 * of a large call-graph recording). */
+	size_t buf_n;
+	uint8_t buf[64 * 1024];
 };
 
-void pd_w_bytes(struct ap_perf_writer *w, const void *p, size_t n);
+/* pd_w_bytes when the buffer has no room for n more bytes. */
+void pd_w_spill(struct ap_perf_writer *w, const void *p, size_t n);
+/* Hand the buffered bytes to f (errors kept as pd_w_bytes keeps them). */
+void pd_w_flush(struct ap_perf_writer *w);
+/* Flush, then move to file offset off (pos follows). Returns 0, or -1
+ * when seeking failed (errno). */
+int pd_w_seek(struct ap_perf_writer *w, uint64_t off);
+
+/* Append n bytes at p: pos counts them, the first I/O error is kept
+ * (failed, io_errno) and later bytes are dropped. */
+static inline void pd_w_bytes(struct ap_perf_writer *w, const void *p, size_t n)
+{
+	if (n <= sizeof(w->buf) - w->buf_n) {
+		memcpy(w->buf + w->buf_n, p, n);
+		w->buf_n += n;
+		w->pos += n;
+		return;
+	}
+	pd_w_spill(w, p, n);
+}
 void pd_w_zero(struct ap_perf_writer *w, size_t n);
 static inline void pd_w_u16(struct ap_perf_writer *w, uint16_t v) { pd_w_bytes(w, &v, 2); }
 static inline void pd_w_u32(struct ap_perf_writer *w, uint32_t v) { pd_w_bytes(w, &v, 4); }
