@@ -39,9 +39,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (st.s[i].n < 1 || st.s[i].n > 1099 || st.s[i].frames + st.s[i].n > st.n_frames)
 				__builtin_trap();
 		record_stacks_sort(&st);
+		/* In order (the cursor's way) and from the end (the search's). */
+		size_t next = 0, back = 0;
 		for (size_t i = 0; i < st.n; i++) {
-			const struct record_stack *f = record_stacks_find(&st, st.s[i].tid, st.s[i].time);
-			if (!f || f->tid != st.s[i].tid || f->time != st.s[i].time)
+			const struct record_stack *f = record_stacks_find(&st, st.s[i].tid, st.s[i].time, &next);
+			if (!f || f->tid != st.s[i].tid || f->time != st.s[i].time || next > st.n)
+				__builtin_trap();
+			size_t j = st.n - 1 - i;
+			f = record_stacks_find(&st, st.s[j].tid, st.s[j].time, &back);
+			if (!f || f->tid != st.s[j].tid || f->time != st.s[j].time)
 				__builtin_trap();
 		}
 	}

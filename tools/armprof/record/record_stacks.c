@@ -3,10 +3,14 @@
 #include "record_stacks.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "armprof/codec.h"
 #include "armprof/decode.h"
@@ -23,69 +27,83 @@ const struct ap_perf_write_event record_stack_event = {
 	.name = "arm_spe_0/callchain/",
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
+/* The words of the stack at word w of the file's words (after the magic):
+ * tid, time, n, then n frames. Returns the next stack's word, or 0 with
+ * err set when this one is cut short or of no or too many frames. */
+static size_t stack_end(const uint64_t *words, size_t n_words, size_t w, const char *path, char *err,
+                        size_t errlen)
 {
-	if (need <= *cap)
+	uint64_t at = 8 + 8 * (uint64_t)w; /* the stack's file offset */
+	if (n_words - w < 3) {
+		snprintf(err, errlen, "%s:%" PRIu64 ": a stack cut short or of 0 frames", path, at);
 		return 0;
-	size_t c = *cap ? *cap * 2 : 1024;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*p, c * elem);
-	if (!n)
-		return -1;
-	*p = n;
-	*cap = c;
-	return 0;
+	}
+	uint64_t n = words[w + 2];
+	if (n == 0 || n > CHAIN_MAX - 1) {
+		snprintf(err, errlen, "%s:%" PRIu64 ": a stack cut short or of %" PRIu64 " frames", path, at, n);
+		return 0;
+	}
+	if (n > n_words - w - 3) {
+		snprintf(err, errlen, "%s:%" PRIu64 ": a stack cut short", path, at);
+		return 0;
+	}
+	return w + 3 + (size_t)n;
 }
 
 int record_stacks_load(struct record_stacks *st, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	char magic[8];
-	int rc = 0;
-	if (fread(magic, 1, 8, f) != 8 || memcmp(magic, RECORD_STACKS_MAGIC, 8) != 0) {
-		snprintf(err, errlen, "%s: not the plugin's stacks file", path);
-		fclose(f);
+	struct stat sb;
+	if (fstat(fd, &sb) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
 		return -1;
 	}
-	uint64_t head[3];
-	for (uint64_t at = 8; !rc; at += 8 * (3 + head[2])) {
-		size_t got = fread(head, 8, 3, f);
-		if (got == 0 && feof(f))
-			break;
-		if (got != 3 || head[2] == 0 || head[2] > CHAIN_MAX - 1) {
-			snprintf(err, errlen, "%s:%" PRIu64 ": a stack cut short or of %" PRIu64 " frames", path, at,
-			         got == 3 ? head[2] : 0);
-			rc = -1;
-			break;
-		}
-		if (grow((void **)&st->s, &st->cap, st->n + 1, sizeof(*st->s)) != 0 ||
-		    grow((void **)&st->frames, &st->cap_frames, st->n_frames + head[2], sizeof(uint64_t)) != 0) {
-			snprintf(err, errlen, "out of memory");
-			rc = -1;
-			break;
-		}
-		if (fread(st->frames + st->n_frames, 8, head[2], f) != head[2]) {
-			snprintf(err, errlen, "%s:%" PRIu64 ": a stack cut short", path, at);
-			rc = -1;
-			break;
-		}
-		st->s[st->n++] = (struct record_stack){ .tid = (int64_t)head[0], .time = head[1],
-			                                .frames = st->n_frames, .n = (uint32_t)head[2] };
-		st->n_frames += head[2];
+	size_t len = S_ISREG(sb.st_mode) ? (size_t)sb.st_size : 0;
+	void *map = len >= 8 ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	int map_errno = errno;
+	close(fd);
+	if (len >= 8 && map == MAP_FAILED) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(map_errno));
+		return -1;
 	}
-	if (!rc && ferror(f)) {
-		snprintf(err, errlen, "%s: cannot read", path);
-		rc = -1;
+	if (len < 8 || memcmp(map, RECORD_STACKS_MAGIC, 8) != 0) {
+		snprintf(err, errlen, "%s: not the plugin's stacks file", path);
+		if (map != MAP_FAILED)
+			munmap(map, len);
+		return -1;
 	}
-	fclose(f);
-	return rc;
+	st->map = map;
+	st->map_len = len;
+	st->frames = (const uint64_t *)map + 1;
+	st->n_frames = (len - 8) / 8;
+	/* Count the stacks (each checked), then note each. */
+	size_t count = 0;
+	for (size_t w = 0; w < st->n_frames; count++)
+		if ((w = stack_end(st->frames, st->n_frames, w, path, err, errlen)) == 0)
+			return -1;
+	if (len % 8) { /* whole stacks, then part of a word */
+		snprintf(err, errlen, "%s:%zu: a stack cut short", path, len / 8 * 8);
+		return -1;
+	}
+	st->s = count ? malloc(count * sizeof(*st->s)) : NULL;
+	if (count && !st->s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t w = 0; w < st->n_frames;) {
+		struct record_stack *r = &st->s[st->n++];
+		*r = (struct record_stack){ .tid = (int64_t)st->frames[w], .time = st->frames[w + 1], .frames = w + 3,
+			                    .n = (uint32_t)st->frames[w + 2] };
+		w += 3 + r->n;
+	}
+	return 0;
 }
 
 static int by_tid_time(const void *a, const void *b)
@@ -98,19 +116,30 @@ static int by_tid_time(const void *a, const void *b)
 
 void record_stacks_sort(struct record_stacks *st)
 {
-	if (st->n)
+	/* A single thread's stacks come in time order already. */
+	size_t i = 1;
+	while (i < st->n && by_tid_time(&st->s[i - 1], &st->s[i]) <= 0)
+		i++;
+	if (i < st->n)
 		qsort(st->s, st->n, sizeof(*st->s), by_tid_time);
 }
 
-const struct record_stack *record_stacks_find(const struct record_stacks *st, int64_t tid, uint64_t time)
+const struct record_stack *record_stacks_find(const struct record_stacks *st, int64_t tid, uint64_t time,
+                                              size_t *next)
 {
+	/* A thread's records come in time order, as its stacks do: mostly
+	 * the one after the last found. */
+	if (*next < st->n && st->s[*next].tid == tid && st->s[*next].time == time)
+		return &st->s[(*next)++];
 	size_t lo = 0, hi = st->n;
 	const struct record_stack key = { .tid = tid, .time = time };
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		int c = by_tid_time(&st->s[mid], &key);
-		if (!c)
+		if (!c) {
+			*next = mid + 1;
 			return &st->s[mid];
+		}
 		if (c < 0)
 			lo = mid + 1;
 		else
@@ -122,7 +151,8 @@ const struct record_stack *record_stacks_find(const struct record_stacks *st, in
 void record_stacks_free(struct record_stacks *st)
 {
 	free(st->s);
-	free(st->frames);
+	if (st->map)
+		munmap(st->map, st->map_len);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -194,6 +224,7 @@ uint64_t record_perf_data_src(const struct ap_record *rec)
 struct sample_ctx {
 	struct ap_perf_writer *w;
 	const struct record_stacks *st;
+	size_t next; /* record_stacks_find's cursor */
 	int32_t pid, tid, cpu;
 	uint64_t n, with_stack;
 	int rc;
@@ -207,7 +238,7 @@ static int on_record(void *ctx, const struct ap_record *rec)
 		return 0;
 	int32_t tid = (rec->has & AP_HAS_CTX_EL1) ? (int32_t)rec->ctx_el1 : c->tid;
 	const struct record_stack *s =
-		(rec->has & AP_HAS_TS) ? record_stacks_find(c->st, tid, rec->ts) : NULL;
+		(rec->has & AP_HAS_TS) ? record_stacks_find(c->st, tid, rec->ts, &c->next) : NULL;
 	/* perf's order: the context marker, the sampled PC, then outward the
 	 * calls: each frame's call instruction (its return address - 4), which
 	 * perf looks up as it is, so that a call ending its function (to a

@@ -23,22 +23,29 @@ struct record_stack {
 
 struct record_stacks {
 	struct record_stack *s;
-	size_t n, cap;
-	uint64_t *frames;
-	size_t n_frames, cap_frames;
+	size_t n;
+	const uint64_t *frames; /* the file's words after its magic, mapped */
+	size_t n_frames;        /* words there */
+	void *map;              /* the file, mapped read-only (map_len bytes) */
+	size_t map_len;
 };
 
 #define RECORD_STACKS_MAGIC "APSTACK1" /* = the plugin's CS_STACKS_MAGIC */
 
-/* Add the stacks of the plugin's file at path (a missing file adds none:
- * a child that wrote none). Returns 0, or -1 with err set (unreadable, not
- * such a file, a stack cut short or too deep: named by its offset, out of
- * memory). */
+/* Load the stacks of the plugin's file at path into st, zeroed (a missing
+ * file: none, a child that wrote none). The file is mapped, not copied
+ * (its stacks are hundreds of megabytes for a long run): it may be
+ * unlinked meanwhile, and stays mapped until record_stacks_free. Returns
+ * 0, or -1 with err set (unreadable, not such a file, a stack cut short
+ * or too deep: named by its offset, out of memory). */
 int record_stacks_load(struct record_stacks *st, const char *path, char *err, size_t errlen);
 /* Sort by thread and time (after the last load). */
 void record_stacks_sort(struct record_stacks *st);
-/* The stack of thread tid's operation at time, or NULL. */
-const struct record_stack *record_stacks_find(const struct record_stacks *st, int64_t tid, uint64_t time);
+/* The stack of thread tid's operation at time, or NULL. *next: the
+ * caller's cursor, 0 at first, the index after the last stack found
+ * (tried first: a thread's records come in time order). */
+const struct record_stack *record_stacks_find(const struct record_stacks *st, int64_t tid, uint64_t time,
+                                              size_t *next);
 void record_stacks_free(struct record_stacks *st);
 
 /* The sample event armprof record writes beside the SPE attr. */
