@@ -584,6 +584,7 @@ TEST(runnable_member_in_a_call_is_waited_for)
 TEST_MAIN(CASE(members_interleave_in_clock_order), CASE(quantum_grows_while_members_keep_apart),
           CASE(calm_members_replay_side_by_side), CASE(team_runs_every_item_once),
           CASE(idle_member_is_passed_and_rejoins_at_the_clock),
-          CASE(silent_member_is_passed_after_a_wait), CASE(drain_passes_running_members), CASE(drained_member_is_waited_for_again),
+          CASE(silent_member_is_passed_after_a_wait), CASE(drain_passes_running_members),
+          CASE(drained_member_is_waited_for_again),
           CASE(woken_member_rejoins_at_the_wakers_clock), CASE(wake_hold_is_given_up_after_a_wait),
           CASE(started_member_joins_at_the_starters_clock), CASE(runnable_member_in_a_call_is_waited_for))

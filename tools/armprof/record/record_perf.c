@@ -161,7 +161,18 @@ int record_write_perf(const struct record_opts *o, const char *prog, uint64_t bi
 	for (size_t k = 0; (!rc || rc == -AP_ERR_IO) && k < n_procs; k++)
 		rc = write_process(w, prog, base, &procs[k], bias, &cpu, stacks ? &stacks[k] : NULL, &n_samples,
 		                   &n_with_stack);
+	/* A stacks file that shrank while mapped was read as zeros from there. */
+	char msg[PATH_MAX + 160];
+	int shrank = 0;
+	for (size_t k = 0; stacks && !shrank && k < n_procs; k++)
+		if ((shrank = record_stacks_check(&stacks[k], msg, sizeof(msg)) != 0))
+			fprintf(stderr, "armprof record: %s\n", msg);
 	free_stacks(stacks, n_procs);
+	if (shrank) {
+		ap_perf_writer_destroy(w);
+		cli_output_close(&out, "record", 0);
+		return -1;
+	}
 	/* Every record's operation was sampled with its stack: one without is
 	 * a bug worth saying (the chain then holds its PC alone). */
 	if (stacks && n_with_stack != n_samples)

@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "armprof/codec.h"
@@ -50,6 +48,54 @@ static size_t stack_end(const uint64_t *words, size_t n_words, size_t w, const c
 	return w + 3 + (size_t)n;
 }
 
+/* The whole of fd, read (a file that cannot be mapped): a buffer of
+ * whole words, zero-padded, and its length in bytes; NULL with errno on
+ * failure. */
+static uint64_t *read_all(int fd, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *buf = malloc(cap);
+	for (;;) {
+		if (!buf)
+			return NULL;
+		if (n == cap) {
+			uint8_t *more = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+			if (!more) {
+				free(buf);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = more;
+			cap *= 2;
+		}
+		ssize_t got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	/* Room for the last word's padding. */
+	if (cap - n < 8) {
+		uint8_t *more = realloc(buf, n + 8);
+		if (!more) {
+			free(buf);
+			errno = ENOMEM;
+			return NULL;
+		}
+		buf = more;
+	}
+	memset(buf + n, 0, 8 - n % 8);
+	*len = n;
+	return (uint64_t *)(void *)buf;
+}
+
 int record_stacks_load(struct record_stacks *st, const char *path, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -59,29 +105,33 @@ int record_stacks_load(struct record_stacks *st, const char *path, char *err, si
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	struct stat sb;
-	if (fstat(fd, &sb) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	st->map.guard_ = -1;
+	st->path = strdup(path);
+	if (!st->path) {
+		snprintf(err, errlen, "out of memory");
 		close(fd);
 		return -1;
 	}
-	size_t len = S_ISREG(sb.st_mode) ? (size_t)sb.st_size : 0;
-	void *map = len >= 8 ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-	int map_errno = errno;
+	struct ap_error_ctx e;
+	int rc = ap_mapped_file_open(&st->map, fd, &e);
+	size_t len = st->map.len;
+	const uint8_t *bytes = st->map.data;
+	if (rc == 1) { /* not mappable: read */
+		st->copy = read_all(fd, &len);
+		bytes = (const uint8_t *)st->copy;
+		if (!st->copy)
+			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	} else if (rc < 0) {
+		snprintf(err, errlen, "%s: %s", path, e.message);
+	}
 	close(fd);
-	if (len >= 8 && map == MAP_FAILED) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(map_errno));
+	if (!bytes)
 		return -1;
-	}
-	if (len < 8 || memcmp(map, RECORD_STACKS_MAGIC, 8) != 0) {
+	if (len < 8 || memcmp(bytes, RECORD_STACKS_MAGIC, 8) != 0) {
 		snprintf(err, errlen, "%s: not the plugin's stacks file", path);
-		if (map != MAP_FAILED)
-			munmap(map, len);
 		return -1;
 	}
-	st->map = map;
-	st->map_len = len;
-	st->frames = (const uint64_t *)map + 1;
+	st->frames = (const uint64_t *)(const void *)bytes + 1;
 	st->n_frames = (len - 8) / 8;
 	/* Count the stacks (each checked), then note each. */
 	size_t count = 0;
@@ -104,6 +154,15 @@ int record_stacks_load(struct record_stacks *st, const char *path, char *err, si
 		w += 3 + r->n;
 	}
 	return 0;
+}
+
+int record_stacks_check(const struct record_stacks *st, char *err, size_t errlen)
+{
+	struct ap_error_ctx e;
+	if (!st->map.data || ap_mapped_file_check(&st->map, &e) == 0)
+		return 0;
+	snprintf(err, errlen, "%s: %s", st->path, e.message);
+	return -1;
 }
 
 static int by_tid_time(const void *a, const void *b)
@@ -151,9 +210,12 @@ const struct record_stack *record_stacks_find(const struct record_stacks *st, in
 void record_stacks_free(struct record_stacks *st)
 {
 	free(st->s);
-	if (st->map)
-		munmap(st->map, st->map_len);
+	free(st->copy);
+	free(st->path);
+	if (st->map.data)
+		ap_mapped_file_close(&st->map);
 	memset(st, 0, sizeof(*st));
+	st->map.guard_ = -1;
 }
 
 /* perf_event.h union perf_mem_data_src fields and values. */

@@ -24,21 +24,26 @@ struct record_stack {
 struct record_stacks {
 	struct record_stack *s;
 	size_t n;
-	const uint64_t *frames; /* the file's words after its magic, mapped */
+	const uint64_t *frames; /* the file's words after its magic */
 	size_t n_frames;        /* words there */
-	void *map;              /* the file, mapped read-only (map_len bytes) */
-	size_t map_len;
+	char *path;             /* the file's (a copy), for record_stacks_check */
+	struct ap_mapped_file map; /* the file mapped (guarded), or */
+	uint64_t *copy;            /* read, when it could not be mapped */
 };
 
 #define RECORD_STACKS_MAGIC "APSTACK1" /* = the plugin's CS_STACKS_MAGIC */
 
-/* Load the stacks of the plugin's file at path into st, zeroed (a missing
- * file: none, a child that wrote none). The file is mapped, not copied
- * (its stacks are hundreds of megabytes for a long run): it may be
- * unlinked meanwhile, and stays mapped until record_stacks_free. Returns
- * 0, or -1 with err set (unreadable, not such a file, a stack cut short
- * or too deep: named by its offset, out of memory). */
+/* Load the stacks of the plugin's file at path into st, zeroed (a missing file: none, a child that wrote none). A
+ * regular file is mapped, not copied (its stacks are hundreds of megabytes
+ * for a long run), guarded as ap_mapped_file_open guards (a file that
+ * shrinks reads as zeros: record_stacks_check says so), and stays mapped
+ * until record_stacks_free. Returns 0, or -1 with err set (unreadable, not
+ * such a file, a stack cut short or too deep: named by its offset, out of
+ * memory). */
 int record_stacks_load(struct record_stacks *st, const char *path, char *err, size_t errlen);
+/* After the stacks were read: 0, or -1 with err set when the mapped file
+ * shrank meanwhile (what was read past its new end was zeros). */
+int record_stacks_check(const struct record_stacks *st, char *err, size_t errlen);
 /* Sort by thread and time (after the last load). */
 void record_stacks_sort(struct record_stacks *st);
 /* The stack of thread tid's operation at time, or NULL. *next: the
