@@ -9,29 +9,38 @@
 # no longer tell the time of the models: this is the figure for a change
 # that trades instructions for fewer mispredicted branches.
 #
-# usage: bench/bench_plugin_ab.sh BUILD_DIR A.so B.so [RUNS] [INPUT_KB]   (7, 1000)
+# A or B may also be a build directory: its armprof and armprof-qemu.so
+# then both stand for that side (a change to armprof record itself, the
+# conversion to perf.data after the run, say); a plugin alone runs under
+# BUILD_DIR's armprof.
+#
+# usage: bench/bench_plugin_ab.sh BUILD_DIR A B [RUNS] [INPUT_KB]   (7, 1000)
+#        A, B: a plugin (.so) or a build directory
 # Needs the Debian root (scripts/debian-arm64-root.sh, or ARMPROF_DEBIAN_ROOT)
 # and /usr/bin/time. Prints a markdown table for docs/PERFORMANCE.md.
 set -euo pipefail
-[ $# -ge 3 ] || { echo "usage: $0 BUILD_DIR A.so B.so [RUNS] [INPUT_KB]" >&2; exit 2; }
+[ $# -ge 3 ] || { echo "usage: $0 BUILD_DIR A B [RUNS] [INPUT_KB]  (A, B: a plugin .so or a build directory)" >&2; exit 2; }
 build=$1 a=$(realpath "$2") b=$(realpath "$3") runs=${4:-7} kb=${5:-1000}
 here=$(cd "$(dirname "$0")" && pwd)
-armprof=$build/armprof
 root=${ARMPROF_DEBIAN_ROOT:-$here/../.cache/debian-arm64/root}
-for f in "$armprof" "$a" "$b" "$root/bin/gzip" /usr/bin/time; do
+# Each side's armprof and plugin.
+if [ -d "$a" ]; then a_armprof=$a/armprof a_plugin=$a/armprof-qemu.so; else a_armprof=$build/armprof a_plugin=$a; fi
+if [ -d "$b" ]; then b_armprof=$b/armprof b_plugin=$b/armprof-qemu.so; else b_armprof=$build/armprof b_plugin=$b; fi
+for f in "$a_armprof" "$a_plugin" "$b_armprof" "$b_plugin" "$root/bin/gzip" /usr/bin/time; do
   [ -e "$f" ] || { echo "bench_plugin_ab: $f: missing" >&2; exit 2; }
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 "$here/gen_words.py" "$kb" > "$tmp/in.txt"
 
-# run PLUGIN PROG...: prints "wall cpu" of one armprof record
+# run a|b PROG...: prints "wall cpu" of one armprof record of that side
 run() {
-  local plugin=$1
+  local armprof plugin
+  if [ "$1" = a ]; then armprof=$a_armprof plugin=$a_plugin; else armprof=$b_armprof plugin=$b_plugin; fi
   shift
   ARMPROF_PLUGIN=$plugin /usr/bin/time -f '%e %U %S' -o "$tmp/t" \
     "$armprof" record --sysroot "$root" -o "$tmp/x.data" -- "$@" "$tmp/in.txt" > /dev/null 2> "$tmp/err" ||
-    { echo "bench_plugin_ab: armprof record failed with $plugin: $(tail -2 "$tmp/err")" >&2; exit 2; }
+    { echo "bench_plugin_ab: armprof record failed with $armprof, $plugin: $(tail -2 "$tmp/err")" >&2; exit 2; }
   awk '{ printf "%s %.3f\n", $1, $2 + $3 }' "$tmp/t"
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -46,12 +55,12 @@ for p in "bin/gzip -c" "bin/bzip2 -c"; do
   set -- $p
   prog=$root/$1
   shift
-  run "$a" "$prog" "$@" > /dev/null
-  run "$b" "$prog" "$@" > /dev/null
+  run a "$prog" "$@" > /dev/null
+  run b "$prog" "$@" > /dev/null
   : > "$tmp/pairs"
   for _ in $(seq "$runs"); do
-    read -r aw ac < <(run "$a" "$prog" "$@")
-    read -r bw bc < <(run "$b" "$prog" "$@")
+    read -r aw ac < <(run a "$prog" "$@")
+    read -r bw bc < <(run b "$prog" "$@")
     echo "$aw $ac $bw $bc" >> "$tmp/pairs"
   done
   col() { awk -v c="$1" '{ print $c }' "$tmp/pairs" | median; }
