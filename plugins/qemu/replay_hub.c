@@ -452,17 +452,21 @@ void replay_hub_publish(struct replay_hub *h, struct event_ring *r)
 void replay_hub_drain(struct replay_hub *h, struct event_ring *r)
 {
 	pthread_mutex_lock(&h->lock);
-	if ((event_ring_current(r)->n || has_events(r)) && !r->draining) {
-		r->draining = 1; /* batch_replayed ends it */
-		h->flushing++;
-	}
 	if (event_ring_current(r)->n) {
 		/* Room is there after any publish returned; the wait covers a
 		 * drain from another thread (the exit) while the owner's own
-		 * publish still waits for it. */
+		 * publish still waits for it. The flush lasts through the wait
+		 * (the ring may empty before this thread is back), then the
+		 * ring's own (below) takes over under the same lock. */
+		h->flushing++;
 		while (r->published - r->replayed >= EVENT_RING_BATCHES)
 			pthread_cond_wait(&h->done, &h->lock);
 		r->published++;
+		h->flushing--;
+	}
+	if (has_events(r) && !r->draining) {
+		r->draining = 1; /* batch_replayed ends it */
+		h->flushing++;
 	}
 	pthread_cond_signal(&h->work);
 	if (r->replayed != r->published) {
