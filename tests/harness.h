@@ -43,6 +43,38 @@ static int harness_checks;
 		}                                                                      \
 	} while (0)
 
+/* A scratch directory for the test's files, /tmp/NAME.XXXXXX, made at the
+ * first call (the same one after) and removed at exit with the files left
+ * in it. Exits with 1 if it cannot be made. */
+#include <dirent.h>
+#include <unistd.h>
+static char harness_dir[64];
+static inline void harness_remove_dir(void)
+{
+	DIR *d = opendir(harness_dir);
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+		char p[sizeof(harness_dir) + 256];
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+		    (size_t)snprintf(p, sizeof(p), "%s/%s", harness_dir, e->d_name) < sizeof(p))
+			unlink(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(harness_dir);
+}
+static inline const char *harness_scratch_dir(const char *name)
+{
+	if (harness_dir[0])
+		return harness_dir;
+	snprintf(harness_dir, sizeof(harness_dir), "/tmp/%s.XXXXXX", name);
+	if (!mkdtemp(harness_dir)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	atexit(harness_remove_dir);
+	return harness_dir;
+}
+
 #define TEST(name) static void test_##name(void)
 
 typedef void (*harness_fn)(void);

@@ -9,25 +9,12 @@
 #include "harness.h"
 #include "record_procs.h"
 
-static char dir[] = "/tmp/test_record_procs.XXXXXX";
-
-static void remove_dir(void)
-{
-	rmdir(dir);
-}
+static const char *dir; /* harness_scratch_dir */
 
 /* The scratch directory, made at first use and removed at exit. */
 static void use_dir(void)
 {
-	static int made;
-	if (made)
-		return;
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		exit(1);
-	}
-	made = 1;
-	atexit(remove_dir);
+	dir = harness_scratch_dir("test_record_procs");
 }
 
 static void write_file(const char *name, const char *text)

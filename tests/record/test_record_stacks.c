@@ -22,28 +22,11 @@
 #include "harness.h"
 #include "record_stacks.h"
 
-static char dir[] = "/tmp/test_record_stacks.XXXXXX";
-static char path[128]; /* dir/stacks.bin */
+static char path[128]; /* stacks.bin in the scratch directory */
 
-static void remove_dir(void)
-{
-	unlink(path);
-	rmdir(dir);
-}
-
-/* The scratch directory, made at first use and removed at exit. */
 static void use_dir(void)
 {
-	static int made;
-	if (made)
-		return;
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		exit(1);
-	}
-	made = 1;
-	atexit(remove_dir);
-	snprintf(path, sizeof(path), "%s/stacks.bin", dir);
+	snprintf(path, sizeof(path), "%s/stacks.bin", harness_scratch_dir("test_record_stacks"));
 }
 
 /* A stacks file of n stacks: thread 7 then 9 alternately (two threads
